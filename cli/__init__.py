@@ -1,0 +1,1 @@
+"""The `grailwar` command: the outermost layer, wiring engine, server and client."""

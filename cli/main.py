@@ -1,0 +1,26 @@
+"""`grailwar` command line: one sub-command per job, each in its own module."""
+
+from __future__ import annotations
+
+import argparse
+import sys
+from collections.abc import Sequence
+
+
+def build_parser() -> argparse.ArgumentParser:
+    parser = argparse.ArgumentParser(prog="grailwar", description="Grail War Online")
+    sub = parser.add_subparsers(dest="command", required=True)
+    from . import play, scenario, simulate
+
+    for module in (play, scenario, simulate):
+        module.register(sub)
+    return parser
+
+
+def main(argv: Sequence[str] | None = None) -> int:
+    args = build_parser().parse_args(argv)
+    return int(args.run(args) or 0)
+
+
+if __name__ == "__main__":
+    sys.exit(main())

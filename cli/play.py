@@ -1,0 +1,68 @@
+"""`grailwar play`: a game against bots in every other seat.
+
+Until the desktop client lands this is a terminal game: it prints what your seat sees and the
+numbered list of your legal actions, and reads your choice.
+"""
+
+from __future__ import annotations
+
+import argparse
+import random
+import sys
+from typing import TextIO
+
+from ..shared.bots import make_bot
+from ..shared.engine import legal_actions, new_game, play, view_for
+from ..shared.engine.data import CLASSES
+from ..shared.engine.text import event_line
+from ..shared.engine.view import events_for
+
+
+def register(sub: argparse._SubParsersAction) -> None:
+    p = sub.add_parser("play", help="play against bots (terminal game for now)")
+    p.add_argument("--cls", default="saber", choices=CLASSES, help="your Servant's class")
+    p.add_argument("--seed", type=int, default=None)
+    p.add_argument("--bots", default="heuristic", choices=("random", "heuristic"))
+    p.add_argument("--lang", default="ja", choices=("ja", "ko", "en"))
+    p.set_defaults(run=run)
+
+
+def status(view: dict) -> str:
+    me = view["camps"][view["you"]]
+    return (f"day {view['day']} {view['turn']} | {me['cls']} HP {me['hp']}/{me['max_hp']} "
+            f"MP {me['mp']}/{me['max_mp']} CS {me['spells']} hand {me['hand'] or '-'} "
+            f"@{me['pos']}")
+
+
+def run(args: argparse.Namespace, stdin: TextIO = sys.stdin, out: TextIO = sys.stdout) -> int:
+    seed = args.seed if args.seed is not None else random.randrange(1 << 30)
+    classes = [args.cls, *[c for c in CLASSES if c != args.cls]]
+    state = new_game(seed=seed, classes=classes)
+    bots = [make_bot(args.bots, seed + i) for i in range(len(classes))]
+    me = 0
+    print(f"Grail War (seed {seed}): you are seat 0, {args.cls}. Ctrl-D quits.", file=out)
+    while not state.over:
+        seats = sorted(state.prompt.seats)
+        seat = me if me in seats else seats[0]
+        legal = legal_actions(state, seat)
+        if seat == me:
+            view = view_for(state, me)
+            print(f"\n{status(view)} -- {view['prompt']['kind']}", file=out)
+            for i, action in enumerate(legal):
+                print(f"  {i:>3}: {action}", file=out)
+            line = stdin.readline()
+            if not line:
+                return 0
+            try:
+                action = legal[int(line)]
+            except (ValueError, IndexError):
+                print("  (type one of the numbers above)", file=out)
+                continue
+        else:
+            bot = bots[seat]
+            action = bot.choose(view_for(state, seat) if bot.needs_view else None, legal)
+        for event in events_for(play(state, action), me):
+            print("  " + event_line(event, args.lang), file=out)
+    print(f"\nGame over. Winner: {state.camps[state.winner].cls if state.winner >= 0 else 'none'}",
+          file=out)
+    return 0

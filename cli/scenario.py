@@ -1,0 +1,96 @@
+"""`grailwar scenario FILE.toml`: set up a game, force dice, play listed actions, print the log.
+
+This is how anyone checks a rule by hand; the format is described in docs/scenarios.md.
+"""
+
+from __future__ import annotations
+
+import argparse
+import json
+import sys
+import tomllib
+from pathlib import Path
+from typing import Any
+
+from ..shared.engine import RulesError, apply, default_action, from_dict, new_game, to_text
+from ..shared.engine.state import GameState
+from ..shared.engine.text import event_line
+from ..shared.engine.view import omniscient_view
+
+CAMP_FIELDS = {"pos": int, "hp": int, "mp": int, "master_mp": int, "spells": int, "hand": str}
+
+
+class ScenarioError(Exception):
+    """A scenario file that cannot be run; the message names the step and the reason."""
+
+
+def register(sub: argparse._SubParsersAction) -> None:
+    p = sub.add_parser("scenario", help="run a scenario file (setup, forced dice, actions)")
+    p.add_argument("file", type=Path)
+    p.add_argument("--json", action="store_true", help="print the events and state as JSON")
+    p.add_argument("--lang", default="ja", choices=("ja", "ko", "en"))
+    p.set_defaults(run=run)
+
+
+def setup(spec: dict[str, Any]) -> GameState:
+    """The initial state the file describes: the game, then per-camp overrides."""
+    kwargs = {k: spec[k] for k in ("seed", "classes", "day_limit") if k in spec}
+    if "map" in spec:
+        kwargs["map_id"] = spec["map"]
+    state = new_game(**kwargs)
+    for i, camp in enumerate(spec.get("camp", [])):
+        seat = camp.get("seat")
+        if not isinstance(seat, int) or not 0 <= seat < len(state.camps):
+            raise ScenarioError(f"camp[{i}].seat: must name a seat 0..{len(state.camps) - 1}")
+        target = state.edit(seat)
+        for key, value in camp.items():
+            if key == "seat":
+                continue
+            if key not in CAMP_FIELDS or type(value) is not CAMP_FIELDS[key]:
+                raise ScenarioError(f"camp[{i}].{key}: not a settable field of that type "
+                                    f"({', '.join(CAMP_FIELDS)})")
+            setattr(target, key, value)
+    return state
+
+
+def run_steps(state: GameState, steps: list[dict[str, Any]]) -> tuple[GameState, list[dict]]:
+    """Play each step; an illegal one raises ScenarioError naming the step and the reason."""
+    log: list[dict] = []
+    for n, step in enumerate(steps, start=1):
+        unknown = set(step) - {"dice", "action", "timeout"}
+        if unknown:
+            raise ScenarioError(f"step {n}: unknown key(s) {sorted(unknown)}")
+        forced = step.get("dice", [])
+        if not all(isinstance(x, int) for x in forced):
+            raise ScenarioError(f"step {n}: dice must be a list of integers")
+        state.forced = (*state.forced, *forced)
+        try:
+            if "timeout" in step:
+                action = default_action(state, step["timeout"])
+            else:
+                action = from_dict(step.get("action"))
+            state, events = apply(state, action)
+        except RulesError as err:
+            raise ScenarioError(f"step {n}: {err}") from err
+        log.append({"step": n, "action": action.to_dict(),
+                    "events": [{"type": e.type, **e.data} for e in events]})
+    return state, log
+
+
+def run(args: argparse.Namespace) -> int:
+    try:
+        spec = tomllib.loads(args.file.read_text(encoding="utf-8"))
+        state = setup(spec)
+        state, log = run_steps(state, spec.get("step", []))
+    except (OSError, tomllib.TOMLDecodeError, ValueError, ScenarioError) as err:
+        print(f"{args.file}: {err}", file=sys.stderr)
+        return 2
+    if args.json:
+        print(json.dumps({"steps": log, "state": omniscient_view(state)}, ensure_ascii=False))
+        return 0
+    for entry in log:
+        print(f"== step {entry['step']}: {entry['action']}")
+        for event in entry["events"]:
+            print("  " + event_line(event, args.lang))
+    print(to_text(state))
+    return 0

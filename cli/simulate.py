@@ -1,0 +1,88 @@
+"""`grailwar simulate`: whole games headless with bots, and the balance figures they give."""
+
+from __future__ import annotations
+
+import argparse
+import json
+import statistics
+import sys
+import traceback
+from collections import Counter
+from typing import Any
+
+from ..shared.bots import make_bot
+from ..shared.bots.match import run_match
+from ..shared.engine import new_game
+from ..shared.engine.data import CLASSES
+
+
+def register(sub: argparse._SubParsersAction) -> None:
+    p = sub.add_parser("simulate", help="play whole games between bots and print statistics")
+    p.add_argument("--games", type=int, default=100)
+    p.add_argument("--seed", type=int, default=0)
+    p.add_argument("--bots", default="heuristic",
+                   help="one bot level for every seat, or a comma list per seat "
+                        "(random, heuristic)")
+    p.add_argument("--classes", default=",".join(CLASSES),
+                   help="comma list of the classes that take part (2 to 7)")
+    p.add_argument("--json", action="store_true", help="print one JSON object")
+    p.set_defaults(run=run)
+
+
+def simulate(games: int, seed: int, bots: list[str], classes: list[str],
+             progress: bool = False) -> dict[str, Any]:
+    """Play `games` games; every failure is counted in `errors`, never hidden."""
+    wins: Counter[str] = Counter()
+    draws = errors = 0
+    rounds: list[int] = []
+    days: list[int] = []
+    first_error = ""
+    for g in range(games):
+        levels = bots if len(bots) == len(classes) else bots[:1] * len(classes)
+        try:
+            state = new_game(seed=seed + g, classes=classes)
+            players = [make_bot(level, (seed + g) * 31 + i) for i, level in enumerate(levels)]
+            result = run_match(state, players, arrival_seed=seed + g)
+        except Exception:  # an engine bug must be counted, and the run go on
+            errors += 1
+            first_error = first_error or traceback.format_exc()
+            continue
+        if result.winner_class:
+            wins[result.winner_class] += 1
+        else:
+            draws += 1
+        rounds.extend(result.battle_rounds)
+        days.append(result.days)
+        if progress:
+            done = (g + 1) * 30 // games
+            sys.stderr.write(f"\r[{'#' * done}{'.' * (30 - done)}] {g + 1}/{games}")
+    if progress:
+        sys.stderr.write("\n")
+    return {
+        "games": games,
+        "errors": errors,
+        "wins_by_class": {c: wins[c] for c in classes},
+        "draws": draws,
+        "battles": len(rounds),
+        "median_battle_rounds": statistics.median(rounds) if rounds else None,
+        "median_game_days": statistics.median(days) if days else None,
+        "first_error": first_error,
+    }
+
+
+def run(args: argparse.Namespace) -> int:
+    classes = args.classes.split(",")
+    summary = simulate(args.games, args.seed, args.bots.split(","), classes,
+                       progress=sys.stderr.isatty() and not args.json)
+    if args.json:
+        print(json.dumps(summary))
+    else:
+        total = max(1, summary["games"] - summary["errors"])
+        print(f"games {summary['games']}  errors {summary['errors']}  draws {summary['draws']}")
+        for cls, n in summary["wins_by_class"].items():
+            print(f"  {cls:<10} {n:>5}  {100 * n / total:5.1f}%")
+        print(f"battles {summary['battles']}  median rounds {summary['median_battle_rounds']}  "
+              f"median days {summary['median_game_days']}")
+        if summary["first_error"]:
+            print(summary["first_error"], file=sys.stderr)
+    return 1 if summary["errors"] else 0

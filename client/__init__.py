@@ -1,0 +1,1 @@
+"""The arcade desktop client (not built yet)."""

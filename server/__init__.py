@@ -1,0 +1,1 @@
+"""The authoritative Twisted server (not built yet)."""

@@ -1,0 +1,192 @@
+"""A heuristic bot that fights sensibly, deciding from its own view and legal actions only.
+
+It rests when hurt or when its Master has not rested by night, picks fights it is likely to win
+(comparing public HP), investigates otherwise, fires its Noble Phantasm when it can, defends
+with the matching card, and spends Command Spells to heal or to retreat before it dies.
+"""
+
+from __future__ import annotations
+
+import random
+from typing import Any
+
+from ..engine.actions import (
+    Action,
+    AnswerAmbush,
+    AnswerIntervention,
+    Attack,
+    ChooseReward,
+    DeclareAmbush,
+    DeclareDisengage,
+    DeclareEncounter,
+    DeclareInvestigate,
+    DeclareNoblePhantasm,
+    DeclareRest,
+    DeclareSoulEating,
+    DeclareWait,
+    Move,
+    Negotiate,
+    OfferTruce,
+    React,
+    Ready,
+    UseCommandSpell,
+    UseNoblePhantasm,
+    UseSkill,
+    Wait,
+)
+from ..engine.data import RANKS, default_ruleset
+
+_CARD_STAT = {"B": "str", "A": "end", "Q": "agi"}
+
+
+def _rank(rank: str) -> int:
+    return RANKS[rank.rstrip("+")] + 5 * rank.count("+")
+
+
+def _ratio(camp: dict[str, Any]) -> float:
+    return camp["hp"] / max(1, camp["max_hp"])
+
+
+def _of(legal: list[Action], kind: type) -> list[Action]:
+    return [a for a in legal if type(a) is kind]
+
+
+class HeuristicBot:
+    name = "heuristic"
+    needs_view = True
+
+    def __init__(self, seed: int = 0) -> None:
+        self.rng = random.Random(seed)
+        self.rules = default_ruleset()
+
+    def choose(self, view: dict[str, Any] | None, legal: list[Action]) -> Action:
+        assert view is not None
+        me = view["camps"][view["you"]]
+        kind = view["prompt"]["kind"]
+        decide = getattr(self, f"_{kind}")
+        return decide(view, me, legal)
+
+    # --- turn play ---------------------------------------------------------------------------
+    def _declare(self, view: dict[str, Any], me: dict[str, Any], legal: list[Action]) -> Action:
+        hp = _ratio(me)
+        mp_low = me["mp"] < me["max_mp"] * 0.3
+        must_rest = not me["rested"] and view["turn"] == "night"
+        if (hp < 0.5 or must_rest) and _of(legal, DeclareRest):
+            return _of(legal, DeclareRest)[0]
+        eat = _of(legal, DeclareSoulEating)
+        if eat and mp_low:
+            return eat[0]
+        prey = self._prey(view, me, legal)
+        if prey is not None:
+            return prey
+        looks = _of(legal, DeclareInvestigate)
+        if looks and self.rng.random() < 0.6:
+            known = me["known"]
+            return min(looks, key=lambda a: (known[a.target_class], self.rng.random()))
+        if mp_low and _of(legal, DeclareRest):
+            return _of(legal, DeclareRest)[0]
+        return _of(legal, DeclareWait)[0]
+
+    def _prey(self, view: dict[str, Any], me: dict[str, Any], legal: list[Action]) -> Action | None:
+        """Attack a rival that is weaker by public HP when healthy enough."""
+        if _ratio(me) < 0.7:
+            return None
+        camps = view["camps"]
+        options = [a for a in legal if isinstance(a, DeclareEncounter)
+                   and a.intent in ("battle", "prevent")]
+        options += _of(legal, DeclareAmbush)
+        scored = [(camps[a.target]["hp"] - me["hp"] * 0.8, self.rng.random(), a)
+                  for a in options if camps[a.target]["hp"] < me["hp"]]
+        if not scored or self.rng.random() < 0.5:
+            return None
+        return min(scored, key=lambda x: x[:2])[2]
+
+    def _negotiate(self, view: dict[str, Any], me: dict[str, Any], legal: list[Action]) -> Action:
+        parley = view["parley"]
+        other_seat = parley["target"] if parley["opener"] == me["seat"] else parley["opener"]
+        other = view["camps"][other_seat]
+        return Negotiate(me["seat"], me["hp"] > other["hp"] * 1.2 and _ratio(me) > 0.6)
+
+    def _ambush(self, view: dict[str, Any], me: dict[str, Any], legal: list[Action]) -> Action:
+        return AnswerAmbush(me["seat"], _ratio(me) < 0.4)
+
+    def _intervene(self, view: dict[str, Any], me: dict[str, Any], legal: list[Action]) -> Action:
+        return AnswerIntervention(me["seat"], _ratio(me) > 0.8 and self.rng.random() < 0.3)
+
+    # --- battle ---------------------------------------------------------------------------------
+    def _rescue(self, me: dict[str, Any], legal: list[Action]) -> Action | None:
+        """Command Spells when the Servant is about to fall."""
+        spells = {a.spell: a for a in _of(legal, UseCommandSpell) if not a.arg}
+        if _ratio(me) < 0.25:
+            if "hp_recovery" in spells:
+                return spells["hp_recovery"]
+            retreat = [a for a in _of(legal, UseCommandSpell) if a.spell == "retreat"]
+            if retreat:
+                return self.rng.choice(retreat)
+        return None
+
+    def _round_start(self, view: dict[str, Any], me: dict[str, Any],
+                     legal: list[Action]) -> Action:
+        rescue = self._rescue(me, legal)
+        if rescue:
+            return rescue
+        nps = _of(legal, DeclareNoblePhantasm)
+        if nps:
+            camps = view["camps"]
+            return min(nps, key=lambda a: camps[a.target]["hp"])
+        skills = _of(legal, UseSkill)
+        if skills and self.rng.random() < 0.7:
+            return self.rng.choice(skills)
+        if _ratio(me) < 0.3 and _of(legal, DeclareDisengage):
+            return _of(legal, DeclareDisengage)[0]
+        if _ratio(me) < 0.3 and _of(legal, OfferTruce):
+            return _of(legal, OfferTruce)[0]
+        return _of(legal, Ready)[0]
+
+    def _main(self, view: dict[str, Any], me: dict[str, Any], legal: list[Action]) -> Action:
+        rescue = self._rescue(me, legal)
+        if rescue:
+            return rescue
+        fire = _of(legal, UseNoblePhantasm)
+        if fire:
+            return fire[0]
+        attacks = _of(legal, Attack)
+        if attacks:
+            return max(attacks, key=lambda a: self._attack_score(view, me, a))
+        moves = _of(legal, Move)
+        battle = view["battle"]
+        foes = [view["camps"][x] for x in battle["seats"] if x != me["seat"]]
+        if moves and foes and me["disengaging"] != battle["round"]:
+            target = min(foes, key=lambda c: c["hp"])
+            return min(moves, key=lambda a: self._distance(view, a.to, target["pos"]))
+        if moves:
+            return moves[0]
+        return _of(legal, Wait)[0] if _of(legal, Wait) else legal[0]
+
+    def _attack_score(self, view: dict[str, Any], me: dict[str, Any], a: Attack) -> float:
+        target = view["camps"][a.target]
+        stat = _rank(me["ranks"][_CARD_STAT.get(a.kind, "luk")]) / (20 if a.kind == "L" else 10)
+        card_value = {"B": 3, "A": 1.5, "Q": 1, "L": -2}[a.kind]
+        return stat + card_value - target["hp"] / 100 - (1 if a.card == "" else 0)
+
+    def _distance(self, view: dict[str, Any], a: int, b: int) -> int:
+        width = self.rules.maps[view["map"]].width
+        return abs(a % width - b % width) + abs(a // width - b // width)
+
+    def _reaction(self, view: dict[str, Any], me: dict[str, Any], legal: list[Action]) -> Action:
+        rescue = self._rescue(me, legal)
+        if rescue:
+            return rescue
+        reacts = _of(legal, React)
+        normal = [a for a in reacts if a.kind in "BAQ"]
+        if normal:
+            return normal[0]
+        luck = _rank(me["ranks"]["luk"]) // 20
+        end = _rank(me["ranks"]["end"]) // 10
+        kind = "L" if luck >= 3 and end < 5 else "G"
+        choice = [a for a in reacts if a.kind == kind and a.card == ""]
+        return choice[0] if choice else reacts[0]
+
+    def _critical(self, view: dict[str, Any], me: dict[str, Any], legal: list[Action]) -> Action:
+        wanted = "hp" if _ratio(me) < 0.6 else "card:B"
+        return next(a for a in legal if isinstance(a, ChooseReward) and a.reward == wanted)

@@ -1,0 +1,26 @@
+"""The random-legal bot: a baseline that never cheats because it looks at nothing."""
+
+from __future__ import annotations
+
+import random
+from typing import Any
+
+from ..engine.actions import Action
+
+
+class RandomBot:
+    """Picks an action type uniformly, then an action of that type uniformly, so a prompt
+    with 40 teleport squares does not make it teleport nine times out of ten."""
+
+    name = "random"
+    needs_view = False
+
+    def __init__(self, seed: int = 0) -> None:
+        self.rng = random.Random(seed)
+
+    def choose(self, view: dict[str, Any] | None, legal: list[Action]) -> Action:
+        groups: dict[type, list[Action]] = {}
+        for action in legal:
+            groups.setdefault(type(action), []).append(action)
+        kind = self.rng.choice(list(groups))
+        return self.rng.choice(groups[kind])

@@ -1,0 +1,700 @@
+"""Battles (seed 000 §Combat): intervention, rounds, activations, attacks, reactions, Noble
+Phantasms and their clashes, disengage, flee, and the end of a battle.
+
+A battle walks the stages offer → round_start → turns ⇄ main → reaction → turns …; the
+critical-reward queue (`s.rewards`) interrupts it between steps.
+"""
+
+from __future__ import annotations
+
+from . import core, powers
+from .actions import (
+    Action,
+    AnswerIntervention,
+    Attack,
+    ChooseReward,
+    DeclareDisengage,
+    DeclareNoblePhantasm,
+    Move,
+    OfferTruce,
+    React,
+    Ready,
+    UseNoblePhantasm,
+    Wait,
+)
+from .core import CHECK_STAT, COUNTER
+from .data import CLASSES, Dice
+from .geometry import distance, reachable
+from .state import Battle, Camp, GameState, PendingAttack, Prompt
+from .turns import city
+
+_D3 = Dice(1, 3, 0)
+_D2 = Dice(1, 2, 0)
+_CLASH_PENALTY = {  # (own scale, other scale) -> numbers key of the penalty the own side takes
+    ("anti_personnel", "anti_army"): "clash_personnel_vs_army",
+    ("anti_army", "anti_fortress"): "clash_army_vs_fortress",
+    ("anti_personnel", "anti_fortress"): "clash_personnel_vs_fortress",
+}
+
+
+# --- opening and closing ------------------------------------------------------------------------
+def open_battle(s: GameState, purpose: str, opener: int, target: int, flee: bool = False) -> None:
+    """A battle breaks out; camps that declared Wait and can reach it are offered to join."""
+    square = s.camps[target].pos
+    b = Battle(purpose, opener, target, square)
+    if purpose == "ambush":
+        b.ambusher = opener
+        if flee:
+            s.edit(target).fleeing = True
+    else:  # the encounterer goes to its partner's square and comes back afterwards
+        b.homes = ((opener, s.camps[opener].pos),)
+        s.edit(opener).pos = square
+    s.start_battle(b)
+    s.fought = s.fought | {opener, target}
+    b.offered = frozenset(
+        d.seat for d in s.decls
+        if d.kind == "wait" and s.camps[d.seat].alive and d.seat not in s.fought
+        and distance(city(s), s.camps[d.seat].pos, square)
+        <= core.movement(s, s.camps[d.seat])
+    )
+    core.emit(s, "BattleOpened", purpose=purpose, seats=list(b.seats), square=square,
+              offered=sorted(b.offered))
+    if not b.offered:
+        begin_battle(s)
+
+
+def begin_battle(s: GameState) -> None:
+    """Round 1: hands are given from each composition; battle-start automatic skills fire."""
+    b = s.edit_battle()
+    b.joined = b.seats
+    b.stage = "round_start"
+    b.round = 1
+    for seat in b.seats:
+        camp = s.edit(seat)
+        camp.hand = camp.servant.cards
+        camp.buster = camp.quick = 0
+        camp.np_target = -1
+        camp.skills_used = frozenset()
+    core.emit(s, "BattleStarted", seats=list(b.seats), square=b.square)
+    for seat in b.seats:
+        for skill in core.skills_of(s, s.camps[seat], "automatic"):
+            if skill.trigger == "battle_start" and powers.usable_skill(s, s.camps[seat], skill):
+                powers.run_skill(s, seat, skill, -1)
+    round_upkeep(s)
+
+
+def round_upkeep(s: GameState) -> None:
+    """Start of a round: per-round recovery from buffs and a constant Arts Noble Phantasm."""
+    n = s.rules.numbers
+    for seat in s.battle.seats:
+        camp = s.camps[seat]
+        if not camp.alive:
+            continue
+        mp = core.mod(s, camp, "mp_per_round")
+        np = camp.servant.np
+        if np.kind == "constant" and np.card == "A":
+            mp += n.np_constant_arts
+        hp = core.mod(s, camp, "hp_per_round")
+        if mp:
+            core.gain_mp(s, seat, mp)
+        if hp:
+            core.heal(s, seat, hp)
+
+
+def leave_battle(s: GameState, seat: int, how: str) -> None:
+    b = s.edit_battle()
+    b.seats = tuple(x for x in b.seats if x != seat)
+    if how in ("retreat", "teleport"):
+        b.homes = tuple(h for h in b.homes if h[0] != seat)
+    core.emit(s, "LeftBattle", seat=seat, how=how)
+
+
+def end_battle(s: GameState, reason: str) -> None:
+    """Everyone returns to turn play; battle-only buffs, hands' bonuses and NP charges lapse."""
+    b = s.battle
+    for seat in b.joined:
+        if not s.camps[seat].alive:
+            continue
+        camp = s.edit(seat)
+        camp.buffs = tuple(x for x in camp.buffs if x.rounds < 0)
+        camp.buster = camp.quick = 0
+        camp.np_target = -1
+        camp.war_roar = camp.fleeing = camp.caught = False
+        camp.disengage_round = -1
+        camp.pending_power = camp.pending_crit = 0
+        camp.skills_used = frozenset()
+    for seat, home in b.homes:
+        if s.camps[seat].alive:
+            s.edit(seat).pos = home
+    if b.purpose in ("prevent", "steal"):
+        won = b.target not in b.seats and b.opener in b.seats and s.camps[b.opener].alive
+        prevented, stealer = s.contest
+        if won and not prevented and stealer < 0:
+            s.contest = (b.purpose == "prevent", b.opener if b.purpose == "steal" else -1)
+    core.emit(s, "BattleEnded", reason=reason, remaining=list(b.seats), rounds=b.round)
+    s.battle = None
+
+
+# --- walking the battle ----------------------------------------------------------------------
+def battle_step(s: GameState) -> bool:
+    """Advance the battle one step; True once a prompt is set for some seats."""
+    b = s.battle
+    if b.stage == "offer":
+        if b.offered:
+            s.prompt = Prompt("intervene", b.offered)
+            return True
+        begin_battle(s)
+        return False
+    if any(not s.camps[x].alive for x in b.seats):
+        s.edit_battle().seats = tuple(x for x in b.seats if s.camps[x].alive)
+        b = s.battle
+    if len(b.seats) < 2:
+        end_battle(s, "decided")
+        return False
+    if b.stage == "round_start":
+        waiting = frozenset(b.seats) - b.ready
+        if waiting:
+            s.prompt = Prompt("round_start", waiting)
+            return True
+        finish_round_start(s)
+        return False
+    if b.stage == "turns":
+        if b.cursor >= len(b.order):
+            end_round(s)
+        elif b.actor not in b.seats:
+            s.edit_battle().cursor += 1
+        else:
+            start_activation(s, b.actor)
+        return False
+    if b.stage == "main":
+        if b.actor not in b.seats:
+            next_activation(s)
+            return False
+        s.prompt = Prompt("main", frozenset({b.actor}))
+        return True
+    # reaction
+    p = b.pending
+    if p.target not in b.seats or p.attacker not in b.seats:
+        next_activation(s)
+        return False
+    s.prompt = Prompt("reaction", frozenset({p.target}))
+    return True
+
+
+def finish_round_start(s: GameState) -> None:
+    b = s.edit_battle()
+    if b.truce >= frozenset(b.seats):
+        end_battle(s, "truce")
+        return
+    b.order = initiative(s)
+    b.cursor = 0
+    b.stage = "turns"
+    core.emit(s, "RoundStarted", round=b.round, order=list(b.order))
+
+
+def initiative(s: GameState) -> tuple[int, ...]:
+    """Agility descending, ties by Luck, then a 1d6 roll-off; an ambusher leads round 1."""
+    b = s.battle
+    keys = {x: (core.param(s, s.camps[x], "agi"), core.param(s, s.camps[x], "luk"))
+            for x in b.seats}
+    groups: dict[tuple[int, int], list[int]] = {}
+    for seat in b.seats:
+        groups.setdefault(keys[seat], []).append(seat)
+    order: list[int] = []
+    for key in sorted(groups, reverse=True):
+        order.extend(roll_off(s, groups[key]))
+    if b.round == 1 and b.ambusher in order:
+        target = s.camps[b.target]
+        if not core.has_flag(s, target, "first_strike"):
+            order.remove(b.ambusher)
+            order.insert(0, b.ambusher)
+    return tuple(order)
+
+
+def roll_off(s: GameState, seats: list[int]) -> list[int]:
+    """Order tied seats by 1d6, rolling again among those still tied."""
+    if len(seats) < 2:
+        return seats
+    rolls = {seat: core.roll_dice(s, Dice(1, 6, 0), seat, "initiative") for seat in seats}
+    out: list[int] = []
+    for value in sorted(set(rolls.values()), reverse=True):
+        out.extend(roll_off(s, [x for x in seats if rolls[x] == value]))
+    return out
+
+
+def start_activation(s: GameState, seat: int) -> None:
+    """Flee and disengage are settled when the camp's own activation comes round."""
+    b = s.battle
+    camp = s.camps[seat]
+    if camp.fleeing and b.round == 1:
+        leave_battle(s, seat, "fled")
+        s.edit_battle().cursor += 1
+        return
+    if 0 <= camp.disengage_round < b.round:
+        hostile_here = any(s.camps[x].pos == camp.pos for x in b.seats if x != seat)
+        if camp.caught or hostile_here:
+            camp = s.edit(seat)
+            camp.disengage_round = -1
+            camp.caught = False
+            core.emit(s, "DisengageFailed", seat=seat)
+        else:
+            leave_battle(s, seat, "disengaged")
+            s.edit_battle().cursor += 1
+            return
+    b = s.edit_battle()
+    b.stage = "main"
+    b.acted = False
+
+
+def next_activation(s: GameState) -> None:
+    b = s.edit_battle()
+    if b.order and b.cursor < len(b.order) and s.camps[b.actor].war_roar:
+        s.edit(b.actor).war_roar = False
+    b.pending = None
+    b.cursor += 1
+    b.stage = "turns"
+    b.acted = False
+
+
+def end_round(s: GameState) -> None:
+    """Buffs count down; after every third round all hands return to their composition."""
+    b = s.edit_battle()
+    n = s.rules.numbers
+    for seat in b.seats:
+        camp = s.edit(seat)
+        camp.buffs = tuple(x._replace(rounds=x.rounds - 1) for x in camp.buffs
+                           if x.rounds != 1)
+        camp.skills_used = frozenset()
+        if b.round % n.hand_refill_every == 0:
+            camp.hand = camp.servant.cards
+    if b.round % n.hand_refill_every == 0:
+        core.emit(s, "HandsRefilled", round=b.round)
+    if b.round >= n.max_battle_rounds:
+        end_battle(s, "round_limit")
+        return
+    b.round += 1
+    b.stage = "round_start"
+    b.ready = b.truce = frozenset()
+    round_upkeep(s)
+
+
+# --- legal actions ---------------------------------------------------------------------------------
+def intervention_actions(s: GameState, seat: int) -> list[Action]:
+    return [AnswerIntervention(seat, True), AnswerIntervention(seat, False)]
+
+
+def np_ready(s: GameState, camp: Camp) -> bool:
+    """Declared and charged (or War Roar), and the cost in MP and cards can be paid."""
+    np = camp.servant.np
+    if np.kind == "constant":
+        return False
+    b = s.battle
+    charged = camp.war_roar or (camp.np_target >= 0 and b.round >= camp.np_round + np.charge)
+    return charged and core.can_pay(camp, np.mp) and camp.hand.count(np.card) >= np.cards
+
+
+def round_start_actions(s: GameState, seat: int) -> list[Action]:
+    b = s.battle
+    camp = s.camps[seat]
+    out: list[Action] = [Ready(seat)]
+    np = camp.servant.np
+    if (np.kind != "constant" and camp.np_target < 0 and core.can_pay(camp, np.mp)
+            and camp.hand.count(np.card) >= np.cards):
+        targets = [seat] if np.kind == "support" else [x for x in b.seats if x != seat]
+        out.extend(DeclareNoblePhantasm(seat, t) for t in targets)
+    if camp.disengage_round != b.round and not camp.fleeing:
+        out.append(DeclareDisengage(seat))
+    if seat not in b.truce:
+        out.append(OfferTruce(seat))
+    out.extend(powers.skill_actions(s, seat, "round_start"))
+    out.extend(powers.command_spell_actions(s, seat))
+    return out
+
+
+def battle_moves(s: GameState, seat: int) -> dict[int, int]:
+    """Squares a combatant may move to: not into a bystander's square, not past a combatant."""
+    b = s.battle
+    camp = s.camps[seat]
+    occupied = {c.pos for c in s.camps if c.alive and c.seat not in b.seats}
+    fighters = {s.camps[x].pos for x in b.seats if x != seat}
+    steps = core.movement(s, camp)
+    if steps <= 0:
+        return {}
+    found = reachable(city(s), camp.pos, steps, frozenset(occupied), frozenset(fighters))
+    del found[camp.pos]
+    return found
+
+
+def main_actions(s: GameState, seat: int) -> list[Action]:
+    b = s.battle
+    camp = s.camps[seat]
+    out: list[Action] = []
+    if camp.disengage_round == b.round:
+        moves = battle_moves(s, seat)
+        if moves:
+            far = max(moves.values())
+            out.extend(Move(seat, q) for q, d in moves.items() if d == far)
+        else:
+            out.append(Wait(seat))
+        return [*out, *powers.command_spell_actions(s, seat, in_main=True)]
+    out.append(Wait(seat))
+    if not b.acted:
+        out.extend(Move(seat, q) for q in battle_moves(s, seat))
+    grid = city(s)
+    np = camp.servant.np
+    fire = np_ready(s, camp)
+    for t in b.seats:
+        if t == seat:
+            continue
+        d = distance(grid, camp.pos, s.camps[t].pos)
+        if d == 0:
+            out.extend(Attack(seat, t, k, k) for k in "BAQ" if k in camp.hand)
+            out.extend(Attack(seat, t, "L", c) for c in ("", *sorted(set(camp.hand))))
+        elif d <= s.rules.numbers.ranged_max:
+            out.extend(Attack(seat, t, k, k) for k in "BAQ" if k in camp.hand)
+        if fire and np.kind == "attack" and d <= np.range and (
+                camp.war_roar or camp.np_target == t):
+            out.append(UseNoblePhantasm(seat, t))
+    if fire and np.kind == "support":
+        out.append(UseNoblePhantasm(seat, seat))
+    out.extend(powers.skill_actions(s, seat, "main"))
+    out.extend(powers.command_spell_actions(s, seat, in_main=True))
+    return out
+
+
+def reaction_actions(s: GameState, seat: int) -> list[Action]:
+    p = s.battle.pending
+    camp = s.camps[seat]
+    cards = ("", *sorted(set(camp.hand)))
+    out: list[Action] = []
+    counter = COUNTER[p.kind] if p.kind in COUNTER else ""
+    if counter and counter in camp.hand:
+        out.append(React(seat, counter, counter))
+    if not p.noble_phantasm:
+        out.extend(React(seat, "L", c) for c in cards)
+    out.extend(React(seat, "G", c) for c in cards)
+    out.extend(powers.skill_actions(s, seat, "reaction"))
+    out.extend(powers.command_spell_actions(s, seat))
+    return out
+
+
+def reward_actions(s: GameState, seat: int) -> list[Action]:
+    camp = s.camps[seat]
+    out: list[Action] = [ChooseReward(seat, r) for r in ("hp", "mp", "card:B", "card:A",
+                                                          "card:Q")]
+    out.extend(ChooseReward(seat, "buff:" + buff.id) for buff in s.rules.buffs
+               if not core.buff_active(camp, "buff:" + buff.id))
+    return out
+
+
+# --- applying battle actions -----------------------------------------------------------------------
+def answer_intervention(s: GameState, action: AnswerIntervention) -> None:
+    b = s.edit_battle()
+    b.offered = b.offered - {action.seat}
+    if action.join:
+        b.seats = (*b.seats, action.seat)
+        s.fought = s.fought | {action.seat}
+    core.emit(s, "InterventionAnswered", seat=action.seat, join=action.join)
+
+
+def round_start_action(s: GameState, action: Action) -> None:
+    b = s.edit_battle()
+    seat = action.seat
+    if isinstance(action, Ready):
+        b.ready = b.ready | {seat}
+    elif isinstance(action, DeclareNoblePhantasm):
+        camp = s.edit(seat)
+        camp.np_target = action.target
+        camp.np_round = b.round
+        core.emit(s, "NoblePhantasmDeclared", seat=seat, target=action.target)
+    elif isinstance(action, DeclareDisengage):
+        camp = s.edit(seat)
+        camp.disengage_round = b.round
+        camp.caught = False
+        core.emit(s, "DisengageDeclared", seat=seat)
+    elif isinstance(action, OfferTruce):
+        b.truce = b.truce | {seat}
+        core.emit(s, "TruceOffered", seat=seat)
+
+
+def battle_move(s: GameState, action: Move) -> None:
+    b = s.edit_battle()
+    seat = action.seat
+    camp = s.edit(seat)
+    camp.pos = action.to
+    core.emit(s, "Moved", seat=seat, to=action.to)
+    for x in b.seats:
+        other = s.camps[x]
+        if x != seat and other.pos == action.to and other.disengage_round >= 0:
+            s.edit(x).caught = True
+    if camp.disengage_round == b.round:
+        camp.caught = any(s.camps[x].pos == action.to for x in b.seats if x != seat)
+        next_activation(s)
+    else:
+        b.acted = True
+
+
+def attack(s: GameState, action: Attack) -> None:
+    b = s.edit_battle()
+    b.acted = True
+    core.spend_card(s, action.seat, action.card)
+    d = distance(city(s), s.camps[action.seat].pos, s.camps[action.target].pos)
+    b.pending = PendingAttack(action.seat, action.target, action.kind, d, False)
+    b.stage = "reaction"
+    core.emit(s, "Attacked", seat=action.seat, target=action.target, kind=action.kind,
+              card=action.card, distance=d)
+
+
+def wait(s: GameState, action: Wait) -> None:
+    core.emit(s, "Waited", seat=action.seat)
+    next_activation(s)
+
+
+def np_viewers(s: GameState, seat: int) -> frozenset[int]:
+    """Who may see a Noble Phantasm's name: its camp and those whose investigation reached it."""
+    idx = CLASSES.index(s.camps[seat].cls)
+    return frozenset({seat} | {c.seat for c in s.camps if c.known[idx] >= 2})
+
+
+def fire_costs(s: GameState, seat: int) -> None:
+    """Pay the Noble Phantasm's MP and cards; the type bonus of an Arts NP comes at once."""
+    camp = s.camps[seat]
+    np = camp.servant.np
+    core.pay_mp(s, seat, np.mp)
+    for _ in range(np.cards):
+        core.spend_card(s, seat, np.card)
+    camp = s.edit(seat)
+    camp.np_target = -1
+    camp.war_roar = False
+    if np.card == "A":
+        core.gain_mp(s, seat, s.rules.numbers.np_arts_mp)
+    viewers = np_viewers(s, seat)
+    base = {"seat": seat, "card": np.card, "kind": np.kind, "scale": np.scale}
+    core.emit(s, "NoblePhantasmFired", viewers, {**base, "np": None}, **base, np=np.id)
+
+
+def use_noble_phantasm(s: GameState, action: UseNoblePhantasm) -> None:
+    seat, target = action.seat, action.target
+    b = s.edit_battle()
+    b.acted = True
+    np = s.camps[seat].servant.np
+    fire_costs(s, seat)
+    n = s.rules.numbers
+    if np.kind == "support":
+        core.apply_effect(s, seat, np.self_effect, "np:" + np.id, np.duration, removable=True)
+        if np.card in "BQ":
+            camp = s.edit(seat)
+            camp.pending_round = b.round + 1
+            if np.card == "B":
+                camp.pending_power += n.np_buster_power
+            else:
+                camp.pending_crit += n.np_quick_crit
+        next_activation(s)
+        return
+    d = distance(city(s), s.camps[seat].pos, s.camps[target].pos)
+    other = s.camps[target]
+    if (other.np_target == seat and other.servant.np.kind == "attack" and np_ready(s, other)):
+        clash(s, seat, target, d)
+        next_activation(s)
+        return
+    b.pending = PendingAttack(seat, target, np.card, d, True)
+    b.stage = "reaction"
+
+
+def np_damage(s: GameState, seat: int, d: int) -> int:
+    camp = s.camps[seat]
+    np = camp.servant.np
+    n = s.rules.numbers
+    value = (core.roll_dice(s, n.np_damage_dice, seat, "np_damage") + np.power
+             + core.param(s, camp, "np") // n.np_damage_divisor + core.mod(s, camp, "np_power")
+             + (n.np_buster_power if np.card == "B" else 0) + take_buster(s, seat)
+             + core.mod(s, camp, "damage_dealt") - n.ranged_penalty * d)
+    return value
+
+
+def clash(s: GameState, a: int, b: int, d: int) -> None:
+    """Two attack NPs fired at each other in one round: no checks, damage against damage."""
+    fire_costs(s, b)
+    scales = (s.camps[a].servant.np.scale, s.camps[b].servant.np.scale)
+    n = s.rules.numbers
+    dmg = {}
+    for me, mine, theirs in ((a, scales[0], scales[1]), (b, scales[1], scales[0])):
+        key = _CLASH_PENALTY.get((mine, theirs))
+        dmg[me] = np_damage(s, me, d) - (getattr(n, key) if key else 0)
+    core.emit(s, "NoblePhantasmsClashed", seats=[a, b], damage=[dmg[a], dmg[b]])
+    if dmg[a] != dmg[b]:
+        win, lose = (a, b) if dmg[a] > dmg[b] else (b, a)
+        if d <= s.camps[win].servant.np.range:
+            deal_damage(s, win, lose, dmg[win] - dmg[lose], guard=False, halve=False)
+    for me, them in ((a, b), (b, a)):
+        np = s.camps[me].servant.np
+        if s.camps[me].alive:
+            core.apply_effect(s, me, np.self_effect, "np:" + np.id, np.duration, True)
+        if s.camps[them].alive:
+            core.apply_effect(s, them, np.target_effect, "np:" + np.id, np.duration, True,
+                              debuff=True, owner=me)
+
+
+def take_buster(s: GameState, seat: int) -> int:
+    """The stored Buster bonus is used up by the attack it powers."""
+    camp = s.camps[seat]
+    if not camp.buster:
+        return 0
+    value = camp.buster
+    s.edit(seat).buster = 0
+    return value
+
+
+def take_pending(s: GameState, seat: int) -> tuple[int, int]:
+    """A non-attack NP's bonus for the first attack of the next round (power, crit)."""
+    camp = s.camps[seat]
+    if not (camp.pending_power or camp.pending_crit) or s.battle.round < camp.pending_round:
+        return 0, 0
+    camp = s.edit(seat)
+    out = camp.pending_power, camp.pending_crit
+    camp.pending_power = camp.pending_crit = 0
+    return out
+
+
+def take_quick(s: GameState, seat: int) -> int:
+    camp = s.camps[seat]
+    value = camp.quick
+    if value:
+        s.edit(seat).quick = 0
+    np = camp.servant.np
+    if np.kind == "constant" and np.card == "Q":
+        value += s.rules.numbers.np_constant_quick
+    return value + core.mod(s, camp, "crit")
+
+
+def react(s: GameState, action: React) -> None:
+    """Resolve the pending attack against the chosen reaction."""
+    b = s.battle
+    p = b.pending
+    n = s.rules.numbers
+    seat, att = p.target, p.attacker
+    core.spend_card(s, seat, action.card)
+    core.emit(s, "Reacted", seat=seat, kind=action.kind, card=action.card)
+    attacker = s.camps[att]
+    power, crit = take_pending(s, att)
+    if p.noble_phantasm:
+        np = attacker.servant.np
+        a_mod = (n.np_hit_bonus + core.param(s, attacker, "np") // n.np_hit_divisor
+                 + core.mod(s, attacker, "checks") + core.mod(s, attacker, "hit"))
+        if attacker.disengage_round == b.round:
+            a_mod += n.disengage_checks
+        crit += n.np_quick_crit if np.card == "Q" else 0
+    else:
+        a_mod = (core.check_mod(s, attacker, CHECK_STAT[p.kind]) + core.mod(s, attacker, "hit")
+                 - n.ranged_penalty * p.distance)
+    a = core.check_2d6(s, att, "hit", a_mod, take_quick(s, att) + crit)
+    if action.kind == "G":
+        hit, halve = not a.fumble, False
+    else:
+        dfn = s.camps[seat]
+        d_mod = core.check_mod(s, dfn, CHECK_STAT[action.kind]) + core.mod(s, dfn, "defense")
+        if dfn.fleeing:
+            d_mod += n.flee_reaction
+        d = core.check_2d6(s, seat, "defense", d_mod, take_quick(s, seat),
+                           special=not p.noble_phantasm)
+        wins = core.attacker_wins(a, d)
+        hit, halve = (True, not wins) if action.kind == "L" else (wins, False)
+        settle_specials(s, seat, d)
+    settle_specials(s, att, a)
+    if p.noble_phantasm:
+        amount = np_damage(s, att, p.distance) + power
+    else:
+        amount = normal_damage(s, att, p.kind, p.distance) + power
+    core.emit(s, "AttackResolved", seat=att, target=seat, hit=hit, halved=halve)
+    if hit and s.camps[seat].alive:
+        deal_damage(s, att, seat, amount, guard=action.kind == "G", halve=halve)
+        if p.noble_phantasm and s.camps[seat].alive:
+            np = attacker.servant.np
+            core.apply_effect(s, seat, np.target_effect, "np:" + np.id, np.duration, True,
+                              debuff=True, owner=att)
+    if p.noble_phantasm and s.camps[att].alive:
+        np = attacker.servant.np
+        core.apply_effect(s, att, np.self_effect, "np:" + np.id, np.duration, True)
+    next_activation(s)
+
+
+def normal_damage(s: GameState, seat: int, kind: str, d: int) -> int:
+    """Damage roll + stat / 2 + card power + stored Buster − 2 per square of range."""
+    camp = s.camps[seat]
+    n = s.rules.numbers
+    value = (core.roll_dice(s, n.damage_dice, seat, "damage")
+             + core.param(s, camp, CHECK_STAT[kind]) // n.damage_stat_divisor
+             + n.card_power[kind] + take_buster(s, seat) + core.mod(s, camp, "damage_dealt")
+             - n.ranged_penalty * d)
+    np = camp.servant.np
+    if np.kind == "constant" and np.card == "B":
+        value += n.np_constant_buster
+    return value
+
+
+def deal_damage(s: GameState, att: int, seat: int, amount: int, guard: bool,
+                halve: bool) -> None:
+    """The defender's reductions in order: Luck halving, Guard END/10, damage-taken mods."""
+    dfn = s.camps[seat]
+    n = s.rules.numbers
+    if halve:
+        amount //= n.luck_defense_divisor
+    if guard:
+        amount -= core.param(s, dfn, "end") // n.guard_divisor
+    amount = max(0, amount + core.mod(s, dfn, "damage_taken"))
+    if core.has_flag(s, dfn, "invincible") and not core.has_flag(s, s.camps[att], "pierce"):
+        amount = 0
+    core.emit(s, "DamageDealt", seat=att, target=seat, amount=amount)
+    core.take_damage(s, seat, amount)
+
+
+def settle_specials(s: GameState, seat: int, check: core.Check) -> None:
+    """A critical earns a reward (chosen later); a fumble rolls on the 1d3 table now."""
+    if check.critical:
+        s.rewards = (*s.rewards, seat)
+    elif check.fumble:
+        fumble(s, seat)
+
+
+def fumble(s: GameState, seat: int) -> None:
+    n = s.rules.numbers
+    what = core.roll_dice(s, _D3, seat, "fumble")
+    if what == 1:
+        amount = core.roll_dice(s, n.fumble_damage, seat, "fumble_damage")
+        if core.roll_dice(s, _D2, seat, "fumble_pool") == 1:
+            core.emit(s, "FumblePenalty", seat=seat, penalty="hp", amount=amount)
+            core.take_damage(s, seat, amount)
+        else:
+            core.emit(s, "FumblePenalty", frozenset({seat}), {"seat": seat, "penalty": "mp"},
+                      seat=seat, penalty="mp", amount=amount)
+            core.lose_mp(s, seat, amount)
+    elif what == 2:
+        hand = s.camps[seat].hand
+        if hand:
+            i = core.roll_dice(s, Dice(1, len(hand), 0), seat, "fumble_card") - 1
+            s.edit(seat).hand = hand[:i] + hand[i + 1:]
+            core.emit(s, "FumblePenalty", seat=seat, penalty="card", card=hand[i])
+    else:
+        debuff = s.rules.debuffs[core.roll_dice(s, Dice(1, 20, 0), seat, "fumble_debuff") - 1]
+        core.emit(s, "FumblePenalty", seat=seat, penalty="debuff", debuff=debuff.id)
+        core.apply_effect(s, seat, debuff.effect, "debuff:" + debuff.id, debuff.duration,
+                          removable=True, debuff=True)
+
+
+def choose_reward(s: GameState, action: ChooseReward) -> None:
+    seat = action.seat
+    s.rewards = s.rewards[1:]
+    n = s.rules.numbers
+    kind, _, arg = action.reward.partition(":")
+    core.emit(s, "CriticalReward", seat=seat, reward=action.reward)
+    if kind == "hp":
+        core.heal(s, seat, core.roll_dice(s, n.critical_recover, seat, "critical_hp"))
+    elif kind == "mp":
+        core.gain_mp(s, seat, core.roll_dice(s, n.critical_recover, seat, "critical_mp",
+                                             frozenset({seat})))
+    elif kind == "card":
+        camp = s.edit(seat)
+        camp.hand = core.sort_cards(camp.hand + arg)
+    else:
+        buff = next(x for x in s.rules.buffs if x.id == arg)
+        core.apply_effect(s, seat, buff.effect, "buff:" + buff.id, buff.duration, True)

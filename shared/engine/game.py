@@ -1,0 +1,227 @@
+"""The engine's public face: `new_game`, `legal_actions`, `apply`, `play`, `default_action`.
+
+    >>> from grailwar.shared.engine import new_game, legal_actions, apply
+    >>> state = new_game(seed=7)
+    >>> sorted(state.prompt.seats)
+    [0, 1, 2, 3, 4, 5, 6]
+    >>> action = legal_actions(state, 0)[0]
+    >>> after, events = apply(state, action)
+    >>> (after.version, state.version)
+    (1, 0)
+
+`apply` never changes the state it is given: it raises a `RulesError` for an action that is not
+legal now, or returns the new state with the events the action produced. `play` is the in-place
+form used by simulations that keep no history.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable, Sequence
+
+from . import battle, core, dice, powers, turns
+from .actions import (
+    Action,
+    AnswerAmbush,
+    AnswerIntervention,
+    Attack,
+    ChooseReward,
+    DeclareAmbush,
+    DeclareDisengage,
+    DeclareEncounter,
+    DeclareInvestigate,
+    DeclareNoblePhantasm,
+    DeclareRest,
+    DeclareSkill,
+    DeclareSoulEating,
+    DeclareWait,
+    Move,
+    Negotiate,
+    OfferTruce,
+    React,
+    Ready,
+    UseCommandSpell,
+    UseNoblePhantasm,
+    UseSkill,
+    Wait,
+)
+from .data import CLASSES, Ruleset, default_ruleset
+from .errors import GameOverError, IllegalActionError, NotPromptedError
+from .events import Event
+from .state import NO_PROMPT, Camp, GameState, Prompt, Settings
+
+# --- setting up ----------------------------------------------------------------------------------
+
+
+def new_game(
+    seed: int = 0,
+    classes: Sequence[str] = CLASSES,
+    rules: Ruleset | None = None,
+    map_id: str | None = None,
+    day_limit: int | None = None,
+    masters: Sequence[str] | None = None,
+    forced: Sequence[int] = (),
+) -> GameState:
+    """A game with one camp per class in `classes` (seat i plays classes[i]), on day 1 morning."""
+    rules = rules or default_ruleset()
+    if len(set(classes)) != len(classes) or not 2 <= len(classes) <= len(CLASSES):
+        raise ValueError(f"need 2 to 7 distinct classes, got {list(classes)}")
+    map_id = map_id or next(iter(rules.maps))
+    city = rules.maps[map_id]
+    master_ids = list(masters) if masters else list(rules.masters)[: len(classes)]
+    camps = [
+        Camp(seat, rules.servants[cls], rules.masters[master_ids[seat]], city.starts[cls])
+        for seat, cls in enumerate(classes)
+    ]
+    settings = Settings(map_id, day_limit or rules.numbers.day_limit)
+    state = GameState(rules, settings, camps, dice.seed_state(seed))
+    state.forced = tuple(forced)
+    core.emit(state, "GameStarted", seats=[c.cls for c in camps], map=map_id, seed=seed)
+    core.emit(state, "TurnStarted", day=1, turn=turns.TURN_NAMES[0])
+    turns_advance(state)
+    state.events = []
+    return state
+
+
+# --- walking the structure -------------------------------------------------------------------------
+def turns_advance(s: GameState) -> None:
+    """Walk days, turns, resolution and battles until some seats must act (or the game ends)."""
+    while True:
+        if s.over:
+            s.prompt = NO_PROMPT
+            return
+        if s.rewards:
+            s.rewards = tuple(x for x in s.rewards if s.camps[x].alive)
+            if s.rewards:
+                s.prompt = Prompt("critical", frozenset({s.rewards[0]}))
+                return
+        if s.parley is not None:
+            s.prompt = turns.parley_prompt(s)
+            return
+        if s.battle is not None:
+            if battle.battle_step(s):
+                return
+        elif s.phase == "declare":
+            seats = turns.awaiting_declaration(s)
+            if seats:
+                s.prompt = Prompt("declare", seats)
+                return
+            turns.close_window(s)
+        elif s.agenda:
+            turns.resolve_step(s)
+        else:
+            turns.end_turn(s)
+
+
+# --- legal actions -----------------------------------------------------------------------------
+_LEGAL: dict[str, Callable[[GameState, int], list[Action]]] = {
+    "declare": turns.declaration_actions,
+    "negotiate": turns.parley_actions,
+    "ambush": turns.parley_actions,
+    "intervene": battle.intervention_actions,
+    "round_start": battle.round_start_actions,
+    "main": battle.main_actions,
+    "reaction": battle.reaction_actions,
+    "critical": battle.reward_actions,
+}
+
+
+def legal_actions(state: GameState, seat: int) -> list[Action]:
+    """Everything `seat` may do now; empty when the game is not waiting for it.
+
+    This one list is what the server checks, what the client enables and what bots choose from.
+    """
+    if state.over or seat not in state.prompt.seats:
+        return []
+    return _LEGAL[state.prompt.kind](state, seat)
+
+
+# --- applying actions --------------------------------------------------------------------------------
+_HANDLERS: dict[tuple[str, type], Callable[[GameState, Action], None]] = {}
+for _kind, _types, _handler in (
+    ("declare", (Move,), turns.move),
+    ("declare", (DeclareWait, DeclareRest, DeclareInvestigate, DeclareSkill, DeclareEncounter,
+                 DeclareAmbush, DeclareSoulEating), turns.declare),
+    ("negotiate", (Negotiate,), turns.answer_parley),
+    ("ambush", (AnswerAmbush,), turns.answer_parley),
+    ("intervene", (AnswerIntervention,), battle.answer_intervention),
+    ("round_start", (Ready, DeclareNoblePhantasm, DeclareDisengage, OfferTruce),
+     battle.round_start_action),
+    ("main", (Move,), battle.battle_move),
+    ("main", (Attack,), battle.attack),
+    ("main", (UseNoblePhantasm,), battle.use_noble_phantasm),
+    ("main", (Wait,), battle.wait),
+    ("reaction", (React,), battle.react),
+    ("critical", (ChooseReward,), battle.choose_reward),
+):
+    for _type in _types:
+        _HANDLERS[(_kind, _type)] = _handler
+
+
+def _check(state: GameState, action: Action) -> None:
+    """Refuse, with the precise reason, anything the seat may not do now."""
+    if state.over:
+        raise GameOverError("the game is over")
+    kind = state.prompt.kind
+    if action.seat not in state.prompt.seats:
+        waiting = ", ".join(str(x) for x in sorted(state.prompt.seats))
+        raise NotPromptedError(f"seat {action.seat} is not asked to act now "
+                               f"(the {kind} prompt waits for seat(s) {waiting})")
+    legal = legal_actions(state, action.seat)
+    if action not in legal:
+        same = [a for a in legal if type(a) is type(action)]
+        hint = (f"; legal {type(action).__name__} actions: {same[:6]}"
+                f"{' …' if len(same) > 6 else ''}" if same
+                else f"; no {type(action).__name__} is legal in the {kind} prompt")
+        raise IllegalActionError(f"{action} is not legal for seat {action.seat} now{hint}")
+
+
+def play(state: GameState, action: Action) -> list[Event]:
+    """Apply `action` to `state` in place (after the same checks as `apply`)."""
+    _check(state, action)
+    state.events = []
+    kind = state.prompt.kind
+    if isinstance(action, UseSkill):
+        powers.use_skill(state, action)
+    elif isinstance(action, UseCommandSpell):
+        powers.use_command_spell(state, action)
+    else:
+        _HANDLERS[(kind, type(action))](state, action)
+    state.version += 1
+    turns_advance(state)
+    events, state.events = state.events, []
+    return events
+
+
+def apply(state: GameState, action: Action) -> tuple[GameState, list[Event]]:
+    """The state after `action`, and the events it produced; `state` itself is not changed."""
+    _check(state, action)
+    new = state.clone()
+    return new, play(new, action)
+
+
+_DEFAULTS: dict[str, Action] = {}
+
+
+def default_action(state: GameState, seat: int) -> Action:
+    """What the server issues for a seat whose timer ran out (seed 000: no declaration = Wait)."""
+    kind = state.prompt.kind
+    legal = legal_actions(state, seat)
+    if not legal:
+        raise NotPromptedError(f"seat {seat} is not asked to act now")
+    wanted = {
+        "declare": DeclareWait(seat),
+        "negotiate": Negotiate(seat, False),
+        "ambush": AnswerAmbush(seat, False),
+        "intervene": AnswerIntervention(seat, False),
+        "round_start": Ready(seat),
+        "main": Wait(seat),
+        "reaction": React(seat, "G", ""),
+        "critical": ChooseReward(seat, "hp"),
+    }[kind]
+    if wanted in legal:
+        return wanted
+    # A disengaging camp must move: take the first of its forced moves.
+    moves = [a for a in legal if isinstance(a, Move)]
+    if moves:
+        return moves[0]
+    raise IllegalActionError(f"no default action for seat {seat} in the {kind} prompt")

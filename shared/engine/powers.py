@@ -1,0 +1,160 @@
+"""Skills and Command Spells: which a seat may use at this prompt, and what they do.
+
+Both are offered at every prompt the seat is given (seed 000 §Combat 4 timings, §15 "at any
+timing at all"), filtered here by timing, cost, once-per-round and no-stacking.
+"""
+
+from __future__ import annotations
+
+from . import core
+from .actions import Action, UseCommandSpell, UseSkill
+from .data import Skill
+from .state import Camp, GameState
+
+# Timings usable at each prompt kind (besides "optional", usable at any battle prompt).
+_PROMPT_TIMINGS = {
+    "round_start": ("round_start",),
+    "main": ("own_activation",),
+}
+
+
+def skill_cost_ok(camp: Camp, skill: Skill) -> bool:
+    if skill.owner == "master":
+        return camp.master_mp >= skill.mp
+    return core.can_pay(camp, skill.mp)
+
+
+def usable_skill(s: GameState, camp: Camp, skill: Skill) -> bool:
+    """Once per round, not again while its buff is on, and affordable."""
+    return (
+        skill.id not in camp.skills_used
+        and not core.buff_active(camp, skill.id)
+        and skill_cost_ok(camp, skill)
+    )
+
+
+def skill_actions(s: GameState, seat: int, kind: str) -> list[Action]:
+    """UseSkill actions for a battle prompt of `kind` (own-activation only before acting)."""
+    b = s.battle
+    if b is None:
+        return []
+    camp = s.camps[seat]
+    timings = ["optional", *_PROMPT_TIMINGS.get(kind, ())]
+    if kind == "round_start" and b.round == 1:
+        timings.append("combat_start")
+    if kind == "main" and b.acted:
+        timings.remove("own_activation")
+    foes = [t for t in b.seats if t != seat]
+    companions = [sk for sk in core.skills_of(s, camp, "on_magecraft") if usable_skill(s, camp, sk)]
+    out: list[Action] = []
+    for timing in timings:
+        for skill in core.skills_of(s, camp, timing):
+            if not usable_skill(s, camp, skill):
+                continue
+            targets = foes if skill.target == "enemy" else [-1]
+            for t in targets:
+                out.append(UseSkill(seat, skill.id, t))
+                if skill.magecraft:
+                    for extra in companions:
+                        if skill_cost_ok(camp, _combined(skill, extra)):
+                            out.append(UseSkill(seat, skill.id, t, extra.id))
+    return out
+
+
+def _combined(skill: Skill, extra: Skill) -> Skill:
+    """A stand-in carrying the summed cost, to check that both can be paid together."""
+    from dataclasses import replace
+
+    return replace(skill, mp=skill.mp + extra.mp) if skill.owner == extra.owner else skill
+
+
+def use_skill(s: GameState, action: UseSkill) -> None:
+    seat = action.seat
+    for sid in (action.skill, action.extra):
+        if not sid:
+            continue
+        skill = s.rules.skills[sid]
+        run_skill(s, seat, skill, action.target)
+
+
+def run_skill(s: GameState, seat: int, skill: Skill, target: int) -> None:
+    """Pay, check (1d100 <= value), then apply to self or the chosen enemy."""
+    camp = s.edit(seat)
+    camp.skills_used = camp.skills_used | {skill.id}
+    if skill.owner == "master":
+        camp.master_mp -= skill.mp
+    else:
+        core.pay_mp(s, seat, skill.mp)
+    core.emit(s, "SkillUsed", frozenset({seat}), {"seat": seat, "skill": None},
+              seat=seat, skill=skill.id, target=target)
+    if not s.camps[seat].alive:
+        return
+    if not core.skill_check(s, seat, skill, core.mod(s, s.camps[seat], "skill_check")):
+        core.emit(s, "SkillFailed", seat=seat)
+        return
+    who = target if target >= 0 else seat
+    core.apply_effect(s, who, skill.effect, skill.id, skill.duration, removable=True,
+                      debuff=target >= 0, owner=seat)
+
+
+# --- Command Spells --------------------------------------------------------------------------
+def command_spell_actions(s: GameState, seat: int, in_main: bool = False) -> list[Action]:
+    """Every Command Spell this seat may cast now (never while its Master sleeps)."""
+    camp = s.camps[seat]
+    if camp.asleep or camp.spells <= 0:
+        return []
+    in_battle = s.battle is not None and seat in s.battle.seats
+    squares = range(len(s.rules.maps[s.settings.map_id].squares))
+    out: list[Action] = []
+    for spell in s.rules.command_spells.values():
+        if spell.cost > camp.spells or (spell.when == "battle" and not in_battle):
+            continue
+        special = spell.special
+        if special in ("retreat", "teleport"):
+            out.extend(UseCommandSpell(seat, spell.id, str(q)) for q in squares
+                       if q != camp.pos or in_battle)
+        elif special == "refine":
+            out.extend(UseCommandSpell(seat, spell.id, cards) for cards in _SIX_CARDS)
+        elif special == "war_roar":
+            if in_main and not camp.war_roar and camp.servant.np.kind != "constant":
+                out.append(UseCommandSpell(seat, spell.id))
+        elif special == "suicide" or not core.buff_active(camp, "cs:" + spell.id):
+            out.append(UseCommandSpell(seat, spell.id))
+    return out
+
+
+def _six_card_hands() -> tuple[str, ...]:
+    hands = []
+    for b in range(7):
+        for a in range(7 - b):
+            hands.append("B" * b + "A" * a + "Q" * (6 - a - b))
+    return tuple(hands)
+
+
+_SIX_CARDS = _six_card_hands()
+
+
+def use_command_spell(s: GameState, action: UseCommandSpell) -> None:
+    seat = action.seat
+    spell = s.rules.command_spells[action.spell]
+    camp = s.edit(seat)
+    camp.spells -= spell.cost
+    core.emit(s, "CommandSpellUsed", seat=seat, spell=spell.id, left=camp.spells)
+    special = spell.special
+    if special in ("retreat", "teleport"):
+        if s.battle is not None and seat in s.battle.seats:
+            from .battle import leave_battle
+
+            leave_battle(s, seat, special)
+        camp = s.edit(seat)
+        camp.pos = int(action.arg)
+        core.emit(s, "Moved", seat=seat, to=camp.pos)
+    elif special == "suicide":
+        core.take_damage(s, seat, 500, lethal_rescue=False)
+    elif special == "refine":
+        camp.hand = action.arg
+    elif special == "war_roar":
+        camp.war_roar = True
+    else:
+        core.apply_effect(s, seat, spell.effect, "cs:" + spell.id, spell.duration,
+                          removable=False)

@@ -1,0 +1,129 @@
+"""What one seat may know: `view_for(state, seat)`; `seat=None` is the spectator's view.
+
+Public to all: the day and turn, positions, HP, status parameters (seed 000: "disclosed from the
+start"), Command Spells left, hand size, the declared kinds of priority actions and the battle.
+Hidden until the seat's investigations reveal them, tier by tier (tier 1: command cards and
+skills; tier 2: Noble Phantasm and true name; tier 3: profile and weakness): the rest of a
+rival's sheet. A rival's MP, its Master and what it investigated are never shown.
+"""
+
+from __future__ import annotations
+
+from typing import Any
+
+from .data import CLASSES
+from .events import Event, view_event
+from .state import ActiveBuff, Camp, GameState
+from .turns import PRIORITY, TURN_NAMES
+
+_PUBLIC_SOURCES = ("cs:", "debuff:", "buff:")
+
+
+def view_for(state: GameState, seat: int | None) -> dict[str, Any]:
+    """A plain dict (msgpack/JSON-ready) of everything `seat` may see now."""
+    b = state.battle
+    return {
+        "version": state.version,
+        "you": seat,
+        "day": state.day,
+        "turn": TURN_NAMES[state.turn % len(TURN_NAMES)],
+        "phase": state.phase,
+        "over": state.over,
+        "winner": state.winner,
+        "map": state.settings.map_id,
+        "day_limit": state.settings.day_limit,
+        "prompt": {"kind": state.prompt.kind, "seats": sorted(state.prompt.seats)},
+        "camps": [camp_view(state, c, seat) for c in state.camps],
+        "declarations": [
+            {"seat": d.seat, "kind": d.kind,
+             **({"target": d.target, "intent": d.intent} if d.kind in PRIORITY else {})}
+            for d in state.decls
+        ],
+        "eaten": sorted(state.eaten),
+        "parley": None if state.parley is None else {
+            "kind": state.parley.kind, "opener": state.parley.opener,
+            "target": state.parley.target},
+        "battle": None if b is None else {
+            "purpose": b.purpose, "seats": list(b.seats), "square": b.square,
+            "round": b.round, "order": list(b.order), "stage": b.stage,
+            "actor": b.actor if b.stage in ("main", "reaction") else None,
+            "pending": None if b.pending is None else b.pending._asdict(),
+            "truce": sorted(b.truce),
+        },
+    }
+
+
+def tier(state: GameState, viewer: int | None, camp: Camp) -> int:
+    """How much of `camp` the viewer knows: 3 for its own camp, else its investigation tier."""
+    if viewer is None:
+        return 0
+    if viewer == camp.seat:
+        return 3
+    return state.camps[viewer].known[CLASSES.index(camp.cls)]
+
+
+def camp_view(state: GameState, camp: Camp, viewer: int | None) -> dict[str, Any]:
+    servant = camp.servant
+    level = tier(state, viewer, camp)
+    out: dict[str, Any] = {
+        "seat": camp.seat,
+        "cls": camp.cls,
+        "alive": camp.alive,
+        "pos": camp.pos,
+        "hp": camp.hp,
+        "max_hp": servant.hp,
+        "ranks": dict(servant.ranks),
+        "movement": servant.movement,
+        "spells": camp.spells,
+        "hand_size": len(camp.hand),
+        "asleep": camp.asleep,
+        "buffs": [buff_view(state, b, viewer) for b in camp.buffs],
+    }
+    if level >= 1:
+        out["cards"] = servant.cards
+        out["skills"] = list(servant.skills)
+    if level >= 2:
+        out["servant"] = servant.id
+        out["noble_phantasm"] = servant.np.id
+    if level >= 3:
+        out["profile"] = True
+        out["weakness"] = True
+    if viewer == camp.seat:
+        out.update(
+            hand=camp.hand, mp=camp.mp, max_mp=servant.mp, master=camp.master.id, master_mp=camp.master_mp,
+            max_master_mp=camp.master.mp, known=dict(zip(CLASSES, camp.known, strict=True)),
+            waits=camp.waits, unlocked=camp.unlocked, rested=camp.rested,
+            buster=camp.buster, quick=camp.quick, np_target=camp.np_target,
+            war_roar=camp.war_roar, disengaging=camp.disengage_round,
+            skills_used=sorted(camp.skills_used),
+            master_skills=list(camp.master.skills if camp.unlocked else camp.master.skills[:3]),
+        )
+    return out
+
+
+def buff_view(state: GameState, buff: ActiveBuff, viewer: int | None) -> dict[str, Any]:
+    """Command Spell, table buffs and debuffs are seen by all; the name of a skill or Noble
+    Phantasm only by those who know its owner well enough (tier 1 skills, tier 2 NP)."""
+    source = buff.source
+    is_np = source.startswith("np:")
+    if source.startswith(_PUBLIC_SOURCES) or (
+            tier(state, viewer, state.camps[buff.owner]) >= (2 if is_np else 1)):
+        return {"source": source, "rounds": buff.rounds, "debuff": buff.debuff}
+    return {"source": "np" if is_np else "skill", "rounds": buff.rounds, "debuff": buff.debuff}
+
+
+def events_for(events: list[Event], seat: int | None) -> list[dict[str, Any]]:
+    """The events as `seat` may see them, in order, dropping the ones it may not see at all."""
+    out = []
+    for event in events:
+        seen = view_event(event, seat)
+        if seen is not None:
+            out.append(seen)
+    return out
+
+
+def omniscient_view(state: GameState) -> dict[str, Any]:
+    """Everything, for scenario output and debugging (never sent to a seat)."""
+    out = view_for(state, None)
+    out["camps"] = [camp_view(state, c, c.seat) for c in state.camps]
+    return out
