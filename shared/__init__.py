@@ -1,1 +1,1 @@
-"""Code both sides of the wire use: the pure rules engine, the bots, and (later) the message schema."""
+"""Code both sides of the wire use: the pure rules engine, the bots and the message schema."""

@@ -79,6 +79,9 @@ class HeuristicBot:
         prey = self._prey(view, me, legal)
         if prey is not None:
             return prey
+        approach = self._approach(view, me, legal)
+        if approach is not None:
+            return approach
         looks = _of(legal, DeclareInvestigate)
         if looks and self.rng.random() < 0.6:
             known = me["known"]
@@ -89,17 +92,30 @@ class HeuristicBot:
 
     def _prey(self, view: dict[str, Any], me: dict[str, Any], legal: list[Action]) -> Action | None:
         """Attack a rival that is weaker by public HP when healthy enough."""
-        if _ratio(me) < 0.7:
+        if _ratio(me) < 0.6:
             return None
         camps = view["camps"]
         options = [a for a in legal if isinstance(a, DeclareEncounter)
                    and a.intent in ("battle", "prevent")]
         options += _of(legal, DeclareAmbush)
-        scored = [(camps[a.target]["hp"] - me["hp"] * 0.8, self.rng.random(), a)
-                  for a in options if camps[a.target]["hp"] < me["hp"]]
-        if not scored or self.rng.random() < 0.5:
+        scored = [(camps[a.target]["hp"], self.rng.random(), a) for a in options
+                  if camps[a.target]["hp"] < me["hp"] * 1.1 or _ratio(camps[a.target]) < 0.5]
+        if not scored or self.rng.random() < 0.2:
             return None
         return min(scored, key=lambda x: x[:2])[2]
+
+    def _approach(self, view: dict[str, Any], me: dict[str, Any],
+                  legal: list[Action]) -> Action | None:
+        """Walk toward the weakest living rival, to fight it on a later turn."""
+        moves = _of(legal, Move)
+        rivals = [c for c in view["camps"] if c["alive"] and c["seat"] != me["seat"]]
+        if not moves or not rivals or _ratio(me) < 0.6:
+            return None
+        target = min(rivals, key=lambda c: (c["hp"], self._distance(view, me["pos"], c["pos"])))
+        if self._distance(view, me["pos"], target["pos"]) <= 1:
+            return None
+        return min(moves, key=lambda a: (abs(self._distance(view, a.to, target["pos"]) - 1),
+                                         self.rng.random()))
 
     def _negotiate(self, view: dict[str, Any], me: dict[str, Any], legal: list[Action]) -> Action:
         parley = view["parley"]

@@ -166,7 +166,7 @@ class UseSkill(Action):
 
 @dataclass(frozen=True, slots=True)
 class UseCommandSpell(Action):
-    """Spend Command Spell strokes (令呪); `arg` is a square (teleport, retreat) or cards (refine)."""
+    """Spend Command Spell strokes (令呪); `arg`: a square (teleport, retreat) or cards (refine)."""
 
     spell: str
     arg: str = ""

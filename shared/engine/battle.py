@@ -278,7 +278,7 @@ def end_round(s: GameState) -> None:
     round_upkeep(s)
 
 
-# --- legal actions ---------------------------------------------------------------------------------
+# --- legal actions -------------------------------------------------------------------------------
 def intervention_actions(s: GameState, seat: int) -> list[Action]:
     return [AnswerIntervention(seat, True), AnswerIntervention(seat, False)]
 
@@ -367,7 +367,7 @@ def reaction_actions(s: GameState, seat: int) -> list[Action]:
     camp = s.camps[seat]
     cards = ("", *sorted(set(camp.hand)))
     out: list[Action] = []
-    counter = COUNTER[p.kind] if p.kind in COUNTER else ""
+    counter = COUNTER.get(p.kind, "")
     if counter and counter in camp.hand:
         out.append(React(seat, counter, counter))
     if not p.noble_phantasm:
@@ -387,7 +387,7 @@ def reward_actions(s: GameState, seat: int) -> list[Action]:
     return out
 
 
-# --- applying battle actions -----------------------------------------------------------------------
+# --- applying battle actions ---------------------------------------------------------------------
 def answer_intervention(s: GameState, action: AnswerIntervention) -> None:
     b = s.edit_battle()
     b.offered = b.offered - {action.seat}

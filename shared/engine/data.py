@@ -354,6 +354,7 @@ class _Reader:
         return key in self._data
 
     def _take(self, key: str, default: object = None) -> Any:
+        """The raw value of ``key``; a default of None means the key is required."""
         self._used.add(key)
         if key in self._data:
             return self._data[key]
@@ -415,8 +416,8 @@ class _Reader:
             self.fail(key, f"must be {count} of the letters B, A, Q, got {_show(value)}")
         return value
 
-    def table(self, key: str, default: dict[str, Any] | None = None) -> _Reader:
-        value = self._take(key, default)
+    def table(self, key: str) -> _Reader:
+        value = self._take(key)
         if not isinstance(value, dict):
             self.fail(key, f"must be a table, got {_show(value)}")
         return _Reader(self.file, self.at(key), value)
@@ -441,6 +442,9 @@ class _Reader:
         return tuple(value)
 
     def text(self, key: str) -> Text:
+        if not isinstance(self._take(key), dict):
+            self.fail(key, f'must be a table {{ja = "...", ko = "...", en = "..."}}, '
+                           f"got {_show(self._data[key])}")
         sub = self.table(key)
         text = Text(*(sub.string(lang) for lang in LANGS))
         sub.finish()
@@ -490,6 +494,8 @@ def _read(root: Traversable, name: str) -> _Reader:
         data = tomllib.loads(node.read_text(encoding="utf-8"))
     except FileNotFoundError:
         raise DataError(name, "", "file missing") from None
+    except UnicodeDecodeError:
+        raise DataError(name, "", "not UTF-8 text") from None
     except tomllib.TOMLDecodeError as err:
         raise DataError(name, "", f"not valid TOML: {err}") from None
     return _Reader(name, "", data)
@@ -545,24 +551,27 @@ def _load_numbers(doc: _Reader) -> Numbers:
 
 def _load_skill(r: _Reader) -> Skill:
     timing = r.choice("timing", TIMINGS)
-    constant = timing == "constant"
     if timing == "automatic":
         trigger: str | None = r.choice("trigger", TRIGGERS)
     elif "trigger" in r:
         r.fail("trigger", 'only skills with timing "automatic" have a trigger')
     else:
         trigger = None
-    if constant and "check" in r:
-        r.fail("check", "constant skills have no check")
+    if timing == "constant" and "check" in r:
+        r.fail("check", "constant skills are always on: they have no check")
+    if timing == "constant" and r.integer("mp", 0, 500, default=0):
+        r.fail("mp", "constant skills are always on: they cost no MP")
+    if timing == "turn_action" and r.integer("duration", 0, 10, default=0):
+        r.fail("duration", "turn_action skills have instant effects only: duration must be 0")
     skill = Skill(
         id=r.ident("id"),
         name=r.text("name"),
         text=r.text("text"),
         owner=r.choice("owner", SKILL_OWNERS),
         timing=timing,
-        mp=r.integer("mp", 0, 0 if constant else 500, default=0),
+        mp=r.integer("mp", 0, 500, default=0),
         check=r.integer("check", 1, 100) if "check" in r else None,
-        duration=r.integer("duration", 0, 0 if timing == "turn_action" else 10, default=0),
+        duration=r.integer("duration", 0, 10, default=0),
         target=r.choice("target", TARGETS, default="self"),
         magecraft=r.flag("magecraft", default=False),
         trigger=trigger,
@@ -594,7 +603,12 @@ def _check_skill_refs(r: _Reader, ids: tuple[str, ...], owner: str,
 
 def _load_np(r: _Reader) -> NoblePhantasm:
     kind = r.choice("kind", NP_KINDS)
-    fired = kind != "constant"  # a constant NP is always on: it is never paid for or charged
+    fired = kind != "constant"
+    if not fired:
+        for key in ("cards", "mp", "charge"):
+            if r.integer(key, 0, 500, default=0):
+                r.fail(key, "a constant Noble Phantasm is always on and never fired: "
+                            "it has no cards, mp or charge")
     np = NoblePhantasm(
         id=r.ident("id"),
         name=r.text("name"),
@@ -602,9 +616,9 @@ def _load_np(r: _Reader) -> NoblePhantasm:
         kind=kind,
         scale=r.choice("scale", NP_SCALES),
         card=r.choice("card", CARD_KINDS),
-        cards=r.integer("cards", 1, 3) if fired else r.integer("cards", 0, 0, default=0),
-        mp=r.integer("mp", 0, 500) if fired else r.integer("mp", 0, 0, default=0),
-        charge=r.integer("charge", 0, 2) if fired else r.integer("charge", 0, 0, default=0),
+        cards=r.integer("cards", 1, 3) if fired else 0,
+        mp=r.integer("mp", 0, 500) if fired else 0,
+        charge=r.integer("charge", 0, 2) if fired else 0,
         range=r.integer("range", 0, 3, default=0),
         power=r.integer("power", 0, 100, default=None if kind == "attack" else 0),
         duration=r.integer("duration", 0, 10, default=0),

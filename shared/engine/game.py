@@ -82,7 +82,7 @@ def new_game(
     return state
 
 
-# --- walking the structure -------------------------------------------------------------------------
+# --- walking the structure -----------------------------------------------------------------------
 def turns_advance(s: GameState) -> None:
     """Walk days, turns, resolution and battles until some seats must act (or the game ends)."""
     while True:
@@ -135,7 +135,7 @@ def legal_actions(state: GameState, seat: int) -> list[Action]:
     return _LEGAL[state.prompt.kind](state, seat)
 
 
-# --- applying actions --------------------------------------------------------------------------------
+# --- applying actions ----------------------------------------------------------------------------
 _HANDLERS: dict[tuple[str, type], Callable[[GameState, Action], None]] = {}
 for _kind, _types, _handler in (
     ("declare", (Move,), turns.move),

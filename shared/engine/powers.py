@@ -18,10 +18,21 @@ _PROMPT_TIMINGS = {
 }
 
 
-def skill_cost_ok(camp: Camp, skill: Skill) -> bool:
-    if skill.owner == "master":
-        return camp.master_mp >= skill.mp
-    return core.can_pay(camp, skill.mp)
+def skill_cost_ok(camp: Camp, skill: Skill, extra: Skill | None = None) -> bool:
+    """Master skills are paid from the Master's MP, a Servant's from its own (and its Master's);
+    a magecraft skill used with an on-magecraft companion must afford both."""
+    servant_mp = master_mp = 0
+    for sk in (skill, extra):
+        if sk is not None:
+            if sk.owner == "master":
+                master_mp += sk.mp
+            else:
+                servant_mp += sk.mp
+    if master_mp > camp.master_mp:
+        return False
+    spare = camp.clone()
+    spare.master_mp -= master_mp
+    return core.can_pay(spare, servant_mp)
 
 
 def usable_skill(s: GameState, camp: Camp, skill: Skill) -> bool:
@@ -55,17 +66,9 @@ def skill_actions(s: GameState, seat: int, kind: str) -> list[Action]:
             for t in targets:
                 out.append(UseSkill(seat, skill.id, t))
                 if skill.magecraft:
-                    for extra in companions:
-                        if skill_cost_ok(camp, _combined(skill, extra)):
-                            out.append(UseSkill(seat, skill.id, t, extra.id))
+                    out.extend(UseSkill(seat, skill.id, t, extra.id) for extra in companions
+                               if skill_cost_ok(camp, skill, extra))
     return out
-
-
-def _combined(skill: Skill, extra: Skill) -> Skill:
-    """A stand-in carrying the summed cost, to check that both can be paid together."""
-    from dataclasses import replace
-
-    return replace(skill, mp=skill.mp + extra.mp) if skill.owner == extra.owner else skill
 
 
 def use_skill(s: GameState, action: UseSkill) -> None:

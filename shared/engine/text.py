@@ -9,7 +9,8 @@ from .state import GameState
 from .turns import TURN_NAMES
 
 RESULT_WORDS = {
-    "ja": {"success": "成功", "failure": "失敗", "critical": "クリティカル", "fumble": "ファンブル"},
+    "ja": {"success": "成功", "failure": "失敗", "critical": "クリティカル",
+           "fumble": "ファンブル"},
     "ko": {"success": "성공", "failure": "실패", "critical": "크리티컬", "fumble": "펌블"},
     "en": {"success": "Success", "failure": "Failure", "critical": "Critical",
            "fumble": "Fumble"},

@@ -117,7 +117,7 @@ def close_window(s: GameState) -> None:
     core.emit(s, "DeclarationsClosed", order=[d.seat for d in s.decls])
 
 
-# --- resolution ------------------------------------------------------------------------------------
+# --- resolution ----------------------------------------------------------------------------------
 def resolve_step(s: GameState) -> None:
     """Pop and resolve one agenda step; it may open a prompt or a battle."""
     step, s.agenda = s.agenda[0], s.agenda[1:]
@@ -277,7 +277,7 @@ def answer_parley(s: GameState, action: Action) -> None:
         s.parley = s.parley._replace(answered=answered)
 
 
-# --- end of turn and day ---------------------------------------------------------------------------
+# --- end of turn and day -------------------------------------------------------------------------
 def end_turn(s: GameState) -> None:
     """Count time with the Master, then move to the next turn (or close the day)."""
     n = s.rules.numbers

@@ -90,8 +90,9 @@ def camp_view(state: GameState, camp: Camp, viewer: int | None) -> dict[str, Any
         out["weakness"] = True
     if viewer == camp.seat:
         out.update(
-            hand=camp.hand, mp=camp.mp, max_mp=servant.mp, master=camp.master.id, master_mp=camp.master_mp,
-            max_master_mp=camp.master.mp, known=dict(zip(CLASSES, camp.known, strict=True)),
+            hand=camp.hand, mp=camp.mp, max_mp=servant.mp, master=camp.master.id,
+            master_mp=camp.master_mp, max_master_mp=camp.master.mp,
+            known=dict(zip(CLASSES, camp.known, strict=True)),
             waits=camp.waits, unlocked=camp.unlocked, rested=camp.rested,
             buster=camp.buster, quick=camp.quick, np_target=camp.np_target,
             war_roar=camp.war_roar, disengaging=camp.disengage_round,
