@@ -299,7 +299,8 @@ def round_start_actions(s: GameState, seat: int) -> list[Action]:
     out: list[Action] = [Ready(seat)]
     np = camp.servant.np
     if (np.kind != "constant" and camp.np_target < 0 and core.can_pay(camp, np.mp)
-            and camp.hand.count(np.card) >= np.cards):
+            and camp.hand.count(np.card) >= np.cards
+            and not core.buff_active(camp, "np:" + np.id)):
         targets = [seat] if np.kind == "support" else [x for x in b.seats if x != seat]
         out.extend(DeclareNoblePhantasm(seat, t) for t in targets)
     if camp.disengage_round != b.round and not camp.fleeing:

@@ -67,7 +67,7 @@ def new_game(
         raise ValueError(f"need 2 to 7 distinct classes, got {list(classes)}")
     map_id = map_id or next(iter(rules.maps))
     city = rules.maps[map_id]
-    master_ids = list(masters) if masters else list(rules.masters)[: len(classes)]
+    master_ids = list(masters) if masters else _draw_masters(rules, seed, len(classes))
     camps = [
         Camp(seat, rules.servants[cls], rules.masters[master_ids[seat]], city.starts[cls])
         for seat, cls in enumerate(classes)
@@ -82,11 +82,24 @@ def new_game(
     return state
 
 
+def _draw_masters(rules: Ruleset, seed: int, count: int) -> list[str]:
+    """Masters are drawn from the seed, so no class is always paired with the same Master."""
+    pool = list(rules.masters)
+    rng = dice.seed_state(seed ^ 0x5EED)
+    drawn = []
+    for _ in range(count):
+        rng, i = dice.face(rng, len(pool))
+        drawn.append(pool.pop(i - 1))
+    return drawn
+
+
 # --- walking the structure -----------------------------------------------------------------------
 def turns_advance(s: GameState) -> None:
     """Walk days, turns, resolution and battles until some seats must act (or the game ends)."""
     while True:
         if s.over:
+            if s.battle is not None:
+                battle.end_battle(s, "game_over")
             s.prompt = NO_PROMPT
             return
         if s.rewards:

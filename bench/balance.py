@@ -1,0 +1,50 @@
+"""Balance check: a round robin of duels between every pair of classes, then seven-camp games,
+all with the heuristic bot. Prints win rates per class and the median battle length.
+Targets (issue 2): median duel 3–8 rounds; no class above 25% or below 7% of 7-camp wins."""
+
+from __future__ import annotations
+
+import argparse
+import itertools
+import json
+from collections import Counter
+
+from grailwar.cli.simulate import simulate
+from grailwar.shared.engine.data import CLASSES
+
+
+def main() -> None:
+    parser = argparse.ArgumentParser(description=__doc__)
+    parser.add_argument("--duels", type=int, default=40, help="games per pair of classes")
+    parser.add_argument("--games", type=int, default=300, help="seven-camp games")
+    parser.add_argument("--json", action="store_true")
+    args = parser.parse_args()
+    duel_wins: Counter[str] = Counter()
+    duel_games: Counter[str] = Counter()
+    rounds = []
+    errors = 0
+    for a, b in itertools.combinations(CLASSES, 2):
+        result = simulate(args.duels, 1000, ["heuristic"], [a, b])
+        errors += result["errors"]
+        for cls, n in result["wins_by_class"].items():
+            duel_wins[cls] += n
+        duel_games[a] += args.duels
+        duel_games[b] += args.duels
+        rounds.append(result["median_battle_rounds"])
+    full = simulate(args.games, 0, ["heuristic"], list(CLASSES))
+    decided = max(1, sum(full["wins_by_class"].values()))
+    out = {
+        "duel_win_rate": {c: round(duel_wins[c] / duel_games[c], 3) for c in CLASSES},
+        "median_duel_rounds": sorted(rounds)[len(rounds) // 2],
+        "games": args.games,
+        "errors": errors + full["errors"],
+        "draws": full["draws"],
+        "win_share": {c: round(n / decided, 3) for c, n in full["wins_by_class"].items()},
+        "median_battle_rounds": full["median_battle_rounds"],
+        "median_game_days": full["median_game_days"],
+    }
+    print(json.dumps(out) if args.json else json.dumps(out, indent=1))
+
+
+if __name__ == "__main__":
+    main()
