@@ -39,10 +39,12 @@ def sample_positions(count: int) -> list[tuple]:
     return pairs
 
 
-def applies_per_second(count: int) -> float:
-    pairs = sample_positions(count)
+def applies_per_second(count: int, positions: int = 5_000) -> float:
+    """Apply `count` actions, cycling over `positions` sampled (state, action) pairs."""
+    pairs = sample_positions(positions)
     start = time.perf_counter()
-    for state, action in pairs:
+    for i in range(count):
+        state, action = pairs[i % positions]
         apply(state, action)
     return count / (time.perf_counter() - start)
 

@@ -581,7 +581,8 @@ def react(s: GameState, action: React) -> None:
     if p.noble_phantasm:
         np = attacker.servant.np
         a_mod = (n.np_hit_bonus + core.param(s, attacker, "np") // n.np_hit_divisor
-                 + core.mod(s, attacker, "checks") + core.mod(s, attacker, "hit"))
+                 + core.mod(s, attacker, "checks") + core.mod(s, attacker, "hit")
+                 - n.ranged_penalty * p.distance)
         if attacker.disengage_round == b.round:
             a_mod += n.disengage_checks
         crit += n.np_quick_crit if np.card == "Q" else 0

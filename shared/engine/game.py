@@ -142,10 +142,14 @@ def legal_actions(state: GameState, seat: int) -> list[Action]:
     """Everything `seat` may do now; empty when the game is not waiting for it.
 
     This one list is what the server checks, what the client enables and what bots choose from.
+    It is cached on the state until the state changes: treat it as read-only.
     """
     if state.over or seat not in state.prompt.seats:
         return []
-    return _LEGAL[state.prompt.kind](state, seat)
+    cached = state._legal.get(seat)
+    if cached is None:
+        cached = state._legal[seat] = _LEGAL[state.prompt.kind](state, seat)
+    return cached
 
 
 # --- applying actions ----------------------------------------------------------------------------
@@ -191,7 +195,12 @@ def _check(state: GameState, action: Action) -> None:
 def play(state: GameState, action: Action) -> list[Event]:
     """Apply `action` to `state` in place (after the same checks as `apply`)."""
     _check(state, action)
+    return _play_checked(state, action)
+
+
+def _play_checked(state: GameState, action: Action) -> list[Event]:
     state.events = []
+    state._legal.clear()
     kind = state.prompt.kind
     if isinstance(action, UseSkill):
         powers.use_skill(state, action)
@@ -209,7 +218,7 @@ def apply(state: GameState, action: Action) -> tuple[GameState, list[Event]]:
     """The state after `action`, and the events it produced; `state` itself is not changed."""
     _check(state, action)
     new = state.clone()
-    return new, play(new, action)
+    return new, _play_checked(new, action)
 
 
 _DEFAULTS: dict[str, Action] = {}

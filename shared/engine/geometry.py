@@ -3,16 +3,27 @@
 from __future__ import annotations
 
 from collections import deque
+from typing import NamedTuple, Protocol
 
-from .data import CityMap
+
+class Grid(Protocol):
+    width: int
+    height: int
 
 
-def distance(city: CityMap, a: int, b: int) -> int:
+class Size(NamedTuple):
+    """A hashable grid size, for caches (a CityMap holds dicts and cannot be hashed)."""
+
+    width: int
+    height: int
+
+
+def distance(city: Grid, a: int, b: int) -> int:
     w = city.width
     return abs(a % w - b % w) + abs(a // w - b // w)
 
 
-def neighbours(city: CityMap, square: int) -> list[int]:
+def neighbours(city: Grid, square: int) -> list[int]:
     w, h = city.width, city.height
     x, y = square % w, square // w
     out = []
@@ -28,7 +39,7 @@ def neighbours(city: CityMap, square: int) -> list[int]:
 
 
 def reachable(
-    city: CityMap, start: int, steps: int, closed: frozenset[int], stop: frozenset[int]
+    city: Grid, start: int, steps: int, closed: frozenset[int], stop: frozenset[int]
 ) -> dict[int, int]:
     """Squares within `steps` moves (with their distance), never entering `closed` squares and
     never moving on through `stop` squares (they may be the last square of the move)."""

@@ -6,6 +6,8 @@ timing at all"), filtered here by timing, cost, once-per-round and no-stacking.
 
 from __future__ import annotations
 
+from functools import cache
+
 from . import core
 from .actions import Action, UseCommandSpell, UseSkill
 from .data import Skill
@@ -30,15 +32,16 @@ def skill_cost_ok(camp: Camp, skill: Skill, extra: Skill | None = None) -> bool:
                 servant_mp += sk.mp
     if master_mp > camp.master_mp:
         return False
-    spare = camp.clone()
-    spare.master_mp -= master_mp
-    return core.can_pay(spare, servant_mp)
+    spare = camp.master_mp - master_mp if camp.spells > 0 else 0
+    return camp.mp + spare >= servant_mp
 
 
 def usable_skill(s: GameState, camp: Camp, skill: Skill) -> bool:
-    """Once per round, not again while its buff is on, and affordable."""
+    """Once per round, not again while its buff is on, affordable, and a sleeping Master
+    casts nothing."""
     return (
-        skill.id not in camp.skills_used
+        not (camp.asleep and skill.owner == "master")
+        and skill.id not in camp.skills_used
         and not core.buff_active(camp, skill.id)
         and skill_cost_ok(camp, skill)
     )
@@ -107,23 +110,29 @@ def command_spell_actions(s: GameState, seat: int, in_main: bool = False) -> lis
     if camp.asleep or camp.spells <= 0:
         return []
     in_battle = s.battle is not None and seat in s.battle.seats
-    squares = range(len(s.rules.maps[s.settings.map_id].squares))
+    squares = tuple(map(str, range(len(s.rules.maps[s.settings.map_id].squares))))
     out: list[Action] = []
     for spell in s.rules.command_spells.values():
         if spell.cost > camp.spells or (spell.when == "battle" and not in_battle):
             continue
         special = spell.special
         if special in ("retreat", "teleport"):
-            out.extend(UseCommandSpell(seat, spell.id, str(q)) for q in squares
-                       if q != camp.pos or in_battle)
+            skip = -1 if special == "retreat" else camp.pos
+            out.extend(a for a in _spell_args(seat, spell.id, squares) if a.arg != str(skip))
         elif special == "refine":
-            out.extend(UseCommandSpell(seat, spell.id, cards) for cards in _SIX_CARDS)
+            out.extend(_spell_args(seat, spell.id, _SIX_CARDS))
         elif special == "war_roar":
             if in_main and not camp.war_roar and camp.servant.np.kind != "constant":
                 out.append(UseCommandSpell(seat, spell.id))
         elif special == "suicide" or not core.buff_active(camp, "cs:" + spell.id):
             out.append(UseCommandSpell(seat, spell.id))
     return out
+
+
+@cache
+def _spell_args(seat: int, spell: str, args: tuple[str, ...]) -> tuple[UseCommandSpell, ...]:
+    """The same long lists (every square, every six-card hand) are built once per seat."""
+    return tuple(UseCommandSpell(seat, spell, arg) for arg in args)
 
 
 def _six_card_hands() -> tuple[str, ...]:
@@ -145,7 +154,7 @@ def use_command_spell(s: GameState, action: UseCommandSpell) -> None:
     core.emit(s, "CommandSpellUsed", seat=seat, spell=spell.id, left=camp.spells)
     special = spell.special
     if special in ("retreat", "teleport"):
-        if s.battle is not None and seat in s.battle.seats:
+        if special == "retreat":  # a Teleport in battle only moves: battles use the city map
             from .battle import leave_battle
 
             leave_battle(s, seat, special)

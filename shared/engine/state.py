@@ -168,7 +168,7 @@ class GameState:
     """Everything a game is: replayable from (seed, actions), never touched by a clock."""
 
     __slots__ = (
-        "_battle_owned", "_owned", "agenda", "battle", "bound", "camps", "contest", "day",
+        "_battle_owned", "_legal", "_owned", "agenda", "battle", "bound", "camps", "contest", "day",
         "decls", "eaten", "events", "forced", "fought", "over", "parley", "phase", "prompt",
         "rewards", "rng", "rules", "settings", "turn", "version", "winner",
     )
@@ -198,6 +198,7 @@ class GameState:
         self.events: list = []
         self._owned: set[int] = set(range(len(camps)))
         self._battle_owned = True
+        self._legal: dict[int, list] = {}
 
     def clone(self) -> GameState:
         new = GameState.__new__(GameState)
@@ -205,6 +206,7 @@ class GameState:
             setattr(new, name, getattr(self, name))
         new.camps = list(self.camps)
         new.events = []
+        new._legal = {}
         new._owned = set()
         new._battle_owned = False
         # Both sides now share camps and battle: neither may write them without copying.
@@ -214,6 +216,7 @@ class GameState:
 
     def edit(self, seat: int) -> Camp:
         """The camp at `seat`, safe to change (copied first if shared with another state)."""
+        self._legal.clear()
         if seat not in self._owned:
             self.camps[seat] = self.camps[seat].clone()
             self._owned.add(seat)
@@ -222,6 +225,7 @@ class GameState:
     def edit_battle(self) -> Battle:
         """The current battle, safe to change."""
         assert self.battle is not None
+        self._legal.clear()
         if not self._battle_owned:
             self.battle = self.battle.clone()
             self._battle_owned = True

@@ -8,6 +8,8 @@ order through `s.agenda`; a step that needs answers (negotiation, flee, a battle
 
 from __future__ import annotations
 
+from functools import cache
+
 from . import core, powers
 from .actions import (
     Action,
@@ -22,8 +24,8 @@ from .actions import (
     Move,
     Negotiate,
 )
-from .data import CLASSES
-from .geometry import distance, reachable
+from .data import CLASSES, CityMap
+from .geometry import Size, distance, reachable
 from .state import Declaration, GameState, Parley, Prompt
 
 PRIORITY = frozenset({"encounter", "ambush", "soul_eating"})
@@ -41,7 +43,7 @@ def awaiting_declaration(s: GameState) -> frozenset[int]:
                      and c.seat not in s.bound)
 
 
-def city(s: GameState):
+def city(s: GameState) -> CityMap:
     return s.rules.maps[s.settings.map_id]
 
 
@@ -53,9 +55,8 @@ def declaration_actions(s: GameState, seat: int) -> list[Action]:
     out: list[Action] = [DeclareWait(seat), DeclareRest(seat)]
     grid = city(s)
     if camp.moved < 0:
-        for q in reachable(grid, camp.pos, core.movement(s, camp), frozenset(), frozenset()):
-            if q != camp.pos:
-                out.append(Move(seat, q))
+        out.extend(_free_moves(Size(grid.width, grid.height), seat, camp.pos,
+                               core.movement(s, camp)))
     others = [c for c in s.camps if c.alive and c.seat != seat]
     for c in others:
         if camp.known[CLASSES.index(c.cls)] < 3:
@@ -79,6 +80,13 @@ def declaration_actions(s: GameState, seat: int) -> list[Action]:
             out.append(DeclareSoulEating(seat))
     out.extend(powers.command_spell_actions(s, seat))
     return out
+
+
+@cache
+def _free_moves(grid: Size, seat: int, pos: int, steps: int) -> tuple[Move, ...]:
+    """Outside battle nothing blocks a move, so the reachable squares depend only on these."""
+    found = reachable(grid, pos, steps, frozenset(), frozenset())
+    return tuple(Move(seat, q) for q in found if q != pos)
 
 
 # --- applying declarations ----------------------------------------------------------------------
