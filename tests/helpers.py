@@ -3,9 +3,11 @@
 from __future__ import annotations
 
 from collections.abc import Iterable, Sequence
+from dataclasses import replace
 
 from grailwar.shared.engine import apply, legal_actions
-from grailwar.shared.engine.actions import Action, DeclareEncounter, Ready
+from grailwar.shared.engine.actions import Action, DeclareEncounter, Ready, Wait
+from grailwar.shared.engine.data import Effect, Ruleset, Skill, Text, default_ruleset
 from grailwar.shared.engine.events import Event
 from grailwar.shared.engine.game import new_game
 from grailwar.shared.engine.state import GameState
@@ -55,3 +57,77 @@ def ready_all(s: GameState, dice: Iterable[int] = ()) -> GameState:
 
 def only(s: GameState, seat: int, kind: type) -> list[Action]:
     return [a for a in legal_actions(s, seat) if type(a) is kind]
+
+
+# --- crafted rulesets and exact dice (battle and Command Spell tests) ----------------------------
+def bare(rules: Ruleset | None = None) -> Ruleset:
+    """The rules with no skills on any Servant or Master, so only the rule under test acts."""
+    rules = rules or default_ruleset()
+    # A Master sheet always has 4 skills: inert constant ones stand in for them.
+    inert = [Skill(f"bare_{i}", _NAME, _NAME, "master", "constant", 0, None, 0, "self", False,
+                   None, Effect(())) for i in range(1, 5)]
+    return replace(
+        rules,
+        skills={**rules.skills, **{k.id: k for k in inert}},
+        servants={c: replace(sv, skills=()) for c, sv in rules.servants.items()},
+        masters={m: replace(ms, skills=tuple(k.id for k in inert))
+                 for m, ms in rules.masters.items()},
+    )
+
+
+_NAME = Text("-", "-", "-")
+
+
+def tweak(rules: Ruleset, cls: str, *, np: dict | None = None, params: dict | None = None,
+          **fields) -> Ruleset:
+    """A copy of `rules` with one Servant changed: sheet fields, some params, some NP fields."""
+    sv = rules.servants[cls]
+    if np is not None:
+        fields["np"] = replace(sv.np, **np)
+    if params is not None:
+        fields["params"] = {**sv.params, **params}
+    return replace(rules, servants={**rules.servants, cls: replace(sv, **fields)})
+
+
+def act_all(s: GameState, action: Action, dice: Iterable[int] = ()) -> tuple[GameState,
+                                                                               list[Event]]:
+    """Like `act`, but every forced die must be used by this action; `s` itself keeps no dice,
+    so one state can be branched with different dice."""
+    before = s.forced
+    s.forced = (*before, *dice)
+    try:
+        new, events = apply(s, action)
+    finally:
+        s.forced = before
+    assert new.forced == (), f"{action}: forced dice left unused {new.forced}"
+    return new, events
+
+
+def rolls(events: list[Event], purpose: str) -> list[dict]:
+    """The DiceRolled data of one purpose ("hit", "defense", "damage", "np_damage", ...)."""
+    return [e.data for e in events if e.type == "DiceRolled" and e.data["purpose"] == purpose]
+
+
+def faces(natural: int) -> list[int]:
+    """Two d6 faces summing to `natural` (2..12)."""
+    assert 2 <= natural <= 12
+    high = min(6, natural - 1)
+    return [high, natural - high]
+
+
+def fight(classes: Sequence[str] = ("saber", "caster"), rules: Ruleset | None = None,
+          dice: Iterable[int] = (), **kw) -> GameState:
+    """`duel` with the round-start prompt answered: the first activation of round 1."""
+    s = ready_all(duel(classes, rules=rules or bare(), **kw), dice)
+    assert s.prompt.kind == "main", s.prompt
+    return s
+
+
+def wait_round(s: GameState) -> GameState:
+    """Every combatant Waits (round start: Ready) until the next round-start prompt or the end."""
+    start = s.battle.round if s.battle else None
+    while s.battle is not None and s.battle.round == start and s.prompt.kind in (
+            "main", "round_start"):
+        seat = min(s.prompt.seats)
+        s, _ = apply(s, Ready(seat) if s.prompt.kind == "round_start" else Wait(seat))
+    return s

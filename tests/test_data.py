@@ -188,14 +188,15 @@ def skill_index(skill_id: str) -> int:
 
 
 BROKEN = [
-    pytest.param("servants/saber.toml", "power = 35", "power = 35\npwoer = 1",
+    pytest.param("servants/saber.toml", 'scale = "anti_personnel"',
+                 'scale = "anti_personnel"\npwoer = 1',
                  "servants/saber.toml", "np.pwoer", 'unknown key (did you mean "power"?)',
                  id="unknown-key"),
     pytest.param("servants/saber.toml", 'str = "A"', 'str = "S"',
                  "servants/saber.toml", "ranks.str", "must be a rank", id="bad-rank"),
     pytest.param("servants/rider.toml", 'end = "A+"', 'end = "A++"',
                  "servants/rider.toml", "ranks.end", "must be a rank", id="bad-rank-plus"),
-    pytest.param("rules.toml", 'damage_dice = "2d10"', 'damage_dice = "2x10"',
+    pytest.param("rules.toml", '\ndamage_dice = "2d10"', '\ndamage_dice = "2x10"',
                  "rules.toml", "damage_dice", "must be dice", id="bad-dice"),
     pytest.param("skills.toml", 'heal_hp = "2d10"', 'heal_hp = "2d"',
                  "skills.toml", f"skill[{skill_index('healing_magecraft')}].effect.heal_hp",

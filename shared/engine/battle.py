@@ -241,15 +241,25 @@ def start_activation(s: GameState, seat: int) -> None:
             leave_battle(s, seat, "disengaged")
             s.edit_battle().cursor += 1
             return
+    if camp.disengage_round == b.round and not battle_moves(s, seat):
+        s.edit(seat).disengage_round = -1  # no square to run to: caught at once (Q16)
+        core.emit(s, "DisengageFailed", seat=seat)
     b = s.edit_battle()
     b.stage = "main"
     b.acted = False
 
 
 def next_activation(s: GameState) -> None:
+    """End the actor's activation; a Noble Phantasm that was due and did not fire lapses."""
     b = s.edit_battle()
-    if b.order and b.cursor < len(b.order) and s.camps[b.actor].war_roar:
-        s.edit(b.actor).war_roar = False
+    if b.order and b.cursor < len(b.order):
+        camp = s.camps[b.actor]
+        np = camp.servant.np
+        if camp.war_roar:
+            s.edit(b.actor).war_roar = False
+        if camp.alive and camp.np_target >= 0 and b.round >= camp.np_round + np.charge:
+            s.edit(b.actor).np_target = -1
+            core.emit(s, "NoblePhantasmLapsed", seat=b.actor)
     b.pending = None
     b.cursor += 1
     b.stage = "turns"
@@ -280,7 +290,8 @@ def end_round(s: GameState) -> None:
 
 # --- legal actions -------------------------------------------------------------------------------
 def intervention_actions(s: GameState, seat: int) -> list[Action]:
-    return [AnswerIntervention(seat, True), AnswerIntervention(seat, False)]
+    return [AnswerIntervention(seat, True), AnswerIntervention(seat, False),
+            *powers.command_spell_actions(s, seat)]
 
 
 def np_ready(s: GameState, camp: Camp) -> bool:
@@ -330,13 +341,10 @@ def main_actions(s: GameState, seat: int) -> list[Action]:
     b = s.battle
     camp = s.camps[seat]
     out: list[Action] = []
-    if camp.disengage_round == b.round:
+    if camp.disengage_round == b.round:  # it must run as far as it can (Q16)
         moves = battle_moves(s, seat)
-        if moves:
-            far = max(moves.values())
-            out.extend(Move(seat, q) for q, d in moves.items() if d == far)
-        else:
-            out.append(Wait(seat))
+        far = max(moves.values())
+        out.extend(Move(seat, q) for q, d in moves.items() if d == far)
         return [*out, *powers.command_spell_actions(s, seat, in_main=True)]
     out.append(Wait(seat))
     if not b.acted:
@@ -385,6 +393,7 @@ def reward_actions(s: GameState, seat: int) -> list[Action]:
                                                           "card:Q")]
     out.extend(ChooseReward(seat, "buff:" + buff.id) for buff in s.rules.buffs
                if not core.buff_active(camp, "buff:" + buff.id))
+    out.extend(powers.command_spell_actions(s, seat))
     return out
 
 
@@ -440,10 +449,33 @@ def attack(s: GameState, action: Attack) -> None:
     b.acted = True
     core.spend_card(s, action.seat, action.card)
     d = distance(city(s), s.camps[action.seat].pos, s.camps[action.target].pos)
-    b.pending = PendingAttack(action.seat, action.target, action.kind, d, False)
-    b.stage = "reaction"
     core.emit(s, "Attacked", seat=action.seat, target=action.target, kind=action.kind,
               card=action.card, distance=d)
+    roll_hit(s, action.seat, action.target, action.kind, d, noble_phantasm=False)
+
+
+def roll_hit(s: GameState, att: int, target: int, kind: str, d: int,
+             noble_phantasm: bool) -> None:
+    """The attacker's hit check is rolled first; the defender then chooses its reaction
+    knowing the result (Main Action, then Reaction: seed 000 §Combat 3)."""
+    n = s.rules.numbers
+    attacker = s.camps[att]
+    power, crit = take_pending(s, att)
+    if noble_phantasm:
+        np = attacker.servant.np
+        a_mod = (n.np_hit_bonus + core.param(s, attacker, "np") // n.np_hit_divisor
+                 + core.mod(s, attacker, "checks") + core.mod(s, attacker, "hit"))
+        if attacker.disengage_round == s.battle.round:
+            a_mod += n.disengage_checks
+        crit += n.np_quick_crit if np.card == "Q" else 0
+    else:
+        a_mod = core.check_mod(s, attacker, CHECK_STAT[kind]) + core.mod(s, attacker, "hit")
+    a_mod -= n.ranged_penalty * d
+    a = core.check_2d6(s, att, "hit", a_mod, take_quick(s, att) + crit)
+    b = s.edit_battle()
+    b.pending = PendingAttack(att, target, kind, d, noble_phantasm, *a, power)
+    b.stage = "reaction"
+    settle_specials(s, att, a)
 
 
 def wait(s: GameState, action: Wait) -> None:
@@ -498,8 +530,7 @@ def use_noble_phantasm(s: GameState, action: UseNoblePhantasm) -> None:
         clash(s, seat, target, d)
         next_activation(s)
         return
-    b.pending = PendingAttack(seat, target, np.card, d, True)
-    b.stage = "reaction"
+    roll_hit(s, seat, target, np.card, d, noble_phantasm=True)
 
 
 def np_damage(s: GameState, seat: int, d: int) -> int:
@@ -570,26 +601,12 @@ def take_quick(s: GameState, seat: int) -> int:
 
 def react(s: GameState, action: React) -> None:
     """Resolve the pending attack against the chosen reaction."""
-    b = s.battle
-    p = b.pending
+    p = s.battle.pending
     n = s.rules.numbers
     seat, att = p.target, p.attacker
     core.spend_card(s, seat, action.card)
     core.emit(s, "Reacted", seat=seat, kind=action.kind, card=action.card)
-    attacker = s.camps[att]
-    power, crit = take_pending(s, att)
-    if p.noble_phantasm:
-        np = attacker.servant.np
-        a_mod = (n.np_hit_bonus + core.param(s, attacker, "np") // n.np_hit_divisor
-                 + core.mod(s, attacker, "checks") + core.mod(s, attacker, "hit")
-                 - n.ranged_penalty * p.distance)
-        if attacker.disengage_round == b.round:
-            a_mod += n.disengage_checks
-        crit += n.np_quick_crit if np.card == "Q" else 0
-    else:
-        a_mod = (core.check_mod(s, attacker, CHECK_STAT[p.kind]) + core.mod(s, attacker, "hit")
-                 - n.ranged_penalty * p.distance)
-    a = core.check_2d6(s, att, "hit", a_mod, take_quick(s, att) + crit)
+    a = core.Check(p.natural, p.total, p.critical, p.fumble)
     if action.kind == "G":
         hit, halve = not a.fumble, False
     else:
@@ -602,13 +619,13 @@ def react(s: GameState, action: React) -> None:
         wins = core.attacker_wins(a, d)
         hit, halve = (True, not wins) if action.kind == "L" else (wins, False)
         settle_specials(s, seat, d)
-    settle_specials(s, att, a)
-    if p.noble_phantasm:
-        amount = np_damage(s, att, p.distance) + power
-    else:
-        amount = normal_damage(s, att, p.kind, p.distance) + power
     core.emit(s, "AttackResolved", seat=att, target=seat, hit=hit, halved=halve)
-    if hit and s.camps[seat].alive:
+    attacker = s.camps[att]
+    if hit and attacker.alive and s.camps[seat].alive:
+        if p.noble_phantasm:
+            amount = np_damage(s, att, p.distance) + p.power
+        else:
+            amount = normal_damage(s, att, p.kind, p.distance) + p.power
         deal_damage(s, att, seat, amount, guard=action.kind == "G", halve=halve)
         if p.noble_phantasm and s.camps[seat].alive:
             np = attacker.servant.np

@@ -115,7 +115,7 @@ def skill_check(s: GameState, seat: int, skill: Skill, bonus: int) -> bool:
     face = roll(s, 1, s.rules.numbers.skill_die)[0]
     value = skill.check + bonus
     ok = face <= value
-    emit(s, "DiceRolled", None, None, seat=seat, purpose=f"skill:{skill.id}", dice="1D100",
+    emit(s, "DiceRolled", None, None, seat=seat, purpose="skill", dice="1D100",
          faces=[face], mod=0, total=face, target=value, result="success" if ok else "failure")
     return ok
 
@@ -217,10 +217,16 @@ def gain_mp(s: GameState, seat: int, amount: int) -> int:
     return camp.mp - before
 
 
-def can_pay(camp: Camp, amount: int) -> bool:
-    """The Servant draws on its Master's MP, but only while the Master holds a Command Spell."""
-    spare = camp.master_mp if camp.spells > 0 else 0
-    return camp.mp + spare >= amount
+def can_pay(camp: Camp, amount: int, master_share: int = 0) -> bool:
+    """Whether the Servant can pay `amount` and still be kept (a Servant left at 0 MP vanishes
+    unless its Master can top it up). It draws on its Master's MP only while the Master holds a
+    Command Spell; `master_share` is what the Master pays from its own MP at the same time."""
+    left = camp.master_mp - master_share
+    if left < 0:
+        return False
+    if camp.mp > amount:
+        return True
+    return camp.spells > 0 and camp.mp + left > amount
 
 
 def pay_mp(s: GameState, seat: int, amount: int) -> None:
@@ -230,6 +236,14 @@ def pay_mp(s: GameState, seat: int, amount: int) -> None:
     camp.mp -= own
     camp.master_mp -= amount - own
     check_mp(s, seat)
+
+
+def pay_skill(s: GameState, seat: int, skill: Skill) -> None:
+    """A Master skill is paid from the Master's MP, a Servant skill like any Servant cost."""
+    if skill.owner == "master":
+        s.edit(seat).master_mp -= skill.mp
+    else:
+        pay_mp(s, seat, skill.mp)
 
 
 def lose_mp(s: GameState, seat: int, amount: int) -> None:
@@ -267,23 +281,34 @@ def take_damage(s: GameState, seat: int, amount: int, lethal_rescue: bool = True
                 emit(s, "GutsTriggered", seat=seat, hp=camp.hp)
                 return
         for skill in skills_of(s, camp, "automatic"):
-            if skill.trigger == "lethal" and skill.id not in camp.skills_used:
+            if skill.trigger == "lethal" and skill.id not in camp.skills_used and (
+                    can_pay(camp, 0, skill.mp) if skill.owner == "master"
+                    else can_pay(camp, skill.mp)):
                 camp.skills_used = camp.skills_used | {skill.id}
+                pay_skill(s, seat, skill)
+                camp = s.edit(seat)
                 if skill_check(s, seat, skill, mod(s, camp, "skill_check")):
                     camp.hp = max(1, skill.effect.mod("guts"))
-                    emit(s, "SkillTriggered", None, None, seat=seat, skill=skill.id, hp=camp.hp)
+                    emit(s, "SkillTriggered", frozenset({seat}), {"seat": seat, "hp": camp.hp},
+                         seat=seat, skill=skill.id, hp=camp.hp)
                     return
     camp.hp = 0
     kill(s, seat, "slain")
 
 
-def kill(s: GameState, seat: int, how: str) -> None:
+def kill(s: GameState, seat: int, how: str, judge: bool = True) -> None:
     camp = s.edit(seat)
     camp.alive = False
     camp.hp = min(camp.hp, 0) if how != "vanished" else camp.hp
     emit(s, "ServantDied", seat=seat, cls=camp.cls, how=how)
+    if judge:
+        judge_victory(s)
+
+
+def judge_victory(s: GameState) -> None:
+    """The last camp with a living Servant obtains the Grail; if none is left, nobody does."""
     survivors = s.living
-    if len(survivors) <= 1:
+    if len(survivors) <= 1 and not s.over:
         s.over = True
         s.winner = survivors[0] if survivors else -1
         s.phase = "over"
@@ -303,10 +328,9 @@ def apply_effect(
 ) -> None:
     """Instant parts happen now; modifiers become a buff lasting `rounds` (0 = none)."""
     if effect.heal_hp is not None:
-        heal(s, seat, roll_dice(s, effect.heal_hp, seat, f"heal:{source}"))
+        heal(s, seat, roll_dice(s, effect.heal_hp, seat, "heal"))
     if effect.heal_mp is not None:
-        gain_mp(s, seat, roll_dice(s, effect.heal_mp, seat, f"mana:{source}",
-                                   frozenset({seat})))
+        gain_mp(s, seat, roll_dice(s, effect.heal_mp, seat, "mana", frozenset({seat})))
     if effect.gain_cards:
         camp = s.edit(seat)
         camp.hand = sort_cards(camp.hand + effect.gain_cards)
@@ -317,7 +341,7 @@ def apply_effect(
         camp = s.edit(seat)
         camp.buffs = tuple(b for b in camp.buffs if not b.removable or b.debuff)
     if effect.damage is not None:
-        take_damage(s, seat, roll_dice(s, effect.damage, seat, f"damage:{source}"))
+        take_damage(s, seat, roll_dice(s, effect.damage, seat, "effect_damage"))
     if effect.mods and rounds != 0 and s.camps[seat].alive:
         camp = s.edit(seat)
         camp.buffs = (*camp.buffs, ActiveBuff(source, effect, rounds, removable, debuff,

@@ -63,11 +63,21 @@ def new_game(
 ) -> GameState:
     """A game with one camp per class in `classes` (seat i plays classes[i]), on day 1 morning."""
     rules = rules or default_ruleset()
+    if type(seed) is not int:
+        raise ValueError(f"seed must be an integer, got {seed!r}")
     if len(set(classes)) != len(classes) or not 2 <= len(classes) <= len(CLASSES):
         raise ValueError(f"need 2 to 7 distinct classes, got {list(classes)}")
+    unknown = [c for c in classes if c not in rules.servants]
+    if unknown:
+        raise ValueError(f"unknown class(es) {unknown}; choose from {', '.join(CLASSES)}")
     map_id = map_id or next(iter(rules.maps))
+    if map_id not in rules.maps:
+        raise ValueError(f"unknown map {map_id!r}; maps: {', '.join(rules.maps)}")
     city = rules.maps[map_id]
     master_ids = list(masters) if masters else _draw_masters(rules, seed, len(classes))
+    bad = [m for m in master_ids if m not in rules.masters]
+    if bad or len(master_ids) != len(classes):
+        raise ValueError(f"need one known Master per camp, got {master_ids}")
     camps = [
         Camp(seat, rules.servants[cls], rules.masters[master_ids[seat]], city.starts[cls])
         for seat, cls in enumerate(classes)

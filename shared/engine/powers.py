@@ -30,10 +30,7 @@ def skill_cost_ok(camp: Camp, skill: Skill, extra: Skill | None = None) -> bool:
                 master_mp += sk.mp
             else:
                 servant_mp += sk.mp
-    if master_mp > camp.master_mp:
-        return False
-    spare = camp.master_mp - master_mp if camp.spells > 0 else 0
-    return camp.mp + spare >= servant_mp
+    return core.can_pay(camp, servant_mp, master_mp)
 
 
 def usable_skill(s: GameState, camp: Camp, skill: Skill) -> bool:
@@ -87,14 +84,9 @@ def run_skill(s: GameState, seat: int, skill: Skill, target: int) -> None:
     """Pay, check (1d100 <= value), then apply to self or the chosen enemy."""
     camp = s.edit(seat)
     camp.skills_used = camp.skills_used | {skill.id}
-    if skill.owner == "master":
-        camp.master_mp -= skill.mp
-    else:
-        core.pay_mp(s, seat, skill.mp)
+    core.pay_skill(s, seat, skill)
     core.emit(s, "SkillUsed", frozenset({seat}), {"seat": seat, "skill": None},
               seat=seat, skill=skill.id, target=target)
-    if not s.camps[seat].alive:
-        return
     if not core.skill_check(s, seat, skill, core.mod(s, s.camps[seat], "skill_check")):
         core.emit(s, "SkillFailed", seat=seat)
         return

@@ -64,13 +64,18 @@ class Declaration(NamedTuple):
 
 
 class PendingAttack(NamedTuple):
-    """An attack waiting for the defender's reaction."""
+    """An attack whose hit check is rolled, waiting for the defender's reaction."""
 
     attacker: int
     target: int
     kind: str
     distance: int
     noble_phantasm: bool
+    natural: int
+    total: int
+    critical: bool
+    fumble: bool
+    power: int
 
 
 class Camp:

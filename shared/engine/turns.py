@@ -107,8 +107,10 @@ _KIND = {
 def declare(s: GameState, action: Action) -> None:
     kind = _KIND[type(action)]
     target = getattr(action, "target", -1)
-    decl = Declaration(action.seat, kind, target, getattr(action, "intent", ""),
-                       getattr(action, "target_class", "") or getattr(action, "skill", ""))
+    arg = getattr(action, "target_class", "") or getattr(action, "skill", "")
+    if kind == "soul_eating":  # the square is used up, whoever ends up eating there
+        arg = str(s.camps[action.seat].pos)
+    decl = Declaration(action.seat, kind, target, getattr(action, "intent", ""), arg)
     s.decls = (*s.decls, decl)
     if kind in ("encounter", "ambush"):
         s.bound = s.bound | {target}
@@ -150,9 +152,10 @@ def resolve_rest(s: GameState, _i: int, decl: Declaration) -> None:
     mine = frozenset({seat})
     hp = core.heal(s, seat, core.roll_dice(s, n.rest_servant, seat, "rest_hp") + bonus)
     mp = core.gain_mp(s, seat, core.roll_dice(s, n.rest_servant, seat, "rest_mp", mine) + bonus)
-    master_gain = core.roll_dice(s, n.rest_master, seat, "rest_master", mine) + bonus
+    master_roll = core.roll_dice(s, n.rest_master, seat, "rest_master", mine) + bonus
     camp = s.edit(seat)
-    camp.master_mp = min(camp.master.mp, camp.master_mp + master_gain)
+    master_gain = min(camp.master.mp, camp.master_mp + master_roll) - camp.master_mp
+    camp.master_mp += master_gain
     camp.rested = True
     core.emit(s, "Rested", mine, {"seat": seat, "hp": hp}, seat=seat, hp=hp, mp=mp,
               master_mp=master_gain)
@@ -221,17 +224,17 @@ def resolve_soul_eating(s: GameState, i: int, decl: Declaration) -> None:
 
 def finish_soul_eating(s: GameState, i: int) -> None:
     decl = s.decls[i]
+    square = int(decl.arg)
     prevented, stealer = s.contest
     eater = stealer if stealer >= 0 else decl.seat
-    camp = s.camps[eater]
-    if prevented or not camp.alive or camp.pos in s.eaten:
+    if prevented or not s.camps[eater].alive or square in s.eaten:
         core.emit(s, "SoulEatingFailed", seat=decl.seat, prevented=prevented)
         return
-    s.eaten = s.eaten | {camp.pos}
+    s.eaten = s.eaten | {square}
     gain = core.gain_mp(s, eater, core.roll_dice(s, s.rules.numbers.soul_eating, eater,
                                                  "soul_eating", frozenset({eater})))
-    core.emit(s, "SoulsEaten", frozenset({eater}), {"seat": eater, "square": camp.pos},
-              seat=eater, square=camp.pos, mp=gain, stolen_from=decl.seat if stealer >= 0 else -1)
+    core.emit(s, "SoulsEaten", frozenset({eater}), {"seat": eater, "square": square},
+              seat=eater, square=square, mp=gain, stolen_from=decl.seat if stealer >= 0 else -1)
 
 
 def resolve_wait(s: GameState, _i: int, decl: Declaration) -> None:
@@ -318,6 +321,7 @@ def end_turn(s: GameState) -> None:
 def end_day(s: GameState) -> None:
     """Upkeep (seed 000 §1), then the Master's rest check (§16), then the day limit."""
     n = s.rules.numbers
+    unpaid = []
     for seat in s.living:
         camp = s.camps[seat]
         cost = max(0, n.upkeep_base + camp.servant.params["np"] // n.upkeep_np_divisor
@@ -327,9 +331,12 @@ def end_day(s: GameState) -> None:
             core.emit(s, "UpkeepPaid", frozenset({seat}), {"seat": seat}, seat=seat, cost=cost)
         else:
             core.emit(s, "UpkeepUnpaid", seat=seat, cost=cost)
-            core.kill(s, seat, "vanished")
-        if s.over:
-            return
+            unpaid.append(seat)
+    for seat in unpaid:  # they vanish together: the victory check comes after all of them
+        core.kill(s, seat, "vanished", judge=False)
+    core.judge_victory(s)
+    if s.over:
+        return
     for seat in s.living:
         camp = s.edit(seat)
         camp.asleep = not camp.rested and not camp.asleep

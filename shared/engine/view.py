@@ -1,7 +1,9 @@
 """What one seat may know: `view_for(state, seat)`; `seat=None` is the spectator's view.
 
 Public to all: the day and turn, positions, HP, status parameters (seed 000: "disclosed from the
-start"), Command Spells left, hand size, the declared kinds of priority actions and the battle.
+start"), Command Spells left, hand size, the declared kinds of priority actions and the battle,
+and the public structure a bot needs to rebuild the game from one seat's view (what is still to
+resolve this turn, who is bound, who fought, moves and rests, the battle's internals).
 Hidden until the seat's investigations reveal them, tier by tier (tier 1: command cards and
 skills; tier 2: Noble Phantasm and true name; tier 3: profile and weakness): the rest of a
 rival's sheet. A rival's MP, its Master and what it investigated are never shown.
@@ -13,10 +15,11 @@ from typing import Any
 
 from .data import CLASSES
 from .events import Event, view_event
-from .state import ActiveBuff, Camp, GameState
+from .state import ActiveBuff, Camp, Declaration, GameState
 from .turns import PRIORITY, TURN_NAMES
 
 _PUBLIC_SOURCES = ("cs:", "debuff:", "buff:")
+OWN = 4  # above every investigation tier: a camp knows all of itself, Master included
 
 
 def view_for(state: GameState, seat: int | None) -> dict[str, Any]:
@@ -34,31 +37,73 @@ def view_for(state: GameState, seat: int | None) -> dict[str, Any]:
         "day_limit": state.settings.day_limit,
         "prompt": {"kind": state.prompt.kind, "seats": sorted(state.prompt.seats)},
         "camps": [camp_view(state, c, seat) for c in state.camps],
-        "declarations": [
-            {"seat": d.seat, "kind": d.kind,
-             **({"target": d.target, "intent": d.intent} if d.kind in PRIORITY else {})}
-            for d in state.decls
-        ],
+        "declarations": [declaration_view(d, seat) for d in state.decls],
         "eaten": sorted(state.eaten),
+        # Public structure of the turn (everything here was announced at the table): what is
+        # still to resolve, who is bound or has fought, who moved how far and who rested today,
+        # the soul-eating contest and the queue of critical rewards.
+        "agenda": [list(step) for step in state.agenda],
+        "bound": sorted(state.bound),
+        "fought": sorted(state.fought),
+        "moved": [c.moved for c in state.camps],
+        "rested": [c.rested for c in state.camps],
+        "contest": {"prevented": state.contest[0], "stealer": state.contest[1]},
+        "rewards": list(state.rewards),
         "parley": None if state.parley is None else {
             "kind": state.parley.kind, "opener": state.parley.opener,
-            "target": state.parley.target},
-        "battle": None if b is None else {
-            "purpose": b.purpose, "seats": list(b.seats), "square": b.square,
-            "round": b.round, "order": list(b.order), "stage": b.stage,
-            "actor": b.actor if b.stage in ("main", "reaction") else None,
-            "pending": None if b.pending is None else b.pending._asdict(),
-            "truce": sorted(b.truce),
-        },
+            "target": state.parley.target, "answered": sorted(state.parley.answered)},
+        "battle": None if b is None else battle_view(state),
+    }
+
+
+def declaration_view(d: Declaration, viewer: int | None) -> dict[str, Any]:
+    """Kind for all; target and intent of priority kinds for all (they bind their target), the
+    square of a soul-eating for all (eating is seen where it happens); the argument of an
+    investigation or a skill (a class, a skill id) only for the camp that declared it."""
+    out: dict[str, Any] = {"seat": d.seat, "kind": d.kind}
+    if d.kind in PRIORITY:
+        out.update(target=d.target, intent=d.intent)
+    if d.kind == "soul_eating":
+        out["square"] = int(d.arg)
+    elif viewer == d.seat and d.arg:
+        out["arg"] = d.arg
+    return out
+
+
+def battle_view(state: GameState) -> dict[str, Any]:
+    """The battle as every seat sees it: who fights and where, the round, the initiative order
+    and its cursor, the prompts answered so far, and each combatant's announced state (declared
+    Noble Phantasm, War Roar, disengaging, fleeing, a support NP's bonus waiting for next round)."""
+    b = state.battle
+    return {
+        "purpose": b.purpose, "opener": b.opener, "target": b.target,
+        "seats": list(b.seats), "joined": list(b.joined), "square": b.square,
+        "homes": [list(h) for h in b.homes],
+        "round": b.round, "order": list(b.order), "cursor": b.cursor, "stage": b.stage,
+        "actor": b.actor if b.stage in ("main", "reaction") else None,
+        "pending": None if b.pending is None else b.pending._asdict(),
+        "offered": sorted(b.offered), "ready": sorted(b.ready), "truce": sorted(b.truce),
+        "ambusher": b.ambusher, "acted": b.acted,
+        "combatants": [combatant_view(state.camps[x]) for x in b.joined],
+    }
+
+
+def combatant_view(camp: Camp) -> dict[str, Any]:
+    """What a combatant announced in this battle (all public events)."""
+    return {
+        "seat": camp.seat, "np_target": camp.np_target, "np_round": camp.np_round,
+        "war_roar": camp.war_roar, "disengage_round": camp.disengage_round,
+        "caught": camp.caught, "fleeing": camp.fleeing, "pending_power": camp.pending_power,
+        "pending_crit": camp.pending_crit, "pending_round": camp.pending_round,
     }
 
 
 def tier(state: GameState, viewer: int | None, camp: Camp) -> int:
-    """How much of `camp` the viewer knows: 3 for its own camp, else its investigation tier."""
+    """How much of `camp` the viewer knows: its investigation tier (0..3), OWN for its own."""
     if viewer is None:
         return 0
     if viewer == camp.seat:
-        return 3
+        return OWN
     return state.camps[viewer].known[CLASSES.index(camp.cls)]
 
 
@@ -104,11 +149,13 @@ def camp_view(state: GameState, camp: Camp, viewer: int | None) -> dict[str, Any
 
 def buff_view(state: GameState, buff: ActiveBuff, viewer: int | None) -> dict[str, Any]:
     """Command Spell, table buffs and debuffs are seen by all; the name of a skill or Noble
-    Phantasm only by those who know its owner well enough (tier 1 skills, tier 2 NP)."""
+    Phantasm only by those who know its owner well enough (tier 1 Servant skills, tier 2 NP);
+    a Master's skills only by its own camp (no investigation reveals them)."""
     source = buff.source
     is_np = source.startswith("np:")
-    if source.startswith(_PUBLIC_SOURCES) or (
-            tier(state, viewer, state.camps[buff.owner]) >= (2 if is_np else 1)):
+    skill = state.rules.skills.get(source)
+    needed = 2 if is_np else OWN if skill is not None and skill.owner == "master" else 1
+    if source.startswith(_PUBLIC_SOURCES) or tier(state, viewer, state.camps[buff.owner]) >= needed:
         return {"source": source, "rounds": buff.rounds, "debuff": buff.debuff}
     return {"source": "np" if is_np else "skill", "rounds": buff.rounds, "debuff": buff.debuff}
 

@@ -1,0 +1,468 @@
+"""Hidden information never reaches a seat that has not revealed it (DESIGN principle 4).
+
+Whole games are played by bots; after every step the view of every seat and of the spectator,
+and every event as each of them sees it, are searched for another camp's secrets: its skills
+(revealed at investigation tier 1), its Servant and Noble Phantasm (tier 2), and what no tier
+reveals: its hand, its MP, its Master (id, MP, skills) and its investigations.
+
+Ids are searched as whole strings, and as the parts of a ``prefix:id`` string (buff sources,
+dice purposes), so ``"heal:herbal_tonic"`` counts as showing the skill ``herbal_tonic``.
+Numbers are checked by key presence (no ``mp`` key in another camp's view, no ``mp`` in another
+camp's Rested event). The violations of one whole-game audit are split by kind, one test each,
+so one leak does not hide another.
+"""
+
+from __future__ import annotations
+
+import json
+from collections import defaultdict
+from collections.abc import Iterator
+from typing import Any
+
+import pytest
+from grailwar.shared.bots import make_bot
+from grailwar.shared.bots.match import run_match
+from grailwar.shared.engine import new_game, view_for
+from grailwar.shared.engine.actions import (
+    Attack,
+    DeclareEncounter,
+    DeclareInvestigate,
+    DeclareRest,
+    DeclareSkill,
+    DeclareSoulEating,
+    DeclareWait,
+    React,
+    UseSkill,
+    Wait,
+)
+from grailwar.shared.engine.data import CLASSES, default_ruleset
+from grailwar.shared.engine.events import Event, view_event
+from grailwar.shared.engine.state import GameState
+from grailwar.shared.engine.view import events_for
+from helpers import act, duel, find, game, place, ready_all
+
+RULES = default_ruleset()
+
+# What any seat sees of any camp; each tier adds its keys (view.camp_view).
+PUBLIC_KEYS = frozenset({"seat", "cls", "alive", "pos", "hp", "max_hp", "ranks", "movement",
+                         "spells", "hand_size", "asleep", "buffs"})
+TIER_KEYS = {1: frozenset({"cards", "skills"}), 2: frozenset({"servant", "noble_phantasm"}),
+             3: frozenset({"profile", "weakness"})}
+# Keys of one's own camp that another camp must never show, by the kind of secret.
+OWN_ONLY = {"hand": "hand", "mp": "mp", "max_mp": "mp", "master": "master",
+            "master_mp": "master", "max_master_mp": "master", "master_skills": "master",
+            "known": "investigation"}
+
+# Ids every seat may see whoever owns them: table entries, classes, maps.
+TABLE_IDS = frozenset({*RULES.command_spells, *(b.id for b in RULES.buffs),
+                       *(d.id for d in RULES.debuffs), *CLASSES, *RULES.maps})
+
+# Private events: the fields that must be missing for every seat but the one in `seat`.
+PRIVATE_FIELDS = {
+    "Rested": ("mp", "master_mp"),
+    "SoulsEaten": ("mp",),
+    "MasterSuppliedMana": ("amount",),
+    "UpkeepPaid": ("cost",),
+}
+# Dice whose result is another camp's MP: faces and total hidden.
+MP_DICE = ("rest_mp", "rest_master", "soul_eating", "critical_mp", "mana:")
+# Events that only the acting seat may receive at all.
+OWN_EVENTS = {"Investigated": "investigation", "TimeWithMaster": "master",
+              "MasterSkillUnlocked": "master"}
+
+
+def known_tier(state: GameState, viewer: int | None, seat: int) -> int:
+    """What `viewer` knows of the camp at `seat` (3 for its own, 0 for the spectator)."""
+    if viewer is None:
+        return 0
+    if viewer == seat:
+        return 3
+    return state.camps[viewer].known[CLASSES.index(state.camps[seat].cls)]
+
+
+def texts(text: Any) -> set[str]:
+    return {text.ja, text.ko, text.en}
+
+
+def secrets(state: GameState, tiers: dict[int, int], viewer: int | None) -> dict[str, str]:
+    """Every secret string another camp holds that `viewer` (at `tiers`) may not see, mapped
+    to a description; strings that `viewer` may see for some other reason are left out."""
+    allowed = set(TABLE_IDS)
+    hidden: dict[str, tuple[str, list[int]]] = {}
+    for camp in state.camps:
+        servant, master, t = camp.servant, camp.master, tiers[camp.seat]
+        by_tier = {1: {sk: "skills" for sk in servant.skills},
+                   2: {servant.id: "servant", servant.np.id: "servant",
+                       **{x: "servant" for x in texts(servant.true_name) | texts(servant.np.name)}},
+                   4: {master.id: "master", **{sk: "master" for sk in master.skills},
+                       **{x: "master" for x in texts(master.name)}}}
+        for need, found in by_tier.items():
+            if camp.seat == viewer or t >= need:
+                allowed.update(found)
+            else:
+                for secret, kind in found.items():
+                    hidden.setdefault(secret, (kind, []))[1].append(camp.seat)
+    return {k: f"{kind}: {k!r} of seat {'/'.join(map(str, seats))}"
+            for k, (kind, seats) in hidden.items() if k not in allowed}
+
+
+def strings(value: Any, path: str = "") -> Iterator[tuple[str, str]]:
+    """(path, string) for every string value inside a plain structure."""
+    if isinstance(value, str):
+        yield path, value
+    elif isinstance(value, dict):
+        for key, item in value.items():
+            yield from strings(item, f"{path}.{key}")
+    elif isinstance(value, list | tuple):
+        for i, item in enumerate(value):
+            yield from strings(item, f"{path}[{i}]")
+
+
+def leaks(data: Any, hidden: dict[str, str]) -> Iterator[tuple[str, str]]:
+    """(kind, message) for each hidden string found in `data`."""
+    for path, text in strings(data):
+        for token in {text, *text.split(":")}:
+            if token in hidden:
+                what = hidden[token]
+                yield what.split(":")[0], f"{what} at {path} = {text!r}"
+
+
+# --- the whole-game audit --------------------------------------------------------------------
+GAMES = [("heuristic", seed) for seed in (1, 2, 3)] + [("random", seed) for seed in (1, 2, 3)]
+VIEWERS_OF = lambda state: [*range(len(state.camps)), None]  # noqa: E731
+
+
+class Audit:
+    """Checks every view and every event of a game; records violations by kind."""
+
+    def __init__(self) -> None:
+        self.found: dict[str, list[str]] = defaultdict(list)
+        self.counts: dict[str, int] = defaultdict(int)
+        self.label = ""
+        self.step = 0
+        self.tiers_seen: set[int] = set()
+
+    def fail(self, kind: str, viewer: int | None, message: str) -> None:
+        self.counts[kind] += 1
+        if len(self.found[kind]) < 8:
+            self.found[kind].append(f"{self.label} step {self.step} viewer {viewer}: {message}")
+
+    def play(self, bot: str, seed: int) -> None:
+        state = new_game(seed=seed)
+        before = [c.known for c in state.camps]
+        self.label = f"{bot} seed {seed}"
+        self.step = 0
+
+        def on_step(s: GameState, events: list[Event]) -> None:
+            nonlocal before
+            self.step += 1
+            for viewer in VIEWERS_OF(s):
+                self.check_events(s, events, viewer, before)
+                self.check_view(s, viewer)
+            before = [c.known for c in s.camps]
+            self.tiers_seen.update(*before)
+
+        bots = [make_bot(bot, seed * 31 + i) for i in range(len(state.camps))]
+        run_match(state, bots, on_step=on_step, arrival_seed=seed)
+        assert state.over
+
+    def check_view(self, state: GameState, viewer: int | None) -> None:
+        view = view_for(state, viewer)
+        json.dumps(view)  # plain data, ready for the wire
+        tiers = {c.seat: known_tier(state, viewer, c.seat) for c in state.camps}
+        for camp in view["camps"]:
+            seat = camp["seat"]
+            if seat == viewer:
+                continue
+            allowed = PUBLIC_KEYS.union(*(TIER_KEYS[t] for t in TIER_KEYS if tiers[seat] >= t))
+            for key in sorted(set(camp) - allowed):
+                self.fail(OWN_ONLY.get(key, "view_keys"), viewer,
+                          f"camp {seat} (tier {tiers[seat]}) shows key {key!r}")
+        for kind, message in leaks(view, secrets(state, tiers, viewer)):
+            self.fail(kind, viewer, f"view: {message}")
+
+    def check_events(self, state: GameState, events: list[Event], viewer: int | None,
+                     before: list[tuple[int, ...]]) -> None:
+        # Tiers as they stood when each event was made: the step's own Investigated event
+        # raises the investigator's tier for the events after it.
+        known = list(before[viewer]) if viewer is not None else [0] * len(CLASSES)
+
+        def tiers() -> dict[int, int]:
+            return {c.seat: 3 if c.seat == viewer else known[CLASSES.index(c.cls)]
+                    for c in state.camps}
+
+        hidden = secrets(state, tiers(), viewer)
+        for event in events_for(events, viewer):
+            etype, actor = event["type"], event.get("seat")
+            mine = actor is not None and actor == viewer
+            if etype == "Investigated" and mine and event["success"]:
+                known[CLASSES.index(event["cls"])] = event["tier"]
+                hidden = secrets(state, tiers(), viewer)
+                continue
+            for kind, message in leaks(event, hidden):
+                self.fail(kind, viewer, f"event {etype}: {message}")
+            if "hand" in event:
+                self.fail("hand", viewer, f"event {etype} carries a hand")
+            if mine:
+                continue
+            if etype in OWN_EVENTS:
+                self.fail(OWN_EVENTS[etype], viewer, f"another seat's {etype}: {event}")
+            for key in PRIVATE_FIELDS.get(etype, ()):
+                if key in event:
+                    self.fail("mp", viewer, f"event {etype} of seat {actor} shows {key!r}")
+            if etype == "FumblePenalty" and event.get("penalty") == "mp" and "amount" in event:
+                self.fail("mp", viewer, f"MP fumble of seat {actor} shows its amount")
+            if etype == "DiceRolled":
+                purpose = event["purpose"]
+                if purpose == "investigate":
+                    self.fail("investigation", viewer, f"investigation roll of seat {actor}")
+                elif purpose.startswith(MP_DICE) and (event["faces"] or event["total"] is not None):
+                    self.fail("mp", viewer, f"MP roll {purpose} of seat {actor}: {event}")
+            if etype == "SkillUsed" and event.get("skill") is not None and \
+                    tiers()[actor] < 1:
+                self.fail("skills", viewer, f"SkillUsed of seat {actor} names its skill")
+
+
+@pytest.fixture(scope="module")
+def audit() -> Audit:
+    result = Audit()
+    for bot, seed in GAMES:
+        result.play(bot, seed)
+    return result
+
+
+def report(audit: Audit, kind: str) -> str:
+    return f"{audit.counts[kind]} leak(s) of kind {kind!r}, first ones:\n  " + "\n  ".join(
+        audit.found[kind])
+
+
+@pytest.mark.parametrize("kind", ["skills", "servant", "master", "mp", "hand", "investigation",
+                                  "view_keys"])
+def test_whole_games_leak_nothing(audit: Audit, kind: str) -> None:
+    """No view and no event of six whole bot games shows a secret of this kind to a seat (or to
+    the spectator) that has not revealed it."""
+    assert not audit.counts[kind], report(audit, kind)
+
+
+def test_audit_saw_every_tier(audit: Audit) -> None:
+    """The games are worth auditing: investigations reached tiers 1, 2 and 3 during them, so
+    every tier-dependent part of the views was exercised (guards the audit itself)."""
+    assert audit.tiers_seen >= {1, 2, 3}
+
+
+# --- tiers, unit by unit ---------------------------------------------------------------------
+def with_tier(state: GameState, viewer: int, cls: str, tier: int) -> GameState:
+    camp = state.edit(viewer)
+    known = list(camp.known)
+    known[CLASSES.index(cls)] = tier
+    camp.known = tuple(known)
+    return state
+
+
+def test_tier_0_shows_public_data_only() -> None:
+    """Before any investigation a rival camp shows only its public keys: class, position, HP,
+    parameters (ranks), Movement, Command Spells, hand size, sleep and buffs."""
+    s = game(("saber", "lancer", "archer"))
+    view = view_for(s, 0)
+    for camp in view["camps"][1:]:
+        assert set(camp) == PUBLIC_KEYS
+    assert view["camps"][1]["hand_size"] == len(s.camps[1].hand)
+    assert view["camps"][1]["ranks"] == RULES.servants["lancer"].ranks
+
+
+def test_own_camp_shows_everything() -> None:
+    """A seat sees its own hand, MP, Master, Master skills (3 until unlocked) and results."""
+    s = game()
+    me = view_for(s, 0)["camps"][0]
+    assert me["hand"] == RULES.servants["saber"].cards
+    assert me["mp"] == RULES.servants["saber"].mp
+    assert me["master"] == s.camps[0].master.id
+    assert me["master_skills"] == list(s.camps[0].master.skills[:3])
+    assert me["known"] == dict.fromkeys(CLASSES, 0)
+    assert me["servant"] == RULES.servants["saber"].id
+
+
+def test_tier_1_reveals_skills_and_card_composition() -> None:
+    """Tier 1: the composition and the Servant's skills, still no Servant, NP, hand or MP."""
+    s = with_tier(game(("saber", "lancer")), 0, "lancer", 1)
+    lancer = RULES.servants["lancer"]
+    camp = view_for(s, 0)["camps"][1]
+    assert camp["cards"] == lancer.cards
+    assert camp["skills"] == list(lancer.skills)
+    assert set(camp) == PUBLIC_KEYS | TIER_KEYS[1]
+    assert not set(leaks(camp, {lancer.id: "servant", lancer.np.id: "servant"}))
+
+
+def test_tier_2_reveals_servant_and_noble_phantasm() -> None:
+    """Tier 2 adds the Servant (its true name) and its Noble Phantasm."""
+    s = with_tier(game(("saber", "lancer")), 0, "lancer", 2)
+    camp = view_for(s, 0)["camps"][1]
+    assert camp["servant"] == RULES.servants["lancer"].id
+    assert camp["noble_phantasm"] == RULES.servants["lancer"].np.id
+    assert set(camp) == PUBLIC_KEYS | TIER_KEYS[1] | TIER_KEYS[2]
+
+
+def test_tier_3_reveals_profile_and_weakness() -> None:
+    """Tier 3 adds the profile and weakness flags; the hand, MP and Master stay hidden even then
+    (the engine never shows another camp's current hand, see docs/rules.md §4.3)."""
+    s = with_tier(game(("saber", "lancer")), 0, "lancer", 3)
+    camp = view_for(s, 0)["camps"][1]
+    assert camp["profile"] is True and camp["weakness"] is True
+    assert set(camp) == PUBLIC_KEYS | TIER_KEYS[1] | TIER_KEYS[2] | TIER_KEYS[3]
+    assert not set(camp) & set(OWN_ONLY)
+
+
+def test_tiers_are_per_viewer() -> None:
+    """What seat 0 learned about Lancer, seat 2 and the spectator do not know."""
+    s = with_tier(game(("saber", "lancer", "archer")), 0, "lancer", 3)
+    assert "servant" in view_for(s, 0)["camps"][1]
+    assert set(view_for(s, 2)["camps"][1]) == PUBLIC_KEYS
+    assert set(view_for(s, None)["camps"][1]) == PUBLIC_KEYS
+
+
+def test_spectator_sees_public_data_only() -> None:
+    """The spectator view holds every camp's public keys and nothing else, and names no
+    Servant, Noble Phantasm, skill or Master."""
+    s = game(CLASSES)
+    view = view_for(s, None)
+    assert view["you"] is None
+    for camp in view["camps"]:
+        assert set(camp) == PUBLIC_KEYS
+    tiers = dict.fromkeys(range(len(s.camps)), 0)
+    assert not list(leaks(view, secrets(s, tiers, None)))
+
+
+# --- private events --------------------------------------------------------------------------
+def test_investigation_is_private() -> None:
+    """An investigation's roll and result reach the investigator only; the declaration's kind
+    is public, its target class is not (engine: Declared.arg is private)."""
+    s = game(("saber", "lancer", "archer"))
+    s, declared = act(s, DeclareInvestigate(0, "lancer"))
+    assert view_event(declared[0], 0)["arg"] == "lancer"
+    for other in (1, 2, None):
+        assert view_event(declared[0], other) == {"type": "Declared", "seat": 0,
+                                                  "kind": "investigate"}
+    s, _ = act(s, DeclareWait(1))
+    s, events = act(s, DeclareWait(2), dice=[6, 6])
+    (investigated,) = find(events, "Investigated")
+    assert view_event(investigated, 0)["tier"] == 1
+    for other in (1, 2, None):
+        seen = events_for(events, other)
+        assert not [e for e in seen if e["type"] == "Investigated"]
+        assert not [e for e in seen if e.get("purpose") == "investigate"]
+    assert view_for(s, 0)["camps"][1]["skills"] == list(RULES.servants["lancer"].skills)
+    assert "skills" not in view_for(s, 2)["camps"][1]
+
+
+def test_rest_mp_is_private() -> None:
+    """Rested shows the HP gain to all, the MP gains only to the resting camp; the MP dice show
+    no faces and no total to the others."""
+    s = game(("saber", "lancer"))
+    s.edit(0).hp = 50
+    s.edit(0).mp = 20
+    s, _ = act(s, DeclareRest(0))
+    s, events = act(s, DeclareWait(1))
+    (rested,) = find(events, "Rested")
+    assert set(view_event(rested, 0)) >= {"hp", "mp", "master_mp"}
+    for other in (1, None):
+        assert view_event(rested, other) == {"type": "Rested", "seat": 0,
+                                             "hp": rested.data["hp"]}
+        mp_dice = [e for e in events_for(events, other)
+                   if e["type"] == "DiceRolled" and e["purpose"] in ("rest_mp", "rest_master")]
+        assert all(e["faces"] == [] and e["total"] is None for e in mp_dice)
+    assert all(e.get("total") is not None for e in events_for(events, 0)
+               if e["type"] == "DiceRolled")
+
+
+def test_soul_eating_mp_is_private() -> None:
+    """SoulsEaten shows where the eating happened to all, the MP gained only to the eater."""
+    s = game(("saber", "lancer"))
+    s.edit(0).mp = 10
+    s, _ = act(s, DeclareSoulEating(0))
+    s, events = act(s, DeclareWait(1))
+    (eaten,) = find(events, "SoulsEaten")
+    assert view_event(eaten, 0)["mp"] > 0
+    for other in (1, None):
+        assert view_event(eaten, other) == {"type": "SoulsEaten", "seat": 0,
+                                            "square": s.camps[0].pos}
+        (roll,) = [e for e in events_for(events, other) if e.get("purpose") == "soul_eating"]
+        assert roll["total"] is None and roll["faces"] == []
+
+
+def test_private_event_redaction_rule() -> None:
+    """view_event: a private event's data reaches its seats; others get `public` or nothing."""
+    secret = Event("X", {"seat": 0, "mp": 5}, frozenset({0}), {"seat": 0})
+    silent = Event("Y", {"seat": 0}, frozenset({0}), None)
+    assert view_event(secret, 0) == {"type": "X", "seat": 0, "mp": 5}
+    assert view_event(secret, 1) == {"type": "X", "seat": 0}
+    assert view_event(secret, None) == {"type": "X", "seat": 0}
+    assert view_event(silent, 1) is None and view_event(silent, None) is None
+    assert events_for([secret, silent], None) == [{"type": "X", "seat": 0}]
+
+
+# --- hidden skills and Noble Phantasms in battle -----------------------------------------------
+def spectator_leaks(state: GameState, events: list[Event]) -> list[str]:
+    tiers = dict.fromkeys(range(len(state.camps)), 0)
+    hidden = secrets(state, tiers, None)
+    return [m for _, m in leaks(events_for(events, None), hidden)]
+
+
+def test_skill_check_dice_do_not_name_the_skill() -> None:
+    """A Servant skill used in battle (Saber's Campeador at combat start) is seen by its effect
+    only: no seat without tier 1 may read its id, not in SkillUsed and not in the dice log."""
+    s = game(("saber", "lancer"))
+    place(s, 0, 10)
+    place(s, 1, 10)
+    s, _ = act(s, DeclareEncounter(0, 1, "battle"))
+    s, events = act(s, UseSkill(0, "campeador"), dice=[10])
+    assert spectator_leaks(s, events) == []
+    assert all(view_event(e, 1) is None or "campeador" not in json.dumps(view_event(e, 1))
+               for e in events)
+
+
+def test_master_skill_buff_is_not_named_at_tier_1() -> None:
+    """Master skills are own-camp only (rules §7): a rival at tier 1 sees a Master-skill buff on
+    Saber (Reinforcement of master 'baek') as an unnamed skill buff."""
+    s = duel(("saber", "lancer"), masters=("baek", "han"))
+    s, _ = act(s, UseSkill(0, "reinforcement"), dice=[10])
+    assert any(b.source == "reinforcement" for b in s.camps[0].buffs)
+    with_tier(s, 1, "saber", 1)
+    assert [b["source"] for b in view_for(s, 1)["camps"][0]["buffs"]] == ["skill"]
+
+
+def test_healing_skill_dice_do_not_name_the_skill() -> None:
+    """A Master's healing skill (Healing Magecraft) rolls its HP in public, under a purpose that
+    must not name the skill to those who may not know it."""
+    s = duel(("saber", "lancer"), masters=("koga", "han"))
+    s.edit(0).hp = 60
+    s, events = act(s, UseSkill(0, "healing_magecraft"), dice=[10, 5, 5])
+    assert s.camps[0].hp > 60
+    assert spectator_leaks(s, events) == []
+
+
+def test_turn_action_mana_dice_do_not_name_the_skill() -> None:
+    """A Master's turn-action skill (Meditation of master 'han', 3D10 MP) hides its MP roll from
+    the others, and must hide the skill's name with it (the roll's purpose names it)."""
+    s = game(("saber", "lancer"), masters=("baek", "han"))
+    s.edit(1).mp = 20
+    s, _ = act(s, DeclareWait(0))
+    s, events = act(s, DeclareSkill(1, "meditation"))
+    assert s.camps[1].mp > 20
+    rolls = [e for e in events_for(events, None) if e["type"] == "DiceRolled"]
+    assert rolls and all(e["total"] is None for e in rolls)
+    assert spectator_leaks(s, events) == []
+
+
+def test_lethal_skill_trigger_does_not_name_the_skill() -> None:
+    """An automatic lethal skill (Berserker's Last Stand) that saves its Servant is seen by its
+    effect (HP back up), not by its name."""
+    assert "last_stand" in RULES.servants["berserker"].skills
+    s = ready_all(duel(("saber", "berserker"), masters=("baek", "han")))
+    s.edit(1).hp = 1
+    if s.battle.actor == 1:
+        s, _ = act(s, Wait(1))
+    s, _ = act(s, Attack(0, 1, "B", "B"))
+    # hit 2d6 = 4+4 against a Guard, damage 2d10 = 10+10, then Last Stand's 1d100 = 1.
+    s, events = act(s, React(1, "G", ""), dice=[4, 4, 10, 10, 1])
+    assert s.camps[1].alive and s.camps[1].hp > 1
+    assert spectator_leaks(s, events) == []

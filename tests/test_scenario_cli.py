@@ -1,0 +1,207 @@
+"""`grailwar scenario FILE.toml [--json]` runs the example scenarios of tests/scenarios/ and
+refuses bad files with exit status 2 and a message naming the step (or field) and the reason.
+
+The format is documented in docs/scenarios.md; a test keeps that page's list of actions in step
+with shared/engine/actions.py.
+"""
+
+from __future__ import annotations
+
+import json
+import re
+from dataclasses import MISSING, fields
+from pathlib import Path
+
+import pytest
+from grailwar.cli.main import main
+from grailwar.shared.engine.actions import ACTION_TYPES
+
+HERE = Path(__file__).parent / "scenarios"
+DOC = Path(__file__).parent.parent / "docs" / "scenarios.md"
+
+
+def run(capsys: pytest.CaptureFixture[str], *argv: str) -> tuple[int, str, str]:
+    code = main(["scenario", *argv])
+    out, err = capsys.readouterr()
+    return code, out, err
+
+
+def write(tmp_path: Path, text: str) -> str:
+    path = tmp_path / "s.toml"
+    path.write_text(text, encoding="utf-8")
+    return str(path)
+
+
+# --- the example scenarios -------------------------------------------------------------------
+def test_encounter_battle_with_forced_critical(capsys: pytest.CaptureFixture[str]) -> None:
+    """The Encounter opens a battle; the forced 6+6 is a critical in the dice-bot log (Japanese
+    by default); the reward card comes back to the attacker's hand; the timeout is a Wait."""
+    code, out, err = run(capsys, str(HERE / "encounter_critical.toml"))
+    assert (code, err) == (0, "")
+    steps = re.findall(r"^== step (\d+): (.*)$", out, flags=re.M)
+    assert [int(n) for n, _ in steps] == list(range(1, 8))
+    assert "BattleStarted seats=[0, 1] square=10" in out
+    assert re.search(r"#0 hit: \(2D6[+-]\d+\) ＞ 12\[6,6\][+-]\d+ ＞ \d+ ＞ クリティカル", out)
+    assert "#0 damage: (2D10) ＞ 10[5,5]" in out
+    assert "CriticalReward seat=0 reward=card:B" in out
+    assert steps[-1][1] == "{'type': 'Wait', 'seat': 1}"
+    final = out[out.index("\nday "):].strip().splitlines()
+    assert final[0].startswith("day 1 morning resolve | round_start 0,1")
+    assert final[1].startswith("#0 lancer alive @10 ") and " hand BAQQQ " in final[1]
+    assert final[2].startswith("#1 caster alive @10 ") and " hand BAAA " in final[2]
+    assert final[-1].startswith("battle battle 0,1 r2 round_start")
+
+
+def test_encounter_critical_as_json(capsys: pytest.CaptureFixture[str]) -> None:
+    """--json gives one object: per step the action dict and the full events, then the
+    omniscient view of the final state."""
+    code, out, err = run(capsys, str(HERE / "encounter_critical.toml"), "--json")
+    assert (code, err) == (0, "")
+    data = json.loads(out)
+    assert [s["step"] for s in data["steps"]] == list(range(1, 8))
+    assert data["steps"][0]["action"] == {"type": "DeclareEncounter", "seat": 0, "target": 1,
+                                          "intent": "battle"}
+    attack, react = data["steps"][3], data["steps"][5]
+    hit = next(e for e in attack["events"] if e["type"] == "DiceRolled"
+               and e["purpose"] == "hit")
+    assert hit["faces"] == [6, 6] and hit["result"] == "critical"
+    (damage,) = [e for e in react["events"] if e["type"] == "DamageDealt"]
+    caster = data["state"]["camps"][1]
+    assert caster["hp"] == 120 - damage["amount"]
+    assert data["state"]["camps"][0]["hand"] == "BAQQQ"
+    assert data["state"]["prompt"] == {"kind": "round_start", "seats": [0, 1]}
+    assert data["steps"][-1]["action"] == {"type": "Wait", "seat": 1}
+
+
+def test_ambush_with_flee(capsys: pytest.CaptureFixture[str]) -> None:
+    """The ambushed camp flees: the ambusher shoots first, the timed-out reaction is a Guard
+    with no card, the fleeing camp leaves at its own activation and the battle ends."""
+    code, out, err = run(capsys, str(HERE / "ambush_flee.toml"), "--lang", "en")
+    assert (code, err) == (0, "")
+    assert "AmbushAnswered seat=1 flee=True" in out
+    assert "RoundStarted round=1 order=[0, 1]" in out
+    assert "Attacked seat=0 target=1 kind=B card=B distance=2" in out
+    assert "== step 6: {'type': 'React', 'seat': 1, 'kind': 'G', 'card': ''}" in out
+    assert "LeftBattle seat=1 how=fled" in out
+    assert "BattleEnded reason=decided remaining=[0]" in out
+    assert "day 1 noon declare | declare 0,1" in out
+
+
+def test_ambush_with_flee_as_json(capsys: pytest.CaptureFixture[str]) -> None:
+    """The JSON run ends with both camps where they stood, back in the declaration window."""
+    code, out, _ = run(capsys, str(HERE / "ambush_flee.toml"), "--json")
+    assert code == 0
+    data = json.loads(out)
+    types = [e["type"] for e in data["steps"][-1]["events"]]
+    assert types.index("LeftBattle") < types.index("BattleEnded")
+    assert [c["pos"] for c in data["state"]["camps"]] == [10, 12]
+    assert data["state"]["battle"] is None and data["state"]["turn"] == "noon"
+
+
+@pytest.mark.parametrize("json_flag", [(), ("--json",)], ids=["text", "json"])
+def test_illegal_step_exits_2_naming_step_and_reason(capsys: pytest.CaptureFixture[str],
+                                                     json_flag: tuple[str, ...]) -> None:
+    """Step 2 (an Ambush after a Wait closed the priority phase) stops the run: exit 2, nothing
+    on stdout, one line on stderr with the file, the step and why."""
+    path = str(HERE / "illegal_step.toml")
+    code, out, err = run(capsys, path, *json_flag)
+    assert code == 2 and out == ""
+    assert err.startswith(f"{path}: step 2: DeclareAmbush(seat=1, target=0) is not legal")
+    assert "no DeclareAmbush is legal in the declare prompt" in err
+    assert err.count("\n") == 1
+
+
+# --- other bad files ----------------------------------------------------------------------------
+BAD = {
+    "not_prompted": ('classes = ["saber", "lancer"]\n[[step]]\naction = {type = "DeclareWait", '
+                     'seat = 0}\n[[step]]\naction = {type = "DeclareWait", seat = 0}\n',
+                     "step 2: seat 0 is not asked to act now"),
+    "missing_field": ('classes = ["saber", "lancer"]\n[[step]]\naction = {type = "Attack", '
+                      'seat = 0, target = 1, kind = "B"}\n',
+                      "step 1: Attack: missing field 'card'"),
+    "wrong_type": ('[[step]]\naction = {type = "DeclareWait", seat = "0"}\n',
+                   "step 1: DeclareWait.seat: expected int, got str"),
+    "unknown_type": ('[[step]]\naction = {type = "Fly", seat = 0}\n',
+                     "step 1: unknown action type 'Fly'"),
+    "unknown_step_key": ('[[step]]\nwhen = 3\n', "step 1: unknown key(s) ['when']"),
+    "no_action": ('[[step]]\ndice = [1]\n', "step 1: an action is a table/map"),
+    "bad_die": ('classes = ["saber", "lancer"]\n[[step]]\ndice = [7, 7]\n'
+                'action = {type = "DeclareInvestigate", seat = 0, target_class = "lancer"}\n'
+                '[[step]]\naction = {type = "DeclareWait", seat = 1}\n',
+                "step 2: forced die 7 does not fit a d6"),
+    "camp_field": ('classes = ["saber", "lancer"]\n[[camp]]\nseat = 0\nhp = 50.0\n',
+                   "camp[0].hp: not a settable field of that type"),
+    "camp_seat": ('classes = ["saber", "lancer"]\n[[camp]]\nseat = 2\n',
+                  "camp[0].seat: must name a seat 0..1"),
+    "classes": ('classes = ["saber", "saber"]\n', "need 2 to 7 distinct classes"),
+    "toml": ('seed = \n', ""),
+    "unknown_map": ('map = "nowhere"\n', "nowhere"),
+    "unknown_class": ('classes = ["saber", "pirate"]\n', "pirate"),
+    "seed_type": ('seed = "seven"\n', "seed"),
+}
+
+
+@pytest.mark.parametrize("name", BAD)
+def test_bad_file_exits_2_with_a_message(capsys: pytest.CaptureFixture[str], tmp_path: Path,
+                                         name: str) -> None:
+    """Every kind of bad file gives exit status 2 and one line naming what is wrong (never a
+    traceback)."""
+    text, message = BAD[name]
+    path = write(tmp_path, text)
+    try:
+        code, out, err = run(capsys, path)
+    except Exception as exc:  # a crash is the failure this test is about
+        pytest.fail(f"the scenario command crashed: {exc!r}")
+    assert code == 2 and out == ""
+    assert err.startswith(f"{path}: ") and message in err, err
+
+
+def test_forced_dice_carry_over_to_later_steps(capsys: pytest.CaptureFixture[str],
+                                               tmp_path: Path) -> None:
+    """Forced faces not used by their own step are used by the next rolls."""
+    path = write(tmp_path, 'classes = ["saber", "lancer"]\n[[step]]\ndice = [1, 2, 3]\n'
+                           'action = {type = "DeclareRest", seat = 0}\n[[step]]\n'
+                           'action = {type = "DeclareRest", seat = 1}\n')
+    code, out, _ = run(capsys, path, "--json")
+    assert code == 0
+    data = json.loads(out)
+    (rest_hp, *_) = [e for e in data["steps"][1]["events"] if e["type"] == "DiceRolled"]
+    assert rest_hp["seat"] == 0 and rest_hp["faces"] == [1, 2, 3]
+
+
+def test_timeout_wins_over_action(capsys: pytest.CaptureFixture[str], tmp_path: Path) -> None:
+    """A step with both keys plays the timeout default (documented in docs/scenarios.md)."""
+    path = write(tmp_path, 'classes = ["saber", "lancer"]\n[[step]]\ntimeout = 1\n'
+                           'action = {type = "DeclareRest", seat = 0}\n')
+    code, out, _ = run(capsys, path, "--json")
+    assert code == 0
+    assert json.loads(out)["steps"][0]["action"] == {"type": "DeclareWait", "seat": 1}
+
+
+# --- the documentation --------------------------------------------------------------------------
+def test_docs_list_every_action_type_with_its_fields() -> None:
+    """docs/scenarios.md has a table row for every action type naming each of its fields, and
+    the defaults of optional fields."""
+    doc = DOC.read_text(encoding="utf-8")
+    for name, cls in ACTION_TYPES.items():
+        row = re.search(rf"^\| `{name}` \| (.*?) \|", doc, flags=re.M)
+        assert row, f"docs/scenarios.md has no row for {name}"
+        for f in fields(cls):
+            assert f"`{f.name}`" in row.group(1), f"{name}: field {f.name} not documented"
+            if f.default is not MISSING:
+                assert f"default `{json.dumps(f.default)}`" in row.group(1), (
+                    f"{name}.{f.name}: default {f.default!r} not documented")
+
+
+def test_docs_example_is_the_first_example_scenario() -> None:
+    """The example at the top of docs/scenarios.md is tests/scenarios/encounter_critical.toml
+    (its setup and steps, comments aside)."""
+    doc = DOC.read_text(encoding="utf-8")
+    example = doc.split("```toml\n", 1)[1].split("```", 1)[0]
+
+    def code_lines(text: str) -> list[str]:
+        return [line.split("#", 1)[0].strip() for line in text.splitlines()
+                if line.split("#", 1)[0].strip()]
+
+    assert code_lines(example) == code_lines(
+        (HERE / "encounter_critical.toml").read_text(encoding="utf-8"))
