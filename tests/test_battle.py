@@ -446,8 +446,8 @@ def test_natural_2_fumbles_even_with_a_critical_range_down_to_2():
     """With Star Eye (+10 widening) a natural 2 is still a fumble, and the attack misses."""
     s = opening()
     s, _ = act_all(s, UseCommandSpell(0, "star_eye"))
-    # the mishap (1d3 = 1: 1d10 = 4 damage to 1d2 = 1: HP) is rolled at once, with the attack
-    fumbled, events = strike(s, "B", hit=2, extra=[1, 4, 1])
+    # the mishap (1d3 = 1: 1d2 = 1: HP, then 1d10 = 4 damage) is rolled at once, with the attack
+    fumbled, events = strike(s, "B", hit=2, extra=[1, 1, 4])
     assert rolls(events, "hit")[0]["result"] == "fumble"
     assert fumbled.prompt == ("reaction", {1}) and hp_lost(s, fumbled, 0) == 4
     after, events = act_all(fumbled, React(1, "Q", "Q"), faces(3))
@@ -460,8 +460,8 @@ def test_defender_fumble_loses_whatever_the_totals():
     """A defender's natural 2 loses the check even with the higher total."""
     s = attack(opening(rules=SHIELD), "B", hit=3)
     assert 3 + check_mod(s, 0, "B") < 2 + check_mod(s, 1, "Q")
-    # the defender's mishap (1d3 = 1: 4 damage to HP) comes before the damage dice
-    _, events = act_all(s, React(1, "Q", "Q"), [1, 1, 1, 4, 1, *dmg(10)])
+    # the defender's mishap (1d3 = 1: to HP, 4 damage) comes before the damage dice
+    _, events = act_all(s, React(1, "Q", "Q"), [1, 1, 1, 1, 4, *dmg(10)])
     assert find(events, "AttackResolved")[0].data["hit"]
     assert [e.data["seat"] for e in find(events, "FumblePenalty")] == [1]
 
@@ -580,8 +580,8 @@ def fumbling(mishap: list[int], hand: str | None = None):
 
 @pytest.mark.parametrize(("pool", "side"), [("hp", 1), ("mp", 2)])
 def test_fumble_1_deals_1d10_to_hp_or_mp(pool, side):
-    """Mishap 1: 1d10 damage; 1d2 picks the pool (1 HP, 2 MP)."""
-    s, after, _ = fumbling([1, 6, side])
+    """Mishap 1: 1d2 picks the pool (1 HP, 2 MP), then 1d10 damage to it."""
+    s, after, _ = fumbling([1, side, 6])
     other = "mp" if pool == "hp" else "hp"
     assert getattr(s.camps[0], pool) - getattr(after.camps[0], pool) == 6
     assert getattr(s.camps[0], other) == getattr(after.camps[0], other)

@@ -95,10 +95,14 @@ def round_upkeep(s: GameState) -> None:
         if np.kind == "constant" and np.card == "A":
             mp += n.np_constant_arts
         hp = core.mod(s, camp, "hp_per_round")
-        if mp:
+        if mp > 0:
             core.gain_mp(s, seat, mp)
-        if hp:
+        elif mp < 0:  # a debuff such as Mana Leak drains
+            core.lose_mp(s, seat, -mp)
+        if hp > 0:
             core.heal(s, seat, hp)
+        elif hp < 0 and s.camps[seat].alive:  # Bleeding
+            core.take_damage(s, seat, -hp)
 
 
 def leave_battle(s: GameState, seat: int, how: str) -> None:
@@ -301,7 +305,8 @@ def np_ready(s: GameState, camp: Camp) -> bool:
         return False
     b = s.battle
     charged = camp.war_roar or (camp.np_target >= 0 and b.round >= camp.np_round + np.charge)
-    return charged and core.can_pay(camp, np.mp) and camp.hand.count(np.card) >= np.cards
+    return (charged and core.can_pay(camp, np.mp) and camp.hand.count(np.card) >= np.cards
+            and not (np.kind == "support" and core.buff_active(camp, "np:" + np.id)))
 
 
 def round_start_actions(s: GameState, seat: int) -> list[Action]:
@@ -433,15 +438,20 @@ def battle_move(s: GameState, action: Move) -> None:
     camp = s.edit(seat)
     camp.pos = action.to
     core.emit(s, "Moved", seat=seat, to=action.to)
-    for x in b.seats:
-        other = s.camps[x]
-        if x != seat and other.pos == action.to and other.disengage_round >= 0:
-            s.edit(x).caught = True
+    catch(s, seat, action.to)
     if camp.disengage_round == b.round:
         camp.caught = any(s.camps[x].pos == action.to for x in b.seats if x != seat)
         next_activation(s)
     else:
         b.acted = True
+
+
+def catch(s: GameState, seat: int, square: int) -> None:
+    """A combatant arriving in a disengaging foe's square has caught up with it."""
+    for x in s.battle.seats:
+        other = s.camps[x]
+        if x != seat and other.pos == square and other.disengage_round >= 0:
+            s.edit(x).caught = True
 
 
 def attack(s: GameState, action: Attack) -> None:
@@ -578,14 +588,15 @@ def take_buster(s: GameState, seat: int) -> int:
 
 
 def take_pending(s: GameState, seat: int) -> tuple[int, int]:
-    """A non-attack NP's bonus for the first attack of the next round (power, crit)."""
+    """A non-attack NP's bonus for the first attack of the next round (power, crit); an
+    attack made later than that round finds it gone."""
     camp = s.camps[seat]
     if not (camp.pending_power or camp.pending_crit) or s.battle.round < camp.pending_round:
         return 0, 0
     camp = s.edit(seat)
     out = camp.pending_power, camp.pending_crit
     camp.pending_power = camp.pending_crit = 0
-    return out
+    return out if s.battle.round == camp.pending_round else (0, 0)
 
 
 def take_quick(s: GameState, seat: int) -> int:
@@ -617,7 +628,10 @@ def react(s: GameState, action: React) -> None:
         d = core.check_2d6(s, seat, "defense", d_mod, take_quick(s, seat),
                            special=not p.noble_phantasm)
         wins = core.attacker_wins(a, d)
-        hit, halve = (True, not wins) if action.kind == "L" else (wins, False)
+        if action.kind == "L":  # Luck defense only halves, but a fumbled attack still misses
+            hit, halve = wins or not a.fumble, not wins
+        else:
+            hit, halve = wins, False
         settle_specials(s, seat, d)
     core.emit(s, "AttackResolved", seat=att, target=seat, hit=hit, halved=halve)
     attacker = s.camps[att]
@@ -678,13 +692,15 @@ def settle_specials(s: GameState, seat: int, check: core.Check) -> None:
 def fumble(s: GameState, seat: int) -> None:
     n = s.rules.numbers
     what = core.roll_dice(s, _D3, seat, "fumble")
-    if what == 1:
-        amount = core.roll_dice(s, n.fumble_damage, seat, "fumble_damage")
+    if what == 1:  # the pool first, so an MP loss can be rolled where only its camp sees it
         if core.roll_dice(s, _D2, seat, "fumble_pool") == 1:
+            amount = core.roll_dice(s, n.fumble_damage, seat, "fumble_damage")
             core.emit(s, "FumblePenalty", seat=seat, penalty="hp", amount=amount)
             core.take_damage(s, seat, amount)
         else:
-            core.emit(s, "FumblePenalty", frozenset({seat}), {"seat": seat, "penalty": "mp"},
+            mine = frozenset({seat})
+            amount = core.roll_dice(s, n.fumble_damage, seat, "fumble_damage", mine)
+            core.emit(s, "FumblePenalty", mine, {"seat": seat, "penalty": "mp"},
                       seat=seat, penalty="mp", amount=amount)
             core.lose_mp(s, seat, amount)
     elif what == 2:

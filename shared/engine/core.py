@@ -49,8 +49,11 @@ def roll(s: GameState, count: int, sides: int) -> list[int]:
 def roll_dice(
     s: GameState, d: Dice, seat: int, purpose: str, private: frozenset[int] | None = None
 ) -> int:
-    """Roll a data Dice (e.g. 3d10+5), log it, and return the total."""
-    faces = roll(s, d.count, d.sides) if d.count else []
+    """Roll a data Dice (e.g. 3d10+5), log it, and return the total (a fixed amount such as
+    a Command Spell's 150 is no roll and is not logged)."""
+    if not d.count:
+        return d.bonus
+    faces = roll(s, d.count, d.sides)
     total = sum(faces) + d.bonus
     data = dict(seat=seat, purpose=purpose, dice=f"{d.count}D{d.sides}", faces=faces,
                 mod=d.bonus, total=total, target=None, result="")
@@ -281,9 +284,10 @@ def take_damage(s: GameState, seat: int, amount: int, lethal_rescue: bool = True
                 emit(s, "GutsTriggered", seat=seat, hp=camp.hp)
                 return
         for skill in skills_of(s, camp, "automatic"):
-            if skill.trigger == "lethal" and skill.id not in camp.skills_used and (
-                    can_pay(camp, 0, skill.mp) if skill.owner == "master"
-                    else can_pay(camp, skill.mp)):
+            master = skill.owner == "master"
+            if skill.trigger == "lethal" and skill.id not in camp.skills_used and not (
+                    master and camp.asleep) and (
+                    can_pay(camp, 0, skill.mp) if master else can_pay(camp, skill.mp)):
                 camp.skills_used = camp.skills_used | {skill.id}
                 pay_skill(s, seat, skill)
                 camp = s.edit(seat)

@@ -231,9 +231,6 @@ def apply(state: GameState, action: Action) -> tuple[GameState, list[Event]]:
     return new, _play_checked(new, action)
 
 
-_DEFAULTS: dict[str, Action] = {}
-
-
 def default_action(state: GameState, seat: int) -> Action:
     """What the server issues for a seat whose timer ran out (seed 000: no declaration = Wait)."""
     kind = state.prompt.kind

@@ -62,7 +62,8 @@ def skill_actions(s: GameState, seat: int, kind: str) -> list[Action]:
         for skill in core.skills_of(s, camp, timing):
             if not usable_skill(s, camp, skill):
                 continue
-            targets = foes if skill.target == "enemy" else [-1]
+            targets = [-1] if skill.target != "enemy" else [  # no stacking on the foe either
+                t for t in foes if not core.buff_active(s.camps[t], skill.id)]
             for t in targets:
                 out.append(UseSkill(seat, skill.id, t))
                 if skill.magecraft:
@@ -114,7 +115,8 @@ def command_spell_actions(s: GameState, seat: int, in_main: bool = False) -> lis
         elif special == "refine":
             out.extend(_spell_args(seat, spell.id, _SIX_CARDS))
         elif special == "war_roar":
-            if in_main and not camp.war_roar and camp.servant.np.kind != "constant":
+            running = s.battle is not None and camp.disengage_round == s.battle.round
+            if in_main and not camp.war_roar and not running and camp.servant.np.kind != "constant":
                 out.append(UseCommandSpell(seat, spell.id))
         elif special == "suicide" or not core.buff_active(camp, "cs:" + spell.id):
             out.append(UseCommandSpell(seat, spell.id))
@@ -153,6 +155,10 @@ def use_command_spell(s: GameState, action: UseCommandSpell) -> None:
         camp = s.edit(seat)
         camp.pos = int(action.arg)
         core.emit(s, "Moved", seat=seat, to=camp.pos)
+        if s.battle is not None and seat in s.battle.seats:
+            from .battle import catch
+
+            catch(s, seat, camp.pos)
     elif special == "suicide":
         core.take_damage(s, seat, 500, lethal_rescue=False)
     elif special == "refine":
