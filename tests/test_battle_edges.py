@@ -5,8 +5,6 @@ from __future__ import annotations
 
 from dataclasses import replace
 
-from helpers import act, act_all, bare, faces, fight, find, only, rolls, tweak, wait_round
-
 from grailwar.shared.engine import apply, events_for, legal_actions
 from grailwar.shared.engine.actions import (
     Attack,
@@ -21,6 +19,7 @@ from grailwar.shared.engine.actions import (
 )
 from grailwar.shared.engine.core import apply_effect
 from grailwar.shared.engine.data import default_ruleset
+from helpers import act, act_all, bare, faces, fight, find, only, rolls, tweak, wait_round
 
 R = default_ruleset()
 
@@ -121,7 +120,7 @@ def test_a_support_np_bonus_is_gone_after_the_next_round():
     camp = s.edit(0)
     camp.pending_power, camp.pending_round = 20, 1  # due in round 1 …
     s.battle.round = 2  # … but the camp's first attack comes in round 2
-    s, events = act_all(s, Attack(0, 1, "B", "B"), faces(12))
+    s, _events = act_all(s, Attack(0, 1, "B", "B"), faces(12))
     assert s.battle.pending.power == 0
     assert s.camps[0].pending_power == 0
 
