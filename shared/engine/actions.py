@@ -198,5 +198,6 @@ def from_dict(data: Any) -> Action:
         kwargs[f.name] = value
     extra = set(data) - {"type"} - {f.name for f in fields(cls)}
     if extra:
-        raise MalformedActionError(f"{name}: unknown field(s) {sorted(extra)}")
+        names = sorted(extra, key=repr)  # keys of mixed types cannot be compared directly
+        raise MalformedActionError(f"{name}: unknown field(s) {names}")
     return cls(**kwargs)
