@@ -1,7 +1,8 @@
-"""`grailwar play`: a game against bots in every other seat.
+"""`grailwar play --text`: the terminal game against bots in every other seat.
 
-Until the desktop client lands this is a terminal game: it prints what your seat sees and the
-numbered list of your legal actions, and reads your choice.
+It prints what your seat sees and the numbered list of your legal actions, and reads your
+choice. `grailwar play` itself opens the desktop client (`cli/client.py` registers it, with
+`connect` and `tour`).
 """
 
 from __future__ import annotations
@@ -19,12 +20,10 @@ from ..shared.engine.view import events_for
 
 
 def register(sub: argparse._SubParsersAction) -> None:
-    p = sub.add_parser("play", help="play against bots (terminal game for now)")
-    p.add_argument("--cls", default="saber", choices=CLASSES, help="your Servant's class")
-    p.add_argument("--seed", type=int, default=None)
-    p.add_argument("--bots", default="heuristic", choices=("random", "heuristic"))
-    p.add_argument("--lang", default="ja", choices=("ja", "ko", "en"))
-    p.set_defaults(run=run)
+    """`play` (the client, or this terminal game with --text), `connect` and `tour`."""
+    from . import client
+
+    client.register(sub)
 
 
 def status(view: dict) -> str:
@@ -37,6 +36,7 @@ def status(view: dict) -> str:
 def run(args: argparse.Namespace, stdin: TextIO = sys.stdin, out: TextIO = sys.stdout) -> int:
     seed = args.seed if args.seed is not None else random.randrange(1 << 30)
     classes = [args.cls, *[c for c in CLASSES if c != args.cls]]
+    lang = getattr(args, "lang", None) or "ja"
     state = new_game(seed=seed, classes=classes)
     bots = [make_bot(args.bots, seed + i) for i in range(len(classes))]
     me = 0
@@ -62,7 +62,7 @@ def run(args: argparse.Namespace, stdin: TextIO = sys.stdin, out: TextIO = sys.s
             bot = bots[seat]
             action = bot.choose(view_for(state, seat) if bot.needs_view else None, legal)
         for event in events_for(play(state, action), me):
-            print("  " + event_line(event, args.lang), file=out)
+            print("  " + event_line(event, lang), file=out)
     print(f"\nGame over. Winner: {state.camps[state.winner].cls if state.winner >= 0 else 'none'}",
           file=out)
     return 0

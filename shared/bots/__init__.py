@@ -1,7 +1,9 @@
-"""Bots that choose from a seat's legal actions (and, for the heuristic bot, its own view only)."""
+"""Bots for every seat: random, easy, normal (heuristic) and hard (search), deciding from their
+own seat's view and the legal actions only."""
 
-from .base import Bot, make_bot
-from .heuristic import HeuristicBot
+from .base import LEVELS, Bot, make_bot
+from .hard import HardBot
+from .heuristic import EasyBot, HeuristicBot
 from .random_bot import RandomBot
 
-__all__ = ["Bot", "HeuristicBot", "RandomBot", "make_bot"]
+__all__ = ["LEVELS", "Bot", "EasyBot", "HardBot", "HeuristicBot", "RandomBot", "make_bot"]

@@ -52,7 +52,7 @@ def _of(legal: list[Action], kind: type) -> list[Action]:
 
 
 class HeuristicBot:
-    name = "heuristic"
+    name = "normal"
     needs_view = True
 
     def __init__(self, seed: int = 0) -> None:
@@ -79,6 +79,9 @@ class HeuristicBot:
         prey = self._prey(view, me, legal)
         if prey is not None:
             return prey
+        parley = self._deny_rest(view, me, legal)
+        if parley is not None:
+            return parley
         approach = self._approach(view, me, legal)
         if approach is not None:
             return approach
@@ -106,6 +109,20 @@ class HeuristicBot:
         if not scored or self.rng.random() < 0.2:
             return None
         return min(scored, key=lambda x: x[:2])[2]
+
+    def _deny_rest(self, view: dict[str, Any], me: dict[str, Any],
+                   legal: list[Action]) -> Action | None:
+        """At night, open a negotiation with a rival that has neither rested today nor declared
+        yet: a bound camp declares nothing, so its Master goes to sleep for a day."""
+        if view["turn"] != "night" or _ratio(me) < 0.5:
+            return None
+        undeclared = set(view["prompt"]["seats"])
+        options = [a for a in legal if isinstance(a, DeclareEncounter)
+                   and a.intent == "negotiate" and a.target in undeclared
+                   and not view["rested"][a.target]]
+        if not options or self.rng.random() < 0.5:
+            return None
+        return min(options, key=lambda a: (view["camps"][a.target]["hp"], a.target))
 
     def _approach(self, view: dict[str, Any], me: dict[str, Any],
                   legal: list[Action]) -> Action | None:
@@ -216,3 +233,20 @@ class HeuristicBot:
     def _critical(self, view: dict[str, Any], me: dict[str, Any], legal: list[Action]) -> Action:
         wanted = "hp" if _ratio(me) < 0.6 else "card:B"
         return next(a for a in legal if isinstance(a, ChooseReward) and a.reward == wanted)
+
+
+class EasyBot(HeuristicBot):
+    """The normal bot with a beginner's mistakes: one decision in five is any legal action of
+    a random kind (as the random bot picks it)."""
+
+    name = "easy"
+    needs_view = True
+    MISTAKES = 0.2
+
+    def choose(self, view: dict[str, Any] | None, legal: list[Action]) -> Action:
+        if self.rng.random() < self.MISTAKES:
+            groups: dict[type, list[Action]] = {}
+            for action in legal:
+                groups.setdefault(type(action), []).append(action)
+            return self.rng.choice(groups[self.rng.choice(list(groups))])
+        return super().choose(view, legal)

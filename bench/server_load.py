@@ -1,0 +1,619 @@
+"""Server load on loopback: the echo floor, then R rooms of seven network players.
+
+1. The floor: a bare Twisted echo server (another process; length-prefixed msgpack, decoded and
+   re-encoded) answers 2,000 round trips of a ~220-byte message: `echo_p50_ms`, `echo_p99_ms`.
+2. The load: `grailwar serve` in its own process; R rooms of seven `BotPlayer`s (the engine's
+   normal bot) over real TCP, in `--procs` client processes (2 by default), each one reactor
+   holding whole rooms. Every room is created by one of its players with the shortest timers
+   the protocol allows (declarations 30 s, main action 10 s, reaction and other prompts 5 s).
+   A player declares at a random moment in the first `--window` seconds of each declaration
+   window (uniform; its second decision in the same window, a declaration after a Move, within
+   `--follow-up` s), and answers a battle prompt within `--battle-think` s. Only whole rooms
+   count; the measurement starts once every room has started its game and lasts `--seconds`
+   (or until every game is over).
+
+Prints (one JSON object with --json): `rooms`, `clients`, `p50_ms` and `p99_ms` (an action sent
+→ its ack received), `broadcast_p99_ms` (an action sent → the last of the room's seven players
+receiving the state it produced), `msgs_per_s` (messages both ways), `server_rss_mb` (the
+server's VmRSS at its highest sample, /proc), `echo_p50_ms`, and more: actions, errors by code,
+the server's CPU share and CPU per action, games over, and `other_cpu_pct`: what everything
+else on the machine used meanwhile (on a shared machine, figures taken beside a busy neighbour
+are not the server's own).
+
+Goal on the 2-core machine: 200 rooms (1,400 clients), p99 under 25 ms, p50 within 3x the echo
+floor, the server under 400 MB. The clients share the machine with the server: the latencies
+include the client processes' own delays (their CPU share is printed as `client_cpu_pct`).
+
+    python bench/server_load.py --json                       # 200 rooms, 120 s
+    python bench/server_load.py --rooms 20 --seconds 30      # a quick look
+    python bench/server_load.py --seconds 400                # until the games end
+    python bench/server_load.py --connect 7707 --pid PID     # an already running server
+"""
+
+from __future__ import annotations
+
+import argparse
+import gc
+import json
+import os
+import random
+import re
+import resource
+import signal
+import struct
+import subprocess
+import sys
+import tempfile
+import time
+from pathlib import Path
+from typing import Any
+
+import msgpack
+from grailwar.client.botclient import BotPlayer
+from grailwar.client.net import ServerConnection
+from twisted.internet import defer, task
+from twisted.internet.protocol import ClientFactory, Factory, Protocol
+
+LISTENING = re.compile(rb"grailwar server on 127\.0\.0\.1:(\d+)")
+ECHO_LISTENING = re.compile(rb"echo on (\d+)")
+HEADER = struct.Struct(">I")
+ROOM_OPTIONS = {"seats": 7, "declare_s": 30, "main_s": 10, "reaction_s": 5, "prompt_s": 5}
+
+
+def quantile(values: list[float], q: float) -> float:
+    ordered = sorted(values)
+    return ordered[min(len(ordered) - 1, int(q * len(ordered)))] if ordered else float("nan")
+
+
+def machine_busy_seconds() -> float:
+    """CPU seconds all processes of the machine have used (from /proc/stat)."""
+    try:
+        fields = Path("/proc/stat").read_text().splitlines()[0].split()[1:]
+    except OSError:
+        return 0.0
+    user, nice, system, _idle, _iowait, irq, softirq, steal = map(int, fields[:8])
+    return (user + nice + system + irq + softirq + steal) / os.sysconf("SC_CLK_TCK")
+
+
+def raise_fd_limit() -> None:
+    soft, hard = resource.getrlimit(resource.RLIMIT_NOFILE)
+    want = hard if hard != resource.RLIM_INFINITY else 65536
+    if soft < want:
+        resource.setrlimit(resource.RLIMIT_NOFILE, (want, hard))
+
+
+# --- the echo floor ------------------------------------------------------------------------------
+class Echo(Protocol):
+    """Frames in, the same message decoded and encoded again out."""
+
+    def connectionMade(self) -> None:
+        self.buffer = b""
+
+    def dataReceived(self, data: bytes) -> None:
+        self.buffer += data
+        while len(self.buffer) >= 4:
+            (size,) = HEADER.unpack_from(self.buffer)
+            if len(self.buffer) < 4 + size:
+                return
+            msg = msgpack.unpackb(self.buffer[4:4 + size], raw=False)
+            self.buffer = self.buffer[4 + size:]
+            body = msgpack.packb(msg, use_bin_type=True)
+            self.transport.write(HEADER.pack(len(body)) + body)
+
+
+def echo_server() -> int:
+    from twisted.internet import reactor
+
+    port = reactor.listenTCP(0, Factory.forProtocol(Echo), interface="127.0.0.1")
+    print(f"echo on {port.getHost().port}", flush=True)
+    reactor.run()
+    return 0
+
+
+class EchoClient(Protocol):
+    def __init__(self, trips: int, done: defer.Deferred) -> None:
+        self.trips = trips
+        self.done = done
+        self.times: list[float] = []
+        self.buffer = b""
+        # ~220 bytes of msgpack, like CLIENT-NOTES' measurement
+        self.msg = {"t": "act", "state_id": 1234, "ref": 99, "action": {
+            "type": "DeclareEncounter", "seat": 3, "target": 5, "intent": "battle"},
+            "pad": "x" * 120, "list": list(range(10))}
+
+    def connectionMade(self) -> None:
+        self.send()
+
+    def send(self) -> None:
+        body = msgpack.packb(self.msg, use_bin_type=True)
+        self.sent = time.perf_counter()
+        self.transport.write(HEADER.pack(len(body)) + body)
+
+    def dataReceived(self, data: bytes) -> None:
+        self.buffer += data
+        while len(self.buffer) >= 4:
+            (size,) = HEADER.unpack_from(self.buffer)
+            if len(self.buffer) < 4 + size:
+                return
+            msgpack.unpackb(self.buffer[4:4 + size], raw=False)
+            self.buffer = self.buffer[4 + size:]
+            self.times.append(time.perf_counter() - self.sent)
+            if len(self.times) >= self.trips:
+                self.transport.loseConnection()
+                self.done.callback(self.times)
+                return
+            self.send()
+
+
+# --- processes ---------------------------------------------------------------------------------
+class Child:
+    """A subprocess whose stderr/stdout goes to a file; `wait_for` reads a pattern from it."""
+
+    def __init__(self, args: list[str], log: Path) -> None:
+        self.log = log
+        with log.open("wb") as out:
+            self.proc = subprocess.Popen(args, stdin=subprocess.DEVNULL, stdout=out,
+                                         stderr=subprocess.STDOUT, preexec_fn=raise_fd_limit)
+
+    @classmethod
+    def attach(cls, pid: int | None) -> Child:
+        """A process this bench did not start (only read from /proc; never signalled)."""
+        child = cls.__new__(cls)
+        child.proc = argparse.Namespace(pid=pid or 0)
+        return child
+
+    def wait_for(self, pattern: re.Pattern, timeout: float = 20.0) -> re.Match:
+        end = time.monotonic() + timeout
+        while time.monotonic() < end:
+            found = pattern.search(self.log.read_bytes())
+            if found:
+                return found
+            if self.proc.poll() is not None:
+                break
+            time.sleep(0.05)
+        raise RuntimeError(f"{self.proc.args[:4]} did not start:\n{self.log.read_text()}")
+
+    def stop(self, timeout: float = 15.0) -> int | None:
+        if self.proc.poll() is None:
+            self.proc.send_signal(signal.SIGTERM)
+            try:
+                return self.proc.wait(timeout=timeout)
+            except subprocess.TimeoutExpired:
+                self.proc.kill()
+                self.proc.wait(timeout=timeout)
+                return None
+        return self.proc.returncode
+
+    def status(self, field: str) -> float:
+        """A /proc/<pid>/status field in MB (VmRSS, VmHWM)."""
+        try:
+            for line in Path(f"/proc/{self.proc.pid}/status").read_text().splitlines():
+                if line.startswith(field + ":"):
+                    return int(line.split()[1]) / 1024
+        except OSError:
+            pass
+        return 0.0
+
+    def cpu_seconds(self) -> float:
+        try:
+            fields = Path(f"/proc/{self.proc.pid}/stat").read_text().rsplit(")", 1)[1].split()
+            return (int(fields[11]) + int(fields[12])) / os.sysconf("SC_CLK_TCK")
+        except OSError:
+            return 0.0
+
+
+# --- the players -------------------------------------------------------------------------------
+class Stats:
+    def __init__(self) -> None:
+        self.measuring = False
+        self.acks: list[float] = []
+        self.sends: dict[tuple[int, int], float] = {}  # (room, state_id acked) -> send time
+        self.seen: dict[tuple[int, int], list[float]] = {}  # (room, state_id) -> receive times
+        self.messages = 0
+        self.errors: dict[str, int] = {}
+        self.error_samples: list[dict[str, Any]] = []
+        self.games_over: set[int] = set()
+
+
+class MeasuredConnection(ServerConnection):
+    """Counts messages and stamps every `act` it sends."""
+
+    def __init__(self, player: BenchPlayer, name: str) -> None:
+        super().__init__(name, player.on_message)
+        self.player = player
+
+    def send(self, msg_name: str, /, **fields: Any) -> None:
+        if msg_name == "act":
+            self.player.sent[fields["ref"]] = time.perf_counter()
+            self.player.stats.messages += self.player.stats.measuring
+        super().send(msg_name, **fields)
+
+    def connectionLost(self, reason: Any = None) -> None:
+        self.player.connected = False
+
+
+class BenchPlayer(BotPlayer):
+    """A `BotPlayer` that joins a room by id (or creates it), and thinks like a person: one
+    random moment per declaration window, a shorter one for a battle prompt."""
+
+    def __init__(self, bench: LoadBench, index: int, room_slot: int, owner: bool) -> None:
+        super().__init__(0, "normal", seed=index, think=self._think)
+        self.bench = bench
+        self.stats = bench.stats
+        self.rng = random.Random(index)
+        self.room_slot = room_slot
+        self.owner = owner
+        self.room_id = 0
+        self.sent: dict[int, float] = {}
+        self.pending: Any = None
+        self.epoch: tuple = ()
+        self.acted_in_epoch = False
+        self.window_opened = 0.0
+        self.last: dict[str, Any] | None = None
+        self.connected = False
+        self.started = False
+
+    def connection(self, name: str) -> ServerConnection:
+        self.conn = MeasuredConnection(self, name)
+        self.connected = True
+        return self.conn
+
+    def on_message(self, msg: dict[str, Any]) -> None:
+        kind = msg["t"]
+        stats = self.stats
+        now = time.perf_counter()
+        if stats.measuring:
+            stats.messages += 1
+        if kind == "welcome":
+            if self.owner:
+                name = f"load-{self.bench.args.room_offset + self.room_slot}"
+                self.conn.send("create_room", name=name, day_limit=self.bench.args.days,
+                               **ROOM_OPTIONS)
+            else:
+                self.conn.send("join_room", room=self.bench.room_ids[self.room_slot])
+            return
+        if kind == "joined":
+            self.room_id = msg["room"]
+            if self.owner:
+                self.bench.room_created(self.room_slot, msg["room"])
+        elif kind == "room" and self.owner and not self.started:
+            room = msg["room"]
+            if room["players"] == 7 and not room["started"]:
+                self.started = True
+                self.conn.send("start")
+        elif kind == "state":
+            self.last = msg
+            self.started = True
+            if stats.measuring:
+                stats.seen.setdefault((self.room_id, msg["state_id"]), []).append(now)
+            if msg["view"]["over"]:
+                stats.games_over.add(self.room_id)
+        elif kind == "ack":
+            sent = self.sent.pop(msg["ref"], None)
+            if sent is not None and stats.measuring:
+                stats.acks.append(now - sent)
+                stats.sends[(self.room_id, msg["state_id"])] = sent
+        elif kind == "error":
+            if stats.measuring:
+                stats.errors[msg["code"]] = stats.errors.get(msg["code"], 0) + 1
+                if len(stats.error_samples) < 5 and msg["code"] != "stale_state":
+                    stats.error_samples.append(msg)
+            elif not self.started:
+                self.bench.setup_errors.append(msg)
+            return  # a refused action: the next state prompts again
+        super().on_message(msg)
+
+    def _think(self, decide: Any) -> None:
+        """Schedule `decide` like a person would (called on every state that prompts us)."""
+        from twisted.internet import reactor
+
+        view = self.last["view"] if self.last else {}
+        prompt = view.get("prompt", {}).get("kind", "")
+        battle = view.get("battle") or {}
+        epoch = (view.get("day"), view.get("turn"), prompt,
+                 battle.get("round") if isinstance(battle, dict) else None)
+        now = time.perf_counter()
+        if epoch != self.epoch:
+            self.epoch, self.acted_in_epoch, self.window_opened = epoch, False, now
+            if prompt == "declare":
+                self.target = now + self.rng.uniform(0, self.bench.args.window)
+            else:
+                self.target = now + self.rng.uniform(0, self.bench.args.battle_think)
+        elif self.acted_in_epoch and self.target <= now:
+            self.target = now + self.rng.uniform(0, self.bench.args.follow_up)
+        if self.pending is not None and self.pending.active():
+            self.pending.cancel()
+
+        def go() -> None:
+            self.pending = None
+            if self.connected:
+                self.acted_in_epoch = True
+                decide()
+
+        self.pending = reactor.callLater(max(0.0, self.target - now), go)
+
+
+class Connector(ClientFactory):
+    def __init__(self, player: BenchPlayer) -> None:
+        self.player = player
+
+    def buildProtocol(self, addr: Any) -> ServerConnection:
+        return self.player.connection(f"p{self.player.seed_index}")
+
+    def clientConnectionFailed(self, connector: Any, reason: Any) -> None:
+        self.player.bench.failed_connections += 1
+
+
+class LoadBench:
+    def __init__(self, args: argparse.Namespace, port: int) -> None:
+        self.args = args
+        self.port = port
+        self.stats = Stats()
+        self.players: list[BenchPlayer] = []
+        self.room_ids: dict[int, int] = {}
+        self.failed_connections = 0
+        self.setup_errors: list[dict[str, Any]] = []
+
+    def connect(self, player: BenchPlayer) -> None:
+        from twisted.internet import reactor
+
+        player.seed_index = len(self.players)
+        self.players.append(player)
+        reactor.connectTCP("127.0.0.1", self.port, Connector(player), timeout=30)
+
+    def room_created(self, slot: int, room_id: int) -> None:
+        self.room_ids[slot] = room_id
+        for _ in range(6):
+            self.connect(BenchPlayer(self, len(self.players), slot, owner=False))
+
+    @defer.inlineCallbacks
+    def fill(self) -> Any:
+        """Create the rooms a few at a time (the listen backlog is small)."""
+        from twisted.internet import reactor
+
+        for slot in range(self.args.rooms):
+            self.connect(BenchPlayer(self, len(self.players), slot, owner=True))
+            if slot % 10 == 9:
+                yield task.deferLater(reactor, 0.2, lambda: None)
+
+
+class GcPauses:
+    """The longest garbage collection pause of this process while it is installed."""
+
+    def __init__(self) -> None:
+        self.longest = 0.0
+        self.began = 0.0
+        gc.callbacks.append(self)
+
+    def __call__(self, phase: str, info: dict[str, Any]) -> None:
+        if phase == "start":
+            self.began = time.perf_counter()
+        else:
+            self.longest = max(self.longest, time.perf_counter() - self.began)
+
+    def remove(self) -> None:
+        gc.callbacks.remove(self)
+
+# --- the run -----------------------------------------------------------------------------------
+@defer.inlineCallbacks
+def echo_floor(reactor: Any, port: int, trips: int, out: dict[str, Any]) -> Any:
+    done: defer.Deferred = defer.Deferred()
+    client = EchoClient(trips, done)
+    factory = ClientFactory()
+    factory.protocol = lambda: client  # type: ignore[assignment]
+    reactor.connectTCP("127.0.0.1", port, factory)
+    times = yield done
+    times = times[len(times) // 10:]  # the first trips warm the path up
+    out["echo_p50_ms"] = round(quantile(times, 0.5) * 1e3, 3)
+    out["echo_p99_ms"] = round(quantile(times, 0.99) * 1e3, 3)
+
+
+@defer.inlineCallbacks
+def worker(reactor: Any, args: argparse.Namespace, out: dict[str, Any]) -> Any:
+    """One client process: its share of the rooms; raw figures for the parent to merge."""
+    bench = LoadBench(args, args.worker_port)
+    started_at = time.monotonic()
+    yield bench.fill()
+    while time.monotonic() - started_at < args.setup_timeout:
+        started = sum(1 for p in bench.players if p.owner and p.last is not None)
+        if started >= args.rooms and len(bench.players) >= 7 * args.rooms:
+            break
+        yield task.deferLater(reactor, 0.25, lambda: None)
+    out["setup_s"] = round(time.monotonic() - started_at, 1)
+    out["setup_errors"] = bench.setup_errors[:5]
+    out["rooms"] = sum(1 for p in bench.players if p.owner and p.last is not None)
+    out["clients"] = sum(1 for p in bench.players if p.connected)
+    # This process holds many players' states: keep its garbage collector from pausing it
+    # for tens of milliseconds (that would be counted as the server's latency).
+    gc.collect()
+    gc.freeze()
+    gc.set_threshold(200_000, 1000, 1000)
+    pauses = GcPauses()
+    stats = bench.stats
+    stats.measuring = True
+    print("measuring", flush=True)
+    cpu0, t0 = time.process_time(), time.monotonic()
+    while time.monotonic() - t0 < args.seconds and len(stats.games_over) < out["rooms"]:
+        yield task.deferLater(reactor, 0.5, lambda: None)
+    stats.measuring = False
+    pauses.remove()
+    elapsed = time.monotonic() - t0
+    broadcast = []
+    for key, sent in stats.sends.items():
+        seen = stats.seen.get(key, [])
+        if len(seen) == 7:
+            broadcast.append(max(seen) - sent)
+    out.update(
+        seconds=elapsed, cpu_s=time.process_time() - cpu0, gc_max_s=pauses.longest,
+        acks=stats.acks, broadcast=broadcast, messages=stats.messages, errors=stats.errors,
+        error_samples=stats.error_samples,
+        games_over=len(stats.games_over), failed_connections=bench.failed_connections)
+    for p in bench.players:
+        if p.pending is not None and p.pending.active():
+            p.pending.cancel()
+        if p.conn is not None and p.conn.transport is not None:
+            p.conn.transport.loseConnection()
+    yield task.deferLater(reactor, 0.5, lambda: None)
+
+
+def react(main: Any, *extra: Any) -> None:
+    try:
+        task.react(main, extra)
+    except SystemExit as stop:
+        if stop.code:
+            raise
+
+
+def run_workers(args: argparse.Namespace, port: int, server: Child,
+                out: dict[str, Any]) -> None:
+    """Start the client processes, sample the server while they measure, merge their figures."""
+    shares = [args.rooms // args.procs + (i < args.rooms % args.procs) for i in range(args.procs)]
+    procs, offset = [], 0
+    for share in shares:
+        cmd = [sys.executable, __file__, "--worker-port", str(port), "--rooms", str(share),
+               "--room-offset", str(offset), "--seconds", str(args.seconds),
+               "--window", str(args.window), "--follow-up", str(args.follow_up),
+               "--battle-think", str(args.battle_think), "--days", str(args.days),
+               "--setup-timeout",
+               str(args.setup_timeout)]
+        procs.append(subprocess.Popen(cmd, stdout=subprocess.PIPE, stdin=subprocess.DEVNULL,
+                                      preexec_fn=raise_fd_limit))
+        offset += share
+    try:
+        lines = [p.stdout.readline() for p in procs]  # "measuring" (or EOF if it failed)
+        cpu0, t0, rss = server.cpu_seconds(), time.monotonic(), 0.0
+        busy0 = machine_busy_seconds()
+        while any(p.poll() is None for p in procs) and time.monotonic() - t0 < args.seconds:
+            rss = max(rss, server.status("VmRSS"))
+            time.sleep(1.0)
+        rss = max(rss, server.status("VmRSS"))
+        elapsed = time.monotonic() - t0
+        server_cpu = server.cpu_seconds() - cpu0
+        machine_cpu = machine_busy_seconds() - busy0
+        results = []
+        for p, line in zip(procs, lines, strict=True):
+            rest, _ = p.communicate(timeout=args.seconds + args.setup_timeout + 60)
+            if not line.startswith(b"measuring"):
+                rest = line + rest
+            results.append(json.loads(rest.splitlines()[-1]))
+    finally:
+        for p in procs:
+            if p.poll() is None:
+                p.kill()
+                p.wait(timeout=10)
+    acks = [a for r in results for a in r["acks"]]
+    broadcast = [b for r in results for b in r["broadcast"]]
+    seconds = max(r["seconds"] for r in results)
+    errors: dict[str, int] = {}
+    for r in results:
+        for code, count in r["errors"].items():
+            errors[code] = errors.get(code, 0) + count
+    out.update(
+        rooms=sum(r["rooms"] for r in results),
+        clients=sum(r["clients"] for r in results),
+        client_procs=args.procs,
+        setup_s=max(r["setup_s"] for r in results),
+        seconds=round(seconds, 1),
+        p50_ms=round(quantile(acks, 0.5) * 1e3, 3),
+        p99_ms=round(quantile(acks, 0.99) * 1e3, 3),
+        max_ms=round(max(acks, default=float("nan")) * 1e3, 3),
+        broadcast_p50_ms=round(quantile(broadcast, 0.5) * 1e3, 3),
+        broadcast_p99_ms=round(quantile(broadcast, 0.99) * 1e3, 3),
+        actions=len(acks),
+        actions_per_s=round(len(acks) / seconds, 1),
+        msgs_per_s=round(sum(r["messages"] for r in results) / seconds, 1),
+        server_rss_mb=round(rss, 1),
+        server_hwm_mb=round(server.status("VmHWM"), 1),
+        server_cpu_pct=round(100 * server_cpu / elapsed, 1),
+        # the server's CPU per acknowledged action (all its work: broadcasts, timers, disk)
+        server_cpu_ms_per_action=round(1e3 * server_cpu / max(1, len(acks)) * seconds / elapsed,
+                                       3),
+        client_cpu_pct=round(100 * sum(r["cpu_s"] for r in results) / seconds, 1),
+        client_gc_max_ms=round(max(r["gc_max_s"] for r in results) * 1e3, 1),
+        # CPU of everything else on the machine meanwhile (other jobs disturb the figures)
+        other_cpu_pct=round(100 * (machine_cpu - server_cpu) / elapsed - sum(
+            100 * r["cpu_s"] / r["seconds"] for r in results), 1),
+        cores=os.cpu_count(),
+        errors=errors,
+        games_over=sum(r["games_over"] for r in results),
+        failed_connections=sum(r["failed_connections"] for r in results),
+    )
+    samples = [e for r in results for e in r["error_samples"]]
+    if samples:
+        out["error_samples"] = samples[:5]
+    setup_errors = [e for r in results for e in r["setup_errors"]]
+    if setup_errors:
+        out["setup_errors"] = setup_errors[:5]
+
+
+def main() -> int:
+    parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0],
+                                     formatter_class=argparse.RawDescriptionHelpFormatter)
+    parser.add_argument("--rooms", type=int, default=200)
+    parser.add_argument("--seconds", type=float, default=120.0,
+                        help="how long the measurement lasts at most (after the setup)")
+    parser.add_argument("--procs", type=int, default=2,
+                        help="client processes (the rooms are shared out; a room's seven "
+                        "players are in one process)")
+    parser.add_argument("--window", type=float, default=10.0,
+                        help="players declare at a random moment in the first WINDOW seconds "
+                        "of the 30-s declaration window")
+    parser.add_argument("--follow-up", type=float, default=1.0,
+                        help="seconds for a second decision in the same window")
+    parser.add_argument("--battle-think", type=float, default=2.0,
+                        help="players answer a battle prompt within this many seconds")
+    parser.add_argument("--days", type=int, default=7, help="the rooms' day limit")
+    parser.add_argument("--setup-timeout", type=float, default=120.0)
+    parser.add_argument("--echo-trips", type=int, default=2000)
+    parser.add_argument("--json", action="store_true")
+    parser.add_argument("--keep-db", help="write the server's database here (default: a temp)")
+    parser.add_argument("--connect", type=int, metavar="PORT",
+                        help="load a server already running on 127.0.0.1:PORT (started with a "
+                        "high enough --max-per-address and --rooms-per-address) instead")
+    parser.add_argument("--pid", type=int, help="with --connect: that server's process id")
+    parser.add_argument("--echo-server", action="store_true", help=argparse.SUPPRESS)
+    parser.add_argument("--worker-port", type=int, help=argparse.SUPPRESS)
+    parser.add_argument("--room-offset", type=int, default=0, help=argparse.SUPPRESS)
+    args = parser.parse_args()
+    if args.echo_server:
+        return echo_server()
+    raise_fd_limit()
+    if args.worker_port:
+        result: dict[str, Any] = {}
+        react(lambda reactor: worker(reactor, args, result))
+        print(json.dumps(result), flush=True)
+        return 0
+    out: dict[str, Any] = {}
+    with tempfile.TemporaryDirectory(prefix="grailwar-load-") as tmp:
+        db = args.keep_db or str(Path(tmp) / "load.db")
+        echo = Child([sys.executable, __file__, "--echo-server"], Path(tmp) / "echo.log")
+        if args.connect:
+            server = Child.attach(args.pid)
+        else:
+            server = Child([sys.executable, "-m", "grailwar.cli.main", "serve", "--host",
+                            "127.0.0.1", "--port", "0", "--db", db, "--max-per-address",
+                            str(7 * args.rooms + 16), "--max-rooms", str(args.rooms + 10),
+                            "--rooms-per-address", str(args.rooms + 10)],
+                           Path(tmp) / "server.log")
+        try:
+            echo_port = int(echo.wait_for(ECHO_LISTENING).group(1))
+            port = args.connect or int(server.wait_for(LISTENING).group(1))
+            react(lambda reactor: echo_floor(reactor, echo_port, args.echo_trips, out))
+            echo.stop()
+            run_workers(args, port, server, out)
+        finally:
+            echo.stop()
+            if not args.connect:
+                out["server_exit"] = server.stop()
+                log = (Path(tmp) / "server.log").read_text(errors="replace")
+                out["server_errors_logged"] = log.count("Traceback")
+    if args.json:
+        print(json.dumps(out))
+    else:
+        for key, value in out.items():
+            print(f"{key:>22}: {value}")
+    return 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())

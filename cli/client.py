@@ -1,0 +1,139 @@
+"""The desktop client's commands: `grailwar play`, `grailwar connect HOST[:PORT]`, `grailwar tour`.
+
+`grailwar play --text` keeps the terminal game (no window) of `cli/play.py`.
+"""
+
+from __future__ import annotations
+
+import argparse
+import os
+import sys
+
+from ..shared.engine.data import CLASSES
+
+
+def register(sub: argparse._SubParsersAction) -> None:
+    from . import play as text_play
+
+    p = sub.add_parser("play", help="play against bots: a local server with bots in every "
+                                    "other seat, and the desktop client")
+    p.add_argument("--lang", choices=("ja", "ko", "en"), default=None,
+                   help="interface language (remembered; default: the last one, or $LANG)")
+    p.add_argument("--name", default=None, help="your player name (remembered)")
+    p.add_argument("--text", action="store_true",
+                   help="the terminal game instead of the window (no graphics needed)")
+    p.add_argument("--cls", default="saber", choices=CLASSES, help="your Servant's class")
+    p.add_argument("--seed", type=int, default=None, help="(--text) the game's seed")
+    p.add_argument("--bots", default="heuristic", choices=("random", "heuristic"),
+                   help="(--text) the bots' level")
+    p.set_defaults(run=run_play, text_run=text_play.run)
+
+    c = sub.add_parser("connect", help="the desktop client against a server (lobby, rooms)")
+    c.add_argument("address", help="HOST or HOST:PORT (default port 7707)")
+    c.add_argument("--lang", choices=("ja", "ko", "en"), default=None)
+    c.add_argument("--name", default=None, help="your player name (remembered)")
+    c.set_defaults(run=run_connect)
+
+    t = sub.add_parser("tour", help="render every main screen of a scripted local game to PNG")
+    t.add_argument("--out", required=True, help="folder for the PNG files")
+    t.add_argument("--lang", choices=("ja", "ko", "en"), default="ja")
+    t.add_argument("--seed", type=int, default=None, help="the scripted game's seed")
+    t.set_defaults(run=run_tour)
+
+
+def _no_display_hint() -> str | None:
+    if sys.platform.startswith("linux") and not os.environ.get("DISPLAY") \
+            and not os.environ.get("WAYLAND_DISPLAY") and not os.environ.get("ARCADE_HEADLESS"):
+        return ("grailwar: no display found. Run it in a desktop session, or try "
+                "`grailwar play --text` (terminal game) or ARCADE_HEADLESS=1 for tests.")
+    return None
+
+
+def _window_error(err: Exception) -> int:
+    print(f"grailwar: the window could not open ({err.__class__.__name__}: {err}).\n"
+          "An OpenGL 3.3 driver is needed (on Linux: apt-get install libgl1 libegl1). "
+          "`grailwar play --text` plays in the terminal.", file=sys.stderr)
+    return 2
+
+
+def _log_warnings() -> None:
+    """Client bugs and server warnings go to stderr (not the embedded server's chatter)."""
+    from twisted.logger import (
+        FilteringLogObserver,
+        LogLevel,
+        LogLevelFilterPredicate,
+        globalLogBeginner,
+        textFileLogObserver,
+    )
+
+    predicate = LogLevelFilterPredicate(defaultLogLevel=LogLevel.warn)
+    globalLogBeginner.beginLoggingTo(
+        [FilteringLogObserver(textFileLogObserver(sys.stderr), [predicate])],
+        redirectStandardIO=False)
+
+
+def run_play(args: argparse.Namespace) -> int:
+    if args.text:
+        return args.text_run(args)
+    hint = _no_display_hint()
+    if hint:
+        print(hint, file=sys.stderr)
+        return 2
+    from twisted.internet import reactor
+
+    try:
+        from ..client.app import GrailApp
+
+        app = GrailApp(reactor, lang=args.lang, name=args.name, local=True)
+    except Exception as err:  # no OpenGL, no display: a clear message, not a traceback
+        return _window_error(err)
+    app.pending_local_class = args.cls
+    _log_warnings()
+    if args.name:  # a name given on the command line: straight to the room
+        reactor.callWhenRunning(app.play_local, args.cls)
+    app.run()
+    return 0
+
+
+def run_connect(args: argparse.Namespace) -> int:
+    from ..client.model import parse_host
+    from ..server.app import DEFAULT_PORT
+
+    address = parse_host(args.address, DEFAULT_PORT)
+    if address is None:
+        print(f"grailwar: {args.address!r} is not a server address (HOST or HOST:PORT)",
+              file=sys.stderr)
+        return 2
+    hint = _no_display_hint()
+    if hint:
+        print(hint, file=sys.stderr)
+        return 2
+    from twisted.internet import reactor
+
+    try:
+        from ..client.app import GrailApp
+
+        app = GrailApp(reactor, lang=args.lang, name=args.name, host=args.address)
+    except Exception as err:
+        return _window_error(err)
+    _log_warnings()
+    if app.settings.get("name", "").strip():
+        reactor.callWhenRunning(app.connect, *address)
+    app.run()
+    return 0
+
+
+def run_tour(args: argparse.Namespace) -> int:
+    from ..client.tour import TOUR_SEED
+    from ..client.tour import run_tour as tour
+
+    try:
+        files = tour(args.out, args.lang, args.seed if args.seed is not None else TOUR_SEED)
+    except Exception as err:
+        if "display" in str(err).lower() or "NoSuchDisplay" in err.__class__.__name__:
+            print("grailwar tour: no display; set ARCADE_HEADLESS=1", file=sys.stderr)
+            return 2
+        raise
+    for path in files:
+        print(path)
+    return 0

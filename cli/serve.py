@@ -1,0 +1,65 @@
+"""`grailwar serve`: host a dedicated server (SIGTERM or Ctrl-C stops it cleanly)."""
+
+from __future__ import annotations
+
+import argparse
+import sys
+
+from ..server.app import DEFAULT_PORT, MAX_PER_ADDRESS, MAX_ROOMS, ROOMS_PER_ADDRESS
+
+
+def register(sub: argparse._SubParsersAction) -> None:
+    p = sub.add_parser("serve", help="run a dedicated server")
+    add_options(p)
+    p.add_argument("--log-format", choices=("text", "json"), default="text",
+                   help="text lines, or one JSON event per line (twisted.logger), on stderr")
+    p.set_defaults(run=run)
+
+
+def add_options(p: argparse.ArgumentParser) -> None:
+    p.add_argument("--host", default="0.0.0.0", help="address to listen on (0.0.0.0: all)")
+    p.add_argument("--port", type=int, default=DEFAULT_PORT,
+                   help="TCP port (default %(default)s; 0: any free port)")
+    p.add_argument("--db", default="grailwar.db", help="SQLite file holding every room's log")
+    p.add_argument("--max-per-address", type=int, default=MAX_PER_ADDRESS,
+                   help="connections allowed from one address (default %(default)s)")
+    p.add_argument("--max-rooms", type=int, default=MAX_ROOMS,
+                   help="rooms this server holds at most (default %(default)s)")
+    p.add_argument("--rooms-per-address", type=int, default=ROOMS_PER_ADDRESS,
+                   help="open rooms created from one address (default %(default)s)")
+
+
+def run(args: argparse.Namespace) -> int:
+    from twisted.internet import reactor
+    from twisted.logger import (
+        Logger,
+        globalLogBeginner,
+        jsonFileLogObserver,
+        textFileLogObserver,
+    )
+
+    from ..server.app import GrailService
+
+    if args.log_format == "json":
+        observer = jsonFileLogObserver(sys.stderr)
+    else:
+        observer = textFileLogObserver(sys.stderr)
+    globalLogBeginner.beginLoggingTo([observer], redirectStandardIO=False)
+    log = Logger(namespace="grailwar.serve")
+    service = GrailService(reactor, args.db, args.host, args.port,
+                           max_per_address=args.max_per_address, max_rooms=args.max_rooms,
+                           rooms_per_address=args.rooms_per_address)
+    failed: list[bool] = []
+
+    def start() -> None:
+        try:
+            service.startService()
+        except Exception:
+            log.failure("the server could not start")
+            failed.append(True)
+            reactor.stop()
+
+    reactor.callWhenRunning(start)
+    reactor.addSystemEventTrigger("before", "shutdown", service.stopService)
+    reactor.run()  # SIGTERM and SIGINT stop the reactor, which stops the service first
+    return 1 if failed else 0

@@ -1,0 +1,71 @@
+"""`grailwar tournament`: bot levels against each other in duels, seats and classes rotated.
+
+Prints each pairing's win rate with its 95% confidence interval (draws count half) and an Elo
+table; `--json` prints one object: `games`, `win_rate` per pairing ("hard vs normal": the first
+level's score), `ci95`, `record` (wins, draws, losses) and `elo` per level.
+"""
+
+from __future__ import annotations
+
+import argparse
+import itertools
+import json
+import sys
+
+from ..shared.bots import LEVELS
+from ..shared.bots.base import ALIASES
+from ..shared.bots.tournament import duel_specs, run_games, summary
+
+
+def register(sub: argparse._SubParsersAction) -> None:
+    p = sub.add_parser("tournament", help="bot levels against each other: win rates and Elo")
+    p.add_argument("--games", type=int, default=20, help="games per pairing of levels")
+    p.add_argument("--levels", default="random,easy,normal,hard",
+                   help=f"comma list of levels ({', '.join(LEVELS)})")
+    p.add_argument("--seed", type=int, default=0)
+    p.add_argument("--budget", type=float, default=None,
+                   help="the hard bot's seconds per decision (default 1)")
+    p.add_argument("--iterations", type=int, default=None,
+                   help="a fixed search size for the hard bot instead of a time budget")
+    p.add_argument("--jobs", type=int, default=1, help="games played in parallel processes")
+    p.add_argument("--json", action="store_true", help="print one JSON object")
+    p.set_defaults(run=run)
+
+
+def run(args: argparse.Namespace) -> int:
+    levels = [ALIASES.get(x.strip(), x.strip()) for x in args.levels.split(",") if x.strip()]
+    unknown = [x for x in levels if x not in LEVELS]
+    if unknown or len(levels) < 2 or len(set(levels)) != len(levels):
+        print(f"--levels needs two or more distinct levels of {', '.join(LEVELS)}, "
+              f"got {args.levels!r}", file=sys.stderr)
+        return 2
+    if args.games < 1:
+        print("--games must be at least 1", file=sys.stderr)
+        return 2
+    levels = sorted(levels, key=lambda x: -LEVELS.index(x) if x in LEVELS else 0)
+    specs = []
+    for i, (a, b) in enumerate(itertools.combinations(levels, 2)):
+        specs += duel_specs(a, b, args.games, args.seed + 100_000 * i, budget_s=args.budget,
+                            iterations=args.iterations)
+    show = sys.stderr.isatty() and not args.json
+
+    def progress(done: int, total: int) -> None:
+        if show:
+            sys.stderr.write(f"\r{done}/{total} games")
+
+    result = summary(run_games(specs, jobs=args.jobs, progress=progress), levels)
+    if show:
+        sys.stderr.write("\n")
+    if args.json:
+        print(json.dumps(result))
+        return 0
+    print(f"{result['games']} games, {args.games} per pairing (draws count half)")
+    for key, rate in result["win_rate"].items():
+        lo, hi = result["ci95"][key]
+        r = result["record"][key]
+        print(f"  {key:<20} {100 * rate:5.1f}%  95% CI {100 * lo:5.1f}–{100 * hi:5.1f}%  "
+              f"(W {r['wins']} D {r['draws']} L {r['losses']})")
+    print("Elo" + (" (random = 1000)" if "random" in levels else " (mean = 1000)"))
+    for level, rating in result["elo"].items():
+        print(f"  {level:<8} {rating:7.1f}")
+    return 0

@@ -1,0 +1,416 @@
+"""The desktop client: one window, one screen (arcade.View) at a time, driven by the reactor.
+
+The loop is approach 1 of CLIENT-NOTES: the Twisted reactor is the main loop and a timed call
+at 60 Hz dispatches the window's events, one update and one draw (tested with arcade 3.3.3 and
+pyglet 2.1.19, pinned in pyproject.toml). Network messages arrive between frames on the same
+thread; nothing in a frame waits for the network.
+"""
+
+from __future__ import annotations
+
+import os
+import time
+from dataclasses import dataclass, field
+from pathlib import Path
+from typing import Any
+
+from ..shared.protocol import MAX_LISTED
+from . import config, theme
+from .i18n import Tr
+from .model import ClientModel, check_name
+
+FRAME_RATE = 60
+
+
+@dataclass
+class UiState:
+    """Choices on screen that are not game state: the open verb, the card filter, the page."""
+
+    verb: str | None = None
+    card: str | None = None
+    page: int = 0
+    state_id: int = -1
+    chat_channel: str = "room"
+    log_kind: str = "dice"
+    extra: dict[str, Any] = field(default_factory=dict)
+
+    def reset(self) -> None:
+        self.verb = None
+        self.card = None
+        self.page = 0
+        self.extra.pop("group", None)
+
+
+class GrailApp:
+    """Owns the window, the model, the session and the screens; routes messages to screens."""
+
+    def __init__(self, reactor: Any, *, lang: str | None = None, name: str | None = None,
+                 host: str | None = None, local: bool = False, bot_delay: float | None = None,
+                 export_dir: str | Path | None = None, remember: bool = True,
+                 window: Any = None, antialiasing: bool = False) -> None:
+        import arcade
+        import pyglet
+
+        from .gfx import load_fonts
+
+        self.reactor = reactor
+        self.remember = remember
+        self.settings = config.load() if remember else dict(config.DEFAULTS, lang="en")
+        if lang:
+            self.settings["lang"] = lang
+        if name:
+            self.settings["name"] = name
+        if host:
+            self.settings["host"] = host
+        if not self.settings.get("lang"):
+            self.settings["lang"] = "en"
+        self.tr = Tr(self.settings["lang"])
+        self.model = ClientModel(tr=self.tr)
+        self.local_mode = local
+        self.bot_delay = bot_delay
+        self.local: Any = None  # the embedded LocalServer, once started
+        self.session: Any = None
+        self.ui = UiState()
+        self.export_dir = Path(export_dir) if export_dir else Path.cwd() / "grailwar-exports"
+        self.last_export = ""
+        self.pending_local_class = "saber"
+
+        self.window = window or arcade.Window(
+            theme.WIDTH, theme.HEIGHT, self.tr("app.title"), update_rate=1 / 1000,
+            draw_rate=1 / 1000, antialiasing=antialiasing, vsync=False)
+        # Dispatch events at once, as pyglet's own loop does (only after the window exists:
+        # its creation dispatches a resize that needs the queue).
+        pyglet.window.Window._enable_event_queue = False
+        load_fonts()
+        self.views: dict[str, Any] = {}
+        self.frames = 0
+        self.last_frame = time.perf_counter()
+        self.loop: Any = None  # the next frame's delayed call
+        self.loop_running = False
+        self.next_frame = 0.0
+        self.closing = False
+        self.show("title")
+
+    # --- screens --------------------------------------------------------------------------------
+    def view(self, name: str) -> Any:
+        if name not in self.views:
+            from .views import VIEW_CLASSES
+
+            self.views[name] = VIEW_CLASSES[name](self)
+        return self.views[name]
+
+    @property
+    def current(self) -> Any:
+        return self.window.current_view
+
+    def show(self, name: str) -> Any:
+        view = self.view(name)
+        if self.window.current_view is not view:
+            self.window.show_view(view)
+            view.invalidate()
+        return view
+
+    def set_lang(self, lang: str) -> None:
+        self.tr = Tr(lang)
+        self.model.tr = self.tr
+        self.settings["lang"] = lang
+        self.save_settings()
+        self.window.set_caption(self.tr("app.title"))
+        for view in self.views.values():
+            view.invalidate()
+        self.model.revision += 1
+
+    def save_settings(self) -> None:
+        if self.remember:
+            config.save(self.settings)
+
+    # --- the loop -------------------------------------------------------------------------------
+    def frame(self) -> None:
+        """One frame: window events, one update, one draw and flip."""
+        window = self.window
+        if window.closed:
+            return
+        now = time.perf_counter()
+        dt, self.last_frame = now - self.last_frame, now
+        window.dispatch_events()
+        if window.closed or self.closing:
+            self.quit()
+            return
+        window.dispatch_event("on_update", dt)
+        window.switch_to()
+        window.dispatch_event("on_draw")
+        window.flip()
+        self.frames += 1
+
+    def safe_frame(self) -> None:
+        """A frame whose failure (a client bug) is logged and skipped, so the window stays
+        alive and the game goes on."""
+        try:
+            self.frame()
+        except Exception:
+            from twisted.logger import Logger
+
+            Logger().failure("drawing a frame of the {screen} screen",
+                             screen=getattr(self.current, "name", "?"))
+            if self.current is not None:
+                self.current.dirty = True
+
+    def start_loop(self) -> None:
+        """Frames at 60 Hz on the reactor. Like a LoopingCall, but a frame that ran late (a
+        screen redrawn after a message) is made up at once instead of skipped, so the rate
+        stays at 60 while the average frame takes less than 1/60 s."""
+        self.loop_running = True
+        self.next_frame = time.monotonic()
+        self.reactor.callLater(0, self._tick)
+
+    def stop_loop(self) -> None:
+        self.loop_running = False
+        if self.loop is not None and self.loop.active():
+            self.loop.cancel()
+        self.loop = None
+
+    def _tick(self) -> None:
+        self.loop = None
+        if not self.loop_running:
+            return
+        self.safe_frame()
+        period = 1 / FRAME_RATE
+        now = time.monotonic()
+        self.next_frame += period
+        if self.next_frame < now - period:  # far behind (the machine was busy): start afresh
+            self.next_frame = now
+        if self.loop_running and not self.window.closed:
+            self.loop = self.reactor.callLater(max(0.0, self.next_frame - now), self._tick)
+
+    def run(self) -> None:
+        """Run until the window closes (the reactor is the main loop)."""
+        self.start_loop()
+        self.window.on_close = self.request_close  # type: ignore[method-assign]
+        self.reactor.run()
+
+    def request_close(self) -> None:
+        self.closing = True
+
+    def quit(self) -> None:
+        self.stop_loop()
+        self.shutdown()
+        if self.reactor.running:
+            self.reactor.callLater(0, self.reactor.stop)
+
+    def shutdown(self) -> None:
+        if self.session is not None:
+            self.session.close()
+        if self.local is not None:
+            self.local.stop()
+            self.local = None
+        if not self.window.closed:
+            self.window.close()
+
+    def pump(self, until: Any = None, timeout: float = 10.0, seconds: float = 0.0,
+             render: bool = True, step: Any = None) -> bool:
+        """Drive the reactor and the frames by hand (tests, the tour, the bench) until
+        `until()` is true (False on timeout) or for `seconds`; `step()` runs every iteration."""
+        deadline = time.monotonic() + (timeout if until is not None else seconds)
+        last = 0.0
+        ok = True
+        while True:
+            self.reactor.iterate(0.0005)
+            if step is not None:
+                step()
+            if until is not None and until():
+                break
+            now = time.monotonic()
+            if now > deadline:
+                ok = until is None
+                break
+            if render and now - last >= 1 / FRAME_RATE:
+                self.frame()
+                last = now
+        self.frame()
+        return ok
+
+    def capture(self, path: str | Path) -> Path:
+        """Draw the current screen and save it as a PNG (the tour, the tests)."""
+        import arcade
+
+        view = self.current
+        self.window.switch_to()
+        view.on_update(0.0)
+        view.on_draw()
+        # RGB: the window's alpha channel is not what is on screen (translucent shapes leave
+        # it below 255, and a PNG viewer would show the picture over white)
+        image = arcade.get_image(0, 0, theme.WIDTH, theme.HEIGHT).convert("RGB")
+        self.window.flip()
+        path = Path(path)
+        path.parent.mkdir(parents=True, exist_ok=True)
+        image.save(path)
+        return path
+
+    # --- going places ---------------------------------------------------------------------------
+    def new_session(self) -> Any:
+        from .session import Session
+
+        if self.session is not None:
+            self.session.close()
+        self.model.reset_room()
+        self.session = Session(self.reactor, self.model, self.settings["name"].strip())
+        self.session.listeners.append(self.route)
+        self.session.on_failed.append(lambda _text: self._connection_failed())
+        return self.session
+
+    def check_player_name(self) -> bool:
+        problem = check_name(self.settings.get("name", ""))
+        if problem:
+            self.model.notify(self.tr(problem))
+            return False
+        return True
+
+    def connect(self, host: str, port: int) -> bool:
+        if not self.check_player_name():
+            return False
+        self.save_settings()
+        session = self.new_session()
+        session.on_welcome.append(lambda: self.go_lobby())
+        session.connect(host, port)
+        return True
+
+    def play_local(self, cls: str | None = None) -> bool:
+        """Start (once) the embedded server, then make a room with bots in every other seat."""
+        if not self.check_player_name():
+            return False
+        self.save_settings()
+        if self.local is None:
+            from .embedded import LocalServer
+
+            try:
+                self.local = LocalServer(self.reactor, bot_delay=self.bot_delay)
+                self.local.start()
+            except Exception as err:  # a port or database problem: say so, never a traceback
+                self.local = None
+                self.model.notify(self.tr("error.local_failed", reason=str(err)))
+                return False
+        cls = cls or self.pending_local_class
+        session = self.new_session()
+        name = self.settings["name"].strip()
+
+        def create() -> None:
+            room_name = self.tr("lobby.room_name_default", name=name)[:32]
+            session.send("create_room", name=room_name, cls=cls)
+            self.ui.extra["fill_bots"] = True
+
+        session.on_welcome.append(create)
+        session.connect("127.0.0.1", self.local.port)
+        return True
+
+    def go_lobby(self) -> None:
+        if self.session is not None:
+            self.session.send("list_rooms")
+        self.show("lobby")
+
+    def go_title(self) -> None:
+        if self.session is not None:
+            self.session.close()
+        self.model.reset_room()
+        self.show("title")
+
+    def _connection_failed(self) -> None:
+        if self.current is not None and getattr(self.current, "name", "") != "title":
+            self.show("title")
+
+    def fill_bots(self) -> None:
+        """Local play: bots take every seat but ours (the owner's add_bot, one per class)."""
+        room = self.model.room
+        if not room or room.get("started"):
+            return
+        taken = {s["cls"] for s in room["seat_list"] if s["kind"] != "open"}
+        from ..shared.engine.data import CLASSES
+
+        for cls in CLASSES:
+            if cls not in taken:
+                self.session.send("add_bot", cls=cls, level="normal")
+
+    # --- routing --------------------------------------------------------------------------------
+    def route(self, msg: dict[str, Any]) -> None:
+        """Choose the screen after a server message."""
+        kind = msg.get("t")
+        name = getattr(self.current, "name", "")
+        if kind == "rooms" and name not in ("lobby",) and self.model.room_id is None:
+            if name != "title":
+                self.show("lobby")
+        elif kind == "joined":
+            self.ui.reset()
+        elif kind == "room":
+            room = msg["room"]
+            if self.ui.extra.pop("fill_bots", False):
+                self.fill_bots()
+            if not room.get("started") and name not in ("room",):
+                self.show("room")
+        elif kind == "state":
+            if msg["state_id"] != self.ui.state_id:
+                self.ui.state_id = msg["state_id"]
+                self.ui.reset()
+            view = msg["view"]
+            battle = view.get("battle")
+            key = (battle["purpose"], battle["opener"], battle["target"], view["day"],
+                   view["turn"]) if battle else None
+            new_battle = key is not None and key != self.ui.extra.get("battle")
+            self.ui.extra["battle"] = key
+            if view.get("over"):
+                if name not in ("end", "log", "dossier"):
+                    self.show("end")
+            elif name in ("room", "lobby", "title", "end"):
+                self.show("battle" if battle else "game")
+            elif name == "game" and battle and (new_battle or self._prompted_in_battle(view)):
+                self.show("battle")  # a battle breaks out, or it needs this seat
+            elif name == "battle" and not battle:
+                self.show("game")
+        elif kind == "left":
+            self.ui.reset()
+            if self.local is not None:
+                self.show("title")
+            else:
+                self.go_lobby()
+        elif kind == "error" and msg.get("code") in ("bad_token", "room_not_found") \
+                and self.model.room_id is None and name in ("game", "battle", "room"):
+            self.go_lobby()
+
+    def _prompted_in_battle(self, view: dict[str, Any]) -> bool:
+        """This seat must answer inside the battle (a player who went back to the map during
+        someone else's battle is left there otherwise)."""
+        return bool(self.model.legal) and view["prompt"]["kind"] in (
+            "intervene", "round_start", "main", "reaction", "critical")
+
+    # --- exports --------------------------------------------------------------------------------
+    def export(self, what: str) -> str | None:
+        """Write the log (text) or the replay (JSON) to the export folder; returns the path."""
+        from .embedded import dump_replay
+
+        stamp = time.strftime("%Y%m%d-%H%M%S")
+        try:
+            self.export_dir.mkdir(parents=True, exist_ok=True)
+            if what == "log":
+                path = self.export_dir / f"grailwar-log-{stamp}.txt"
+                path.write_text(self.model.export_log(), encoding="utf-8")
+            else:
+                path = self.export_dir / f"grailwar-replay-{stamp}.json"
+                replay = None
+                if self.local is not None and self.model.room_id is not None:
+                    replay = self.local.replay(self.model.room_id)
+                if replay is None:  # a remote server: what this seat saw, event by event
+                    replay = {"format": "grailwar-client-record-1",
+                              "room": (self.model.room or {}).get("name"),
+                              "seat": self.model.me, "events": self.model.events}
+                path.write_text(dump_replay(replay), encoding="utf-8")
+        except OSError as err:
+            self.model.notify(self.tr("error.export_failed", reason=err.strerror or str(err)))
+            return None
+        self.last_export = str(path)
+        self.model.notify(self.tr("end.exported", path=os.path.relpath(path)), "info")
+        return str(path)
+
+    def list_rooms(self) -> None:
+        if self.session is not None:
+            self.session.send("list_rooms", offset=max(0, self.ui.extra.get("offset", 0)))
+
+
+__all__ = ["MAX_LISTED", "GrailApp"]

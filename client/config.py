@@ -1,0 +1,51 @@
+"""What the client remembers between runs: language, player name, last server."""
+
+from __future__ import annotations
+
+import json
+import os
+from pathlib import Path
+from typing import Any
+
+DEFAULTS: dict[str, Any] = {"lang": "", "name": "", "host": "localhost"}
+
+
+def config_path() -> Path:
+    override = os.environ.get("GRAILWAR_CONFIG")
+    if override:
+        return Path(override)
+    base = os.environ.get("XDG_CONFIG_HOME") or str(Path.home() / ".config")
+    return Path(base) / "grailwar" / "client.json"
+
+
+def guess_lang() -> str:
+    for var in ("LC_ALL", "LC_MESSAGES", "LANG"):
+        value = os.environ.get(var, "")
+        if value:
+            code = value[:2].lower()
+            return code if code in ("ja", "ko") else "en"
+    return "en"
+
+
+def load() -> dict[str, Any]:
+    data = dict(DEFAULTS)
+    try:
+        stored = json.loads(config_path().read_text(encoding="utf-8"))
+        if isinstance(stored, dict):
+            data.update({k: v for k, v in stored.items() if k in DEFAULTS and isinstance(v, str)})
+    except (OSError, ValueError):
+        pass
+    if data["lang"] not in ("ja", "ko", "en"):
+        data["lang"] = guess_lang()
+    return data
+
+
+def save(data: dict[str, Any]) -> None:
+    """Best effort: a read-only home must not stop the game."""
+    path = config_path()
+    try:
+        path.parent.mkdir(parents=True, exist_ok=True)
+        path.write_text(json.dumps({k: data.get(k, v) for k, v in DEFAULTS.items()},
+                                   ensure_ascii=False), encoding="utf-8")
+    except OSError:
+        pass

@@ -1,0 +1,75 @@
+"""A local server inside the client's process: `GrailService` on a free loopback port, with an
+in-memory database. `grailwar play` starts one; the client then talks to it over TCP exactly as
+to a remote server (so the same code paths are played and tested)."""
+
+from __future__ import annotations
+
+import json
+from typing import Any
+
+from ..server import room as room_module
+from ..server.app import GrailService
+from ..shared.engine.data import CLASSES
+
+
+class LocalServer:
+    def __init__(self, reactor: Any, db: str = ":memory:", bot_delay: float | None = None) -> None:
+        self.reactor = reactor
+        # One player makes every room here, from 127.0.0.1: no per-address limits; and the
+        # client's process keeps Python's own garbage collector settings.
+        self.service = GrailService(reactor, db, host="127.0.0.1", port=0, max_per_address=256,
+                                    rooms_per_address=10_000, tune_gc=False)
+        self.bot_delay = bot_delay
+        self._saved_delay: float | None = None
+        self.port = 0
+
+    def start(self) -> int:
+        """Listen on a free loopback port; returns it."""
+        if self.bot_delay is not None:  # tests and the tour play bots without the human pause
+            self._saved_delay = room_module.BOT_DELAY
+            room_module.BOT_DELAY = self.bot_delay
+        self.service.startService()
+        self.port = self.service.listening.getHost().port
+        return self.port
+
+    def stop(self) -> None:
+        if self.service.running:
+            self.service.stopService()
+        if self._saved_delay is not None:
+            room_module.BOT_DELAY = self._saved_delay
+            self._saved_delay = None
+
+    @property
+    def lobby(self) -> Any:
+        return self.service.lobby
+
+    def replay(self, room_id: int) -> dict[str, Any] | None:
+        """The room's replay: seed, seats, Masters and every accepted action, in order (the
+        server's own log, which rebuilds the game exactly with `new_game` + `play`)."""
+        lobby = self.lobby
+        room = lobby.rooms.get(room_id) if lobby else None
+        if room is None:
+            return None
+        db = lobby.store.db
+        actions = [dict(a) for a in (_unpack(row[0]) for row in db.execute(
+            "SELECT action FROM actions WHERE room = ? ORDER BY seq", (room_id,)))]
+        return {
+            "format": "grailwar-replay-1", "room": room.name, "seed": room.seed,
+            "classes": [s.cls for s in room.seats], "masters": list(room.masters),
+            "day_limit": room.options.get("day_limit"), "options": dict(room.options),
+            "actions": actions,
+        }
+
+
+def _unpack(blob: bytes) -> Any:
+    import msgpack
+
+    return msgpack.unpackb(blob, raw=False)
+
+
+def all_other_classes(mine: str) -> list[str]:
+    return [c for c in CLASSES if c != mine]
+
+
+def dump_replay(replay: dict[str, Any]) -> str:
+    return json.dumps(replay, ensure_ascii=False, indent=1)

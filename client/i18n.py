@@ -1,0 +1,145 @@
+"""Message catalogs (`resources/i18n/{ja,ko,en}.toml`) and the names of game data in a language.
+
+Every string the client draws comes from here: `Tr(lang)("lobby.title")`, or for game data
+(classes, skills, squares, Command Spells) from the ruleset's own ja/ko/en texts.
+"""
+
+from __future__ import annotations
+
+import functools
+import tomllib
+from importlib import resources
+from typing import Any
+
+from ..shared.engine.data import Ruleset, default_ruleset
+
+LANGS = ("ja", "ko", "en")
+
+
+def _flatten(table: dict[str, Any], prefix: str = "") -> dict[str, str]:
+    out: dict[str, str] = {}
+    for key, value in table.items():
+        name = f"{prefix}{key}"
+        if isinstance(value, dict):
+            out.update(_flatten(value, name + "."))
+        else:
+            out[name] = str(value)
+    return out
+
+
+@functools.cache
+def catalog(lang: str) -> dict[str, str]:
+    """The flat catalog of one language: dotted key -> text."""
+    if lang not in LANGS:
+        raise ValueError(f"no catalog for language {lang!r}; one of {LANGS}")
+    path = resources.files("grailwar.resources") / "i18n" / f"{lang}.toml"
+    return _flatten(tomllib.loads(path.read_text(encoding="utf-8")))
+
+
+class Tr:
+    """Translate keys in one language; a missing key shows as the key itself (never a crash)."""
+
+    def __init__(self, lang: str = "en", rules: Ruleset | None = None) -> None:
+        self.lang = lang if lang in LANGS else "en"
+        self.messages = catalog(self.lang)
+        self._rules = rules
+
+    @property
+    def rules(self) -> Ruleset:
+        if self._rules is None:
+            self._rules = default_ruleset()
+        return self._rules
+
+    def __call__(self, key: str, /, **kw: Any) -> str:
+        text = self.messages.get(key)
+        if text is None:
+            return key
+        if kw:
+            try:
+                return text.format(**kw)
+            except (KeyError, IndexError, ValueError):
+                return text
+        return text
+
+    def has(self, key: str) -> bool:
+        return key in self.messages
+
+    # --- game data ---------------------------------------------------------------------------
+    def cls(self, cls: str | None) -> str:
+        return self(f"class.{cls}") if cls else "—"
+
+    def short(self, cls: str | None) -> str:
+        return self(f"class_short.{cls}") if cls else "?"
+
+    def skill(self, skill_id: str) -> str:
+        skill = self.rules.skills.get(skill_id)
+        return skill.name.get(self.lang) if skill else skill_id
+
+    def skill_text(self, skill_id: str) -> str:
+        skill = self.rules.skills.get(skill_id)
+        return skill.text.get(self.lang) if skill else ""
+
+    def spell(self, spell_id: str) -> str:
+        spell = self.rules.command_spells.get(spell_id)
+        return spell.name.get(self.lang) if spell else spell_id
+
+    def spell_text(self, spell_id: str) -> str:
+        spell = self.rules.command_spells.get(spell_id)
+        return spell.text.get(self.lang) if spell else ""
+
+    def spell_cost(self, spell_id: str) -> int:
+        spell = self.rules.command_spells.get(spell_id)
+        return spell.cost if spell else 1
+
+    def square(self, map_id: str, index: int) -> str:
+        grid = self.rules.maps.get(map_id)
+        if grid is None or not 0 <= index < len(grid.squares):
+            return f"#{index}"
+        return grid.squares[index].name.get(self.lang)
+
+    def city(self, map_id: str) -> str:
+        grid = self.rules.maps.get(map_id)
+        return grid.name.get(self.lang) if grid else map_id
+
+    def buff(self, buff_id: str) -> str:
+        for table in (self.rules.buffs, self.rules.debuffs):
+            for item in table:
+                if item.id == buff_id:
+                    return item.name.get(self.lang)
+        return buff_id
+
+    def source(self, source: str) -> str:
+        """A buff's source as a name: cs:<spell>, buff:<id>, debuff:<id>, np:<id>, a skill id."""
+        kind, _, ident = source.partition(":")
+        if kind == "cs":
+            return self.spell(ident)
+        if kind in ("buff", "debuff"):
+            return self.buff(ident)
+        if kind == "np":
+            return self.np_name(ident)
+        if source in ("np",):
+            return self("panel.np")
+        if source == "skill":
+            return self("panel.skills")
+        return self.skill(source)
+
+    def servant_by_id(self, servant_id: str) -> Any:
+        return next((s for s in self.rules.servants.values() if s.id == servant_id), None)
+
+    def np_by_id(self, np_id: str) -> Any:
+        return next((s.np for s in self.rules.servants.values() if s.np.id == np_id), None)
+
+    def np_name(self, np_id: str | None) -> str:
+        np = self.np_by_id(np_id) if np_id else None
+        return np.name.get(self.lang) if np else self("event.np_unknown")
+
+    def true_name(self, servant_id: str) -> str:
+        servant = self.servant_by_id(servant_id)
+        return servant.true_name.get(self.lang) if servant else servant_id
+
+    def master_name(self, master_id: str) -> str:
+        master = self.rules.masters.get(master_id)
+        return master.name.get(self.lang) if master else master_id
+
+    def card(self, kind: str) -> str:
+        return self(f"card.{kind}") if kind else self("card.none")

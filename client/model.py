@@ -1,0 +1,817 @@
+"""The client's view-model: what to draw, computed from the last messages of the server.
+
+Pure Python, no OpenGL and no network: `ClientModel.handle(msg, now)` takes each server message;
+the other methods answer what a screen needs (which actions are enabled, their labels and hover
+texts, the hand, the map cells, the battle, the dossier, the log). Nothing here decides
+legality: the `legal` list of the last `state` message is the only source of enabled actions,
+and a click only ever becomes an `act` message carrying one of those action dicts.
+"""
+
+from __future__ import annotations
+
+import time
+from collections.abc import Iterable
+from dataclasses import dataclass, field
+from typing import Any
+
+from ..shared.engine.data import CLASSES
+from ..shared.engine.text import dice_line
+from .i18n import Tr
+
+MAX_EVENTS = 3000
+DICE_KINDS = ("dice", "critical", "fumble")
+MAX_CHAT = 200
+
+# The action bar of each prompt kind, in display order. A verb is enabled when at least one
+# legal action maps to it (`verb_of`).
+VERBS: dict[str, tuple[str, ...]] = {
+    "declare": ("Move", "DeclareWait", "DeclareRest", "DeclareInvestigate", "DeclareSkill",
+                "DeclareEncounter", "DeclareAmbush", "DeclareSoulEating", "UseCommandSpell"),
+    "negotiate": ("NegotiateFight", "NegotiatePart", "UseCommandSpell"),
+    "ambush": ("AmbushFight", "AmbushFlee", "UseCommandSpell"),
+    "intervene": ("InterveneJoin", "InterveneStay", "UseCommandSpell"),
+    "round_start": ("Ready", "DeclareNoblePhantasm", "DeclareDisengage", "OfferTruce",
+                    "UseSkill", "UseCommandSpell"),
+    "main": ("Attack", "UseNoblePhantasm", "Move", "Wait", "UseSkill", "UseCommandSpell"),
+    "reaction": ("ReactDefend", "ReactLuck", "ReactGuard", "UseSkill", "UseCommandSpell"),
+    "critical": ("ChooseReward", "UseCommandSpell"),
+}
+BATTLE_PROMPTS = ("intervene", "round_start", "main", "reaction", "critical")
+
+
+def verb_of(action: dict[str, Any]) -> str:
+    """The action-bar button an action belongs to."""
+    kind = action.get("type", "")
+    if kind == "Negotiate":
+        return "NegotiateFight" if action.get("fight") else "NegotiatePart"
+    if kind == "AnswerAmbush":
+        return "AmbushFlee" if action.get("flee") else "AmbushFight"
+    if kind == "AnswerIntervention":
+        return "InterveneJoin" if action.get("join") else "InterveneStay"
+    if kind == "React":
+        return {"G": "ReactGuard", "L": "ReactLuck"}.get(action.get("kind", ""), "ReactDefend")
+    return kind
+
+
+def card_of(action: dict[str, Any]) -> str:
+    """The card an Attack or React spends ("" for none)."""
+    return action.get("card", "") if action.get("type") in ("Attack", "React") else ""
+
+
+@dataclass
+class Option:
+    """One concrete legal action under a verb, with its label and hover text."""
+
+    label: str
+    action: dict[str, Any] | None  # None: a heading that opens `group`'s options
+    help: str = ""
+    card: str = ""
+    target: int = -1
+    square: int = -1
+    group: str = ""  # options of one Command Spell share a group (its id)
+
+
+@dataclass
+class Verb:
+    key: str
+    label: str
+    help: str
+    enabled: bool
+    options: list[Option] = field(default_factory=list)
+
+
+@dataclass
+class Notice:
+    text: str
+    level: str = "error"  # error | info
+    at: float = 0.0
+
+
+@dataclass
+class Cell:
+    """One square of the city map."""
+
+    index: int
+    x: int
+    y: int
+    name: str
+    leyline: str
+    camps: list[dict[str, Any]]
+    move: dict[str, Any] | None = None  # the legal Move action to this square, if any
+    target: bool = False  # a camp here is a valid target of a legal action
+    battle: bool = False
+    eaten: bool = False
+    mine: bool = False
+
+
+class ClientModel:
+    """Everything the client knows, rebuilt from server messages only."""
+
+    def __init__(self, lang: str = "en", tr: Tr | None = None) -> None:
+        self.tr = tr or Tr(lang)
+        self.server_version: int | None = None
+        self.server_name = ""
+        self.rooms: list[dict[str, Any]] = []
+        self.rooms_total = 0
+        self.room: dict[str, Any] | None = None
+        self.room_id: int | None = None
+        self.seat: int | None = None
+        self.token = ""
+        self.spectator = False
+        self.state: dict[str, Any] | None = None
+        self.state_at = 0.0
+        self.events: list[dict[str, Any]] = []
+        self.server_log: list[str] = []
+        self.chat: dict[str, list[dict[str, Any]]] = {"room": [], "negotiation": []}
+        self.notices: list[Notice] = []
+        self.warning: dict[str, Any] | None = None
+        self.connection = "offline"  # offline | connecting | connected | reconnecting
+        self.attempt = 0
+        self.host = ""
+        self.left_reason = ""
+        self.sent_state_id = -1  # the state an action was sent on (buttons wait for the next)
+        self.revision = 0  # bumped on every change that a screen must redraw for
+
+    # --- messages ------------------------------------------------------------------------------
+    def handle(self, msg: dict[str, Any], now: float | None = None) -> str:
+        """Take one server message; returns its name (screens redraw on any)."""
+        now = time.monotonic() if now is None else now
+        kind = msg.get("t", "")
+        handler = getattr(self, "_on_" + kind, None)
+        if handler is not None:
+            handler(msg, now)
+        self.revision += 1
+        return kind
+
+    def _on_welcome(self, msg: dict[str, Any], now: float) -> None:
+        self.server_version = msg.get("version")
+        self.server_name = msg.get("server", "")
+        self.connection = "connected"
+        self.attempt = 0
+
+    def _on_rooms(self, msg: dict[str, Any], now: float) -> None:
+        self.rooms = list(msg.get("rooms", []))
+        self.rooms_total = msg.get("total", len(self.rooms))
+
+    def _on_joined(self, msg: dict[str, Any], now: float) -> None:
+        self.room_id = msg["room"]
+        self.seat = msg["seat"] if msg["seat"] >= 0 else None
+        self.spectator = bool(msg.get("spectator"))
+        if msg.get("token"):
+            self.token = msg["token"]
+        self.left_reason = ""
+
+    def _on_room(self, msg: dict[str, Any], now: float) -> None:
+        self.room = msg["room"]
+
+    def _on_state(self, msg: dict[str, Any], now: float) -> None:
+        self.state = msg
+        self.state_at = now
+        if self.sent_state_id != -1 and msg["state_id"] != self.sent_state_id:
+            self.sent_state_id = -1
+
+    def _on_events(self, msg: dict[str, Any], now: float) -> None:
+        self.events.extend(msg.get("events", []))
+        self.server_log.extend(msg.get("log", []))
+        del self.events[:-MAX_EVENTS]
+        del self.server_log[:-MAX_EVENTS]
+
+    def _on_chat_message(self, msg: dict[str, Any], now: float) -> None:
+        channel = msg.get("channel", "room")
+        lines = self.chat.setdefault(channel, [])
+        lines.append(msg)
+        del lines[:-MAX_CHAT]
+
+    def _on_warning(self, msg: dict[str, Any], now: float) -> None:
+        self.warning = {**msg, "at": now}
+        if msg.get("seat") == self.me and self.state is not None:
+            self.notify(self.tr("top.countdown", s=msg.get("seconds")), "info", now)
+
+    def _on_ack(self, msg: dict[str, Any], now: float) -> None:
+        pass
+
+    def _on_error(self, msg: dict[str, Any], now: float) -> None:
+        if "ref" in msg or msg.get("code") in ("stale_state", "illegal_action", "not_your_turn",
+                                                "rate_limited"):
+            self.sent_state_id = -1  # the action was refused: its buttons are live again
+        self.notify(self.error_text(msg), now=now)
+
+    def _on_left(self, msg: dict[str, Any], now: float) -> None:
+        reason = msg.get("reason", "left")
+        self.left_reason = reason
+        self.room = None
+        self.room_id = None
+        self.seat = None
+        self.token = ""
+        self.state = None
+        key = f"error.left_{reason.split()[0]}" if reason else "error.left_left"
+        if self.tr.has(key):
+            self.notify(self.tr(key), "info" if reason == "left" else "error", now)
+
+    def error_text(self, msg: dict[str, Any]) -> str:
+        code = msg.get("code", "")
+        if code == "version_mismatch":
+            return self.version_text(msg.get("message", ""))
+        key = f"error.{code}"
+        if not self.tr.has(key):
+            return msg.get("message", code)
+        return self.tr(key, detail=msg.get("field") or msg.get("message", ""))
+
+    def version_text(self, message: str) -> str:
+        """The server's version_mismatch says which version it speaks: older or newer?"""
+        from ..shared.protocol import PROTOCOL_VERSION
+
+        digits = [int(w) for w in message.replace(",", " ").split() if w.isdigit()]
+        if digits:
+            server = digits[0]
+            key = "error.server_old" if server < PROTOCOL_VERSION else "error.server_new"
+            return self.tr(key, server=server, client=PROTOCOL_VERSION)
+        return self.tr("error.version_mismatch")
+
+    def notify(self, text: str, level: str = "error", now: float | None = None) -> None:
+        self.notices.append(Notice(text, level, time.monotonic() if now is None else now))
+        del self.notices[:-5]
+        self.revision += 1
+
+    def current_notice(self, now: float, ttl: float = 6.0) -> Notice | None:
+        if self.notices and now - self.notices[-1].at < ttl:
+            return self.notices[-1]
+        return None
+
+    def reset_room(self) -> None:
+        self.room = self.room_id = self.seat = self.state = None
+        self.token = ""
+        self.events.clear()
+        self.server_log.clear()
+        self.chat = {"room": [], "negotiation": []}
+
+    # --- the game state --------------------------------------------------------------------------
+    @property
+    def view(self) -> dict[str, Any] | None:
+        return self.state["view"] if self.state else None
+
+    @property
+    def legal(self) -> list[dict[str, Any]]:
+        if not self.state or self.sent_state_id == self.state["state_id"]:
+            return []  # an action is on its way for this state: nothing more until the answer
+        return self.state["legal"]
+
+    @property
+    def state_id(self) -> int:
+        return self.state["state_id"] if self.state else -1
+
+    @property
+    def me(self) -> int | None:
+        view = self.view
+        return view.get("you") if view else self.seat
+
+    @property
+    def my_camp(self) -> dict[str, Any] | None:
+        view, me = self.view, self.me
+        if view is None or me is None or not 0 <= me < len(view["camps"]):
+            return None
+        return view["camps"][me]
+
+    @property
+    def prompt_kind(self) -> str:
+        return self.view["prompt"]["kind"] if self.view else "none"
+
+    @property
+    def prompted_seats(self) -> list[int]:
+        return list(self.view["prompt"]["seats"]) if self.view else []
+
+    @property
+    def my_turn(self) -> bool:
+        return bool(self.legal)
+
+    @property
+    def in_battle(self) -> bool:
+        return bool(self.view and self.view.get("battle"))
+
+    @property
+    def over(self) -> bool:
+        return bool(self.view and self.view.get("over"))
+
+    def camp(self, seat: int) -> dict[str, Any]:
+        return self.view["camps"][seat]
+
+    def who(self, seat: int | None) -> str:
+        """A camp as players name it: its class (and the player's name from the room)."""
+        if seat is None or seat < 0 or not self.view or seat >= len(self.view["camps"]):
+            return "—"
+        return self.tr.cls(self.camp(seat)["cls"])
+
+    def player_name(self, seat: int) -> str:
+        if not self.room:
+            return ""
+        for s in self.room.get("seat_list", []):
+            if s["seat"] == seat:
+                if s.get("kind") == "bot":
+                    level = s.get("level", "normal")
+                    key = f"room.level_{level}"
+                    return self.tr("room.bot") + (
+                        f" · {self.tr(key)}" if self.tr.has(key) else "")
+                return s["name"]
+        return ""
+
+    def seconds_left(self, seat: int, now: float) -> int | None:
+        if not self.state:
+            return None
+        left = self.state["deadlines"].get(str(seat))
+        if left is None:
+            return None
+        return max(0, round(left - (now - self.state_at)))
+
+    def my_seconds_left(self, now: float) -> int | None:
+        me = self.me
+        if me is None or me not in self.prompted_seats:
+            return None
+        return self.seconds_left(me, now)
+
+    def deciding(self, now: float) -> list[tuple[int, str, int | None]]:
+        """Every living camp in the declaration window: (seat, status, seconds left).
+        status: deciding | declared | bound | dead."""
+        view = self.view
+        if not view:
+            return []
+        declared = {d["seat"] for d in view["declarations"]}
+        bound = set(view.get("bound", []))
+        prompted = set(self.prompted_seats)
+        out = []
+        for camp in view["camps"]:
+            seat = camp["seat"]
+            if not camp["alive"]:
+                status = "dead"
+            elif seat in prompted:
+                status = "deciding"
+            elif seat in declared:
+                status = "declared"
+            elif seat in bound:
+                status = "bound"
+            else:
+                status = "declared" if view["prompt"]["kind"] == "declare" else "waiting"
+            out.append((seat, status, self.seconds_left(seat, now) if seat in prompted else None))
+        return out
+
+    # --- actions --------------------------------------------------------------------------------
+    def verb_keys(self) -> tuple[str, ...]:
+        kind = self.prompt_kind
+        if kind in VERBS:
+            keys = VERBS[kind]
+        elif self.in_battle:
+            keys = VERBS["main"]
+        else:
+            keys = VERBS["declare"]
+        extra = tuple(dict.fromkeys(verb_of(a) for a in self.legal if verb_of(a) not in keys))
+        return keys + extra
+
+    def verbs(self) -> list[Verb]:
+        """The action bar: every verb of this prompt, enabled only if some legal action has it."""
+        grouped: dict[str, list[dict[str, Any]]] = {}
+        for action in self.legal:
+            grouped.setdefault(verb_of(action), []).append(action)
+        out = []
+        for key in self.verb_keys():
+            actions = grouped.get(key, [])
+            out.append(Verb(key, self.tr(f"verb.{key}"), self.tr(f"verb_help.{key}"),
+                            bool(actions), [self.option(a) for a in actions]))
+        return out
+
+    def options(self, verb: str, card: str | None = None) -> list[Option]:
+        opts = [self.option(a) for a in self.legal if verb_of(a) == verb]
+        if card is not None:
+            opts = [o for o in opts if o.card == card]
+        return opts
+
+    def grouped(self, options: list[Option], group: str | None) -> list[Option]:
+        """A long menu in two steps: one heading per group (a Command Spell with its many
+        squares or card sets), then that group's options."""
+        if group:
+            return [o for o in options if o.group == group]
+        groups: dict[str, list[Option]] = {}
+        for o in options:
+            groups.setdefault(o.group, []).append(o)
+        if len(groups) <= 1 or "" in groups or len(options) <= 10:
+            return options
+        tr = self.tr
+        heads = []
+        for key, opts in groups.items():
+            if len(opts) == 1:
+                heads.append(opts[0])
+            else:
+                heads.append(Option(tr("option.spell", name=tr.spell(key),
+                                       cost=tr.spell_cost(key)) + " …", None,
+                                    tr.spell_text(key), group=key))
+        return heads
+
+    def option(self, a: dict[str, Any]) -> Option:
+        tr = self.tr
+        kind = a["type"]
+        me = self.me
+        target = a.get("target", -1)
+
+        def whom(seat: int) -> str:
+            return tr("option.self") if seat == me else self.who(seat)
+
+        help_text = tr(f"verb_help.{verb_of(a)}")
+        if kind == "Move":
+            name = tr.square(self.view["map"], a["to"])
+            return Option(name, a, help_text, square=a["to"])
+        if kind == "DeclareEncounter":
+            label = f"{whom(target)} · {tr('intent.' + a['intent'])}"
+            return Option(label, a, help_text, target=target)
+        if kind in ("DeclareAmbush", "DeclareNoblePhantasm", "UseNoblePhantasm"):
+            return Option(tr("option.target", target=whom(target)), a, help_text, target=target)
+        if kind == "DeclareInvestigate":
+            cls = a["target_class"]
+            seat = next((c["seat"] for c in self.view["camps"] if c["cls"] == cls), -1)
+            tier = (self.my_camp or {}).get("known", {}).get(cls, 0)
+            return Option(f"{tr.cls(cls)} ({tr('dossier.tier', n=tier)})", a, help_text,
+                          target=seat)
+        if kind == "DeclareSkill":
+            return Option(tr.skill(a["skill"]), a, tr.skill_text(a["skill"]))
+        if kind == "UseSkill":
+            label = tr.skill(a["skill"])
+            if a.get("target", -1) >= 0 and a["target"] != me:
+                label += " " + tr("option.target", target=whom(a["target"]))
+            if a.get("extra"):
+                label += " + " + tr.skill(a["extra"])
+            return Option(label, a, tr.skill_text(a["skill"]), target=a.get("target", -1))
+        if kind == "Attack":
+            card = a["card"]
+            kind_name = tr.card(a["kind"])
+            if a["kind"] == "L":
+                how = tr("option.with_card", kind=kind_name, card=tr.card(card)) if card else \
+                    tr("option.no_card", kind=kind_name)
+            else:
+                how = kind_name
+            return Option(f"{whom(target)} · {how}", a, help_text, card=card, target=target)
+        if kind == "React":
+            card = a["card"]
+            verb = tr(f"verb.{verb_of(a)}")
+            label = tr("option.with_card", kind=verb, card=tr.card(card)) if card else \
+                tr("option.no_card", kind=verb)
+            return Option(label, a, help_text, card=card)
+        if kind == "ChooseReward":
+            return Option(self.reward_label(a["reward"]), a, help_text)
+        if kind == "UseCommandSpell":
+            spell = a["spell"]
+            name = tr("option.spell", name=tr.spell(spell), cost=tr.spell_cost(spell))
+            arg = a.get("arg", "")
+            if arg:
+                shown = tr.square(self.view["map"], int(arg)) if arg.isdigit() else \
+                    "".join(tr.card(c)[:1] for c in arg)
+                name = tr("option.spell_arg", name=name, arg=shown)
+            square = int(arg) if arg.isdigit() else -1
+            return Option(name, a, tr.spell_text(spell), square=square, group=spell)
+        return Option(tr(f"verb.{verb_of(a)}"), a, help_text)
+
+    def reward_label(self, reward: str) -> str:
+        tr = self.tr
+        head, _, rest = reward.partition(":")
+        if head == "card":
+            return tr("reward.card", card=tr.card(rest))
+        if head == "buff":
+            return tr("reward.buff", name=tr.buff(rest))
+        return tr(f"reward.{head}")
+
+    def move_actions(self) -> dict[int, dict[str, Any]]:
+        """Square -> the legal Move action to it (free move, battle move)."""
+        return {a["to"]: a for a in self.legal if a["type"] == "Move"}
+
+    def target_seats(self, verb: str | None = None) -> set[int]:
+        """Camps that some legal action (of `verb`, if given) targets, not counting oneself."""
+        out = set()
+        me = self.me
+        for a in self.legal:
+            if verb is not None and verb_of(a) != verb:
+                continue
+            t = a.get("target", -1)
+            if isinstance(t, int) and t >= 0 and t != me:
+                out.add(t)
+            if a["type"] == "DeclareInvestigate" and self.view:
+                out.update(c["seat"] for c in self.view["camps"] if c["cls"] == a["target_class"])
+        return out
+
+    # --- hand -----------------------------------------------------------------------------------
+    def hand(self) -> list[dict[str, Any]]:
+        """The own hand, each card with whether clicking it can do something now."""
+        camp = self.my_camp
+        if not camp or not camp.get("hand"):
+            return []
+        usable = {card_of(a) for a in self.legal if a["type"] in ("Attack", "React")}
+        return [{"card": c, "name": self.tr.card(c), "usable": c in usable,
+                 "help": self.card_help(c)} for c in camp["hand"]]
+
+    def card_help(self, card: str) -> str:
+        tr = self.tr
+        text = tr(f"card_help.{card}")
+        camp = self.my_camp
+        if camp:
+            stat = {"B": "str", "A": "end", "Q": "agi"}.get(card)
+            if stat:
+                rank = camp["ranks"].get(stat, "")
+                text += "\n" + tr("card_help.stat", stat=stat.upper(), value=rank)
+        return text
+
+    # --- the map --------------------------------------------------------------------------------
+    def cells(self) -> list[Cell]:
+        view = self.view
+        if not view:
+            return []
+        grid = self.tr.rules.maps[view["map"]]
+        moves = self.move_actions()
+        targets = self.target_seats()
+        battle = view.get("battle")
+        battle_squares = set()
+        if battle:
+            battle_squares.add(battle["square"])
+            battle_squares.update(self.camp(s)["pos"] for s in battle["seats"])
+        eaten = set(view.get("eaten", []))
+        me = self.me
+        out = []
+        for i, sq in enumerate(grid.squares):
+            camps = [c for c in view["camps"] if c["pos"] == i and c["alive"]]
+            out.append(Cell(
+                i, sq.x, sq.y, sq.name.get(self.tr.lang), sq.leyline, camps, moves.get(i),
+                any(c["seat"] in targets for c in camps), i in battle_squares, i in eaten,
+                any(c["seat"] == me for c in camps)))
+        return out
+
+    def grid_size(self) -> tuple[int, int]:
+        grid = self.tr.rules.maps[self.view["map"]] if self.view else None
+        return (grid.width, grid.height) if grid else (7, 6)
+
+    def square_name(self, index: int) -> str:
+        return self.tr.square(self.view["map"], index) if self.view else str(index)
+
+    # --- the battle -----------------------------------------------------------------------------
+    def battle(self, now: float) -> dict[str, Any] | None:
+        view = self.view
+        if not view or not view.get("battle"):
+            return None
+        b = view["battle"]
+        tr = self.tr
+        n = tr.rules.numbers
+        refill_round = ((max(b["round"], 1) - 1) // n.hand_refill_every + 1) * n.hand_refill_every
+        order = list(b["order"]) or list(b["seats"])
+        actor = b.get("actor")
+        combatants = []
+        for c in b["combatants"]:
+            seat = c["seat"]
+            camp = self.camp(seat)
+            np_status = ""
+            if c["np_target"] >= 0:
+                total = self.np_charge(seat)
+                elapsed = max(0, b["round"] - c["np_round"])
+                np_status = tr("battle.np_declared", target=self.who(c["np_target"]))
+                if total is not None:
+                    np_status += " · " + (tr("battle.np_ready") if elapsed >= total else
+                                          tr("battle.np_charge", n=elapsed, total=total))
+            flags = []
+            if c["disengage_round"] >= 0:
+                flags.append(tr("battle.disengaging"))
+            if c["fleeing"]:
+                flags.append(tr("battle.fleeing"))
+            if c["war_roar"]:
+                flags.append(tr("battle.war_roar"))
+            if seat in b.get("truce", []):
+                flags.append(tr("battle.truce"))
+            if b["stage"] == "round_start" and seat in b.get("ready", []):
+                flags.append(tr("battle.ready"))
+            combatants.append({
+                "seat": seat, "cls": camp["cls"], "hp": camp["hp"], "max_hp": camp["max_hp"],
+                "alive": camp["alive"], "in": seat in b["seats"], "acting": seat == actor,
+                "np": np_status, "flags": flags, "pos": camp["pos"], "mine": seat == self.me,
+                "hand_size": camp["hand_size"], "buffs": camp.get("buffs", []),
+                "spells": camp["spells"],
+            })
+        pending = b.get("pending")
+        reaction = None
+        if pending:
+            kind = tr("battle.np_attack") if pending.get("noble_phantasm") else \
+                tr.card(pending.get("kind", ""))
+            reaction = {
+                "attacker": pending["attacker"], "target": pending["target"], "kind": kind,
+                "total": pending.get("total"), "critical": pending.get("critical"),
+                "fumble": pending.get("fumble"),
+                "mine": pending["target"] == self.me and self.prompt_kind == "reaction",
+                "seconds": self.seconds_left(pending["target"], now)
+                if self.prompt_kind == "reaction" else None,
+            }
+        return {
+            "purpose": b["purpose"], "square": b["square"], "round": b["round"],
+            "refill_round": refill_round, "refill_now": b["round"] == refill_round,
+            "order": order, "cursor": b["cursor"], "actor": actor, "stage": b["stage"],
+            "combatants": combatants, "pending": reaction, "seats": list(b["seats"]),
+        }
+
+    def np_charge(self, seat: int) -> int | None:
+        """Rounds a Noble Phantasm needs to charge, if this seat knows which one it is."""
+        camp = self.camp(seat)
+        np_id = camp.get("noble_phantasm")
+        if np_id is None and seat == self.me:
+            servant = self.tr.rules.servants.get(camp["cls"])
+            np_id = servant.np.id if servant else None
+        np = self.tr.np_by_id(np_id) if np_id else None
+        return np.charge if np else None
+
+    def dice(self, limit: int = 6, seats: Iterable[int] | None = None) -> list[dict[str, Any]]:
+        """The latest dice rolls (of `seats`, if given), newest last, for the dice tray."""
+        wanted = set(seats) if seats is not None else None
+        rolls = [e for e in self.events if e.get("type") == "DiceRolled"
+                 and (wanted is None or e.get("seat") in wanted)]
+        out = []
+        for e in rolls[-limit:]:
+            out.append({
+                "seat": e.get("seat", -1), "who": self.who(e.get("seat")),
+                "purpose": self.tr(f"dice.{e.get('purpose', 'other')}")
+                if self.tr.has(f"dice.{e.get('purpose', 'other')}") else e.get("purpose", ""),
+                "dice": e.get("dice", ""), "faces": list(e.get("faces") or []),
+                "total": e.get("total"), "mod": e.get("mod", 0),
+                "result": e.get("result") or "",
+                "line": dice_line(e, self.tr.lang),
+            })
+        return out
+
+    # --- the dossier ----------------------------------------------------------------------------
+    def dossier(self) -> list[dict[str, Any]]:
+        """For every other class: the tier your investigations reached and what it revealed."""
+        camp = self.my_camp
+        view = self.view
+        if not view or not camp:
+            return []
+        tr = self.tr
+        known = camp.get("known", {})
+        rows = []
+        for other in view["camps"]:
+            if other["seat"] == self.me:
+                continue
+            cls = other["cls"]
+            tier = known.get(cls, 0)
+            row: dict[str, Any] = {"seat": other["seat"], "cls": cls, "tier": tier,
+                                   "alive": other["alive"], "ranks": other["ranks"]}
+            if "cards" in other:
+                row["cards"] = other["cards"]
+                row["skills"] = [tr.skill(s) for s in other.get("skills", [])]
+            if "servant" in other:
+                row["true_name"] = tr.true_name(other["servant"])
+                row["np"] = tr.np_name(other.get("noble_phantasm"))
+            if other.get("profile"):
+                servant = tr.servant_by_id(other.get("servant", ""))
+                if servant is not None:
+                    row["profile"] = servant.profile.get(tr.lang)
+                    row["weakness"] = servant.weakness.get(tr.lang)
+            rows.append(row)
+        rows.sort(key=lambda r: CLASSES.index(r["cls"]))
+        return rows
+
+    # --- the log --------------------------------------------------------------------------------
+    def log_lines(self, limit: int | None = None) -> list[tuple[str, str]]:
+        """(kind, text) per event in this language: kind is dice, turn, battle, death or event."""
+        events = self.events if limit is None else self.events[-limit:]
+        out = []
+        for e in events:
+            line = self.event_text(e)
+            if line:
+                out.append((event_kind(e), line))
+        return out
+
+    def dice_log(self, limit: int | None = None) -> list[str]:
+        return [t for k, t in self.log_lines(limit) if k in DICE_KINDS]
+
+    def event_text(self, e: dict[str, Any]) -> str:
+        tr = self.tr
+        kind = e.get("type", "")
+        who = self.who(e.get("seat"))
+        if kind == "DiceRolled":
+            purpose_key = f"dice.{e.get('purpose', 'other')}"
+            purpose = tr(purpose_key) if tr.has(purpose_key) else e.get("purpose", "")
+            return f"{who} {purpose}: {dice_line(e, tr.lang)}"
+        target = self.who(e.get("target"))
+        if kind == "TurnStarted":
+            return tr("event.TurnStarted", day=e.get("day"), turn=tr(f"turn.{e.get('turn')}"))
+        if kind == "Moved":
+            return tr("event.Moved", who=who, square=self.square_name(e.get("to", 0)))
+        if kind == "Declared":
+            decl = tr(f"decl.{e.get('kind')}")
+            if e.get("target", -1) is not None and e.get("target", -1) >= 0:
+                return tr("event.DeclaredAt", who=who, kind=decl, target=target)
+            return tr("event.Declared", who=who, kind=decl)
+        if kind == "ActionCancelled":
+            return tr("event.ActionCancelled", who=who, kind=tr(f"decl.{e.get('kind')}"))
+        if kind == "Investigated":
+            result = tr("event.investigate_ok", tier=e.get("tier")) if e.get("success") else \
+                tr("event.investigate_ng")
+            return tr("event.Investigated", cls=tr.cls(e.get("cls")), result=result)
+        if kind == "AmbushAnswered":
+            return tr("event.AmbushAnswered", who=who,
+                      choice=tr("event.flee" if e.get("flee") else "event.fight"))
+        if kind == "BattleOpened":
+            return tr("event.BattleOpened", square=self.square_name(e.get("square", 0)))
+        if kind == "InterventionAnswered":
+            return tr("event.InterventionAnswered", who=who,
+                      choice=tr("event.joins" if e.get("join") else "event.stays"))
+        if kind in ("Attacked", "Reacted"):
+            card = e.get("kind", "")
+            name = {"G": tr("verb.ReactGuard")}.get(card, tr.card(card))
+            return tr(f"event.{kind}", who=who, target=target, kind=name)
+        if kind == "AttackResolved":
+            result = "event.halved" if e.get("halved") and e.get("hit") else \
+                "event.hit" if e.get("hit") else "event.miss"
+            return tr(result)
+        if kind == "DamageDealt":
+            return tr("event.DamageDealt", target=target, amount=e.get("amount"))
+        if kind == "NoblePhantasmFired":
+            return tr("event.NoblePhantasmFired", who=who, np=tr.np_name(e.get("np")))
+        if kind == "LeftBattle":
+            how_key = f"event.how_{e.get('how')}"
+            how = tr(how_key) if tr.has(how_key) else e.get("how", "")
+            return tr("event.LeftBattle", who=who, how=how)
+        if kind == "CommandSpellUsed":
+            return tr("event.CommandSpellUsed", who=who, spell=tr.spell(e.get("spell", "")))
+        if kind == "SkillUsed" and e.get("skill"):
+            return tr("event.SkillUsedNamed", who=who, skill=tr.skill(e["skill"]))
+        if kind == "GameEnded":
+            return tr("event.GameEnded")
+        key = f"event.{kind}"
+        if tr.has(key):
+            return tr(key, who=who, target=target, round=e.get("round"),
+                      rounds=e.get("rounds"), hp=e.get("hp"), amount=e.get("amount"))
+        return ""
+
+    # --- the end --------------------------------------------------------------------------------
+    def result(self) -> dict[str, Any] | None:
+        view = self.view
+        if not view or not view.get("over"):
+            return None
+        reason = next((e.get("reason") for e in reversed(self.events)
+                       if e.get("type") == "GameEnded"), None)
+        winner = view.get("winner", -1)
+        return {
+            "winner": winner, "cls": view["camps"][winner]["cls"] if winner >= 0 else None,
+            "you": winner >= 0 and winner == self.me, "reason": reason, "day": view["day"],
+            "survivors": [c["seat"] for c in view["camps"] if c["alive"]],
+        }
+
+    def export_log(self) -> str:
+        """The whole game log in this language: dice-bot lines and events."""
+        lines = [self.tr("app.title")]
+        if self.room:
+            lines.append(self.room.get("name", ""))
+        lines.extend(text for _kind, text in self.log_lines())
+        return "\n".join(lines) + "\n"
+
+
+def event_kind(e: dict[str, Any]) -> str:
+    kind = e.get("type", "")
+    if kind == "DiceRolled":
+        return {"critical": "critical", "fumble": "fumble"}.get(e.get("result") or "", "dice")
+    if kind == "TurnStarted":
+        return "turn"
+    if kind in ("ServantDied", "GameEnded"):
+        return "death"
+    if kind in ("BattleOpened", "BattleStarted", "BattleEnded", "RoundStarted", "Attacked",
+                "Reacted", "AttackResolved", "DamageDealt", "NoblePhantasmFired",
+                "NoblePhantasmDeclared", "LeftBattle"):
+        return "battle"
+    return "event"
+
+
+def parse_host(text: str, default_port: int) -> tuple[str, int] | None:
+    """`host`, `host:port` or `[v6]:port` -> (host, port); None if it is not an address."""
+    text = text.strip()
+    if not text or any(c.isspace() for c in text):
+        return None
+    host, port = text, default_port
+    if text.startswith("["):
+        end = text.find("]")
+        if end < 0:
+            return None
+        host, rest = text[1:end], text[end + 1:]
+        if rest:
+            if not rest.startswith(":") or not rest[1:].isdigit():
+                return None
+            port = int(rest[1:])
+    elif text.count(":") == 1:
+        host, _, port_text = text.partition(":")
+        if not port_text.isdigit():
+            return None
+        port = int(port_text)
+    if not host or not 0 < port < 65536:
+        return None
+    return host, port
+
+
+def check_name(name: str) -> str | None:
+    """The catalog key of what is wrong with a player or room name, or None."""
+    name = name.strip()
+    if not name:
+        return "error.name_empty"
+    if len(name) > 32:
+        return "error.name_long"
+    return None
+
+
+def classes_in(seats: Iterable[dict[str, Any]]) -> set[str]:
+    return {s["cls"] for s in seats if s.get("cls") and s.get("kind") != "open"}

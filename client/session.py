@@ -1,0 +1,194 @@
+"""The client's connection to a server: connect, greet, send, and come back after a loss.
+
+No screen here. Every server message goes to the `ClientModel` and then to the listeners (the
+app routes screens from them). A lost connection while seated in a room shows as
+"reconnecting" and is retried with growing delays; once the server greets again the seat is
+resumed with its token. All of it runs on the reactor, so the frame loop never waits on the
+network.
+"""
+
+from __future__ import annotations
+
+import ipaddress
+import time
+from collections.abc import Callable
+from typing import Any
+
+from twisted.internet.defer import Deferred
+from twisted.internet.endpoints import (
+    HostnameEndpoint,
+    TCP4ClientEndpoint,
+    TCP6ClientEndpoint,
+    connectProtocol,
+)
+from twisted.logger import Logger
+
+from ..shared.protocol import PROTOCOL_VERSION
+from .model import ClientModel
+from .net import ServerConnection
+
+log = Logger()
+RETRY_DELAYS = (0.3, 0.7, 1.5, 3.0, 5.0)
+CONNECT_TIMEOUT = 5
+
+
+class Session:
+    def __init__(self, reactor: Any, model: ClientModel, name: str) -> None:
+        self.reactor = reactor
+        self.model = model
+        self.name = name
+        self.proto: ServerConnection | None = None
+        self.host = ""
+        self.port = 0
+        self.closing = False
+        self.reconnecting = False
+        self.resuming = False
+        self.retry_call: Any = None
+        self.ref = 0
+        self.listeners: list[Callable[[dict[str, Any]], None]] = []
+        self.on_welcome: list[Callable[[], None]] = []  # one-shot, run after the next welcome
+        self.on_failed: list[Callable[[str], None]] = []
+        self.sent: list[dict[str, Any]] = []  # every message sent (tests, the tour)
+
+    # --- connecting -----------------------------------------------------------------------------
+    @property
+    def connected(self) -> bool:
+        return self.proto is not None and self.proto.transport is not None and \
+            self.model.connection == "connected"
+
+    def endpoint(self, host: str, port: int) -> Any:
+        try:
+            address = ipaddress.ip_address(host)
+        except ValueError:
+            return HostnameEndpoint(self.reactor, host, port, timeout=CONNECT_TIMEOUT)
+        cls = TCP6ClientEndpoint if address.version == 6 else TCP4ClientEndpoint
+        return cls(self.reactor, host, port, timeout=CONNECT_TIMEOUT)
+
+    def connect(self, host: str, port: int) -> Deferred:
+        self.host, self.port = host, port
+        self.closing = False
+        self.model.host = f"{host}:{port}"
+        if not self.reconnecting:
+            self.model.connection = "connecting"
+        self.model.revision += 1
+        proto = ServerConnection(self.name, self._message, self._lost)
+        d = connectProtocol(self.endpoint(host, port), proto)
+        d.addCallbacks(self._connected, self._failed)
+        return d
+
+    def _connected(self, proto: ServerConnection) -> ServerConnection:
+        self.proto = proto
+        return proto
+
+    def _failed(self, failure: Any) -> None:
+        self.proto = None
+        if self.reconnecting and not self.closing:
+            self._schedule_retry()
+            return
+        self.model.connection = "offline"
+        text = self.model.tr("error.unreachable", host=self.model.host)
+        self.model.notify(text)
+        for callback in self.on_failed:
+            callback(text)
+        self.on_welcome.clear()
+
+    def _lost(self, reason: Any = None) -> None:
+        self.proto = None
+        if self.closing:
+            self.model.connection = "offline"
+            self.model.revision += 1
+            return
+        if self.model.token and self.model.room_id is not None:
+            self.reconnecting = True
+            self.model.connection = "reconnecting"
+            self.model.revision += 1
+            self._schedule_retry()
+            return
+        if self.model.connection != "offline":
+            self.model.connection = "offline"
+            self.model.notify(self.model.tr("error.lost"))
+            for callback in self.on_failed:
+                callback(self.model.tr("error.lost"))
+
+    def _schedule_retry(self) -> None:
+        self.model.attempt += 1
+        self.model.revision += 1
+        delay = RETRY_DELAYS[min(self.model.attempt - 1, len(RETRY_DELAYS) - 1)]
+        self.retry_call = self.reactor.callLater(delay, self._retry)
+
+    def _retry(self) -> None:
+        self.retry_call = None
+        if not self.closing:
+            self.connect(self.host, self.port)
+
+    def close(self) -> None:
+        """Leave the server on purpose (no reconnecting)."""
+        self.closing = True
+        self.reconnecting = False
+        if self.retry_call is not None and self.retry_call.active():
+            self.retry_call.cancel()
+        self.retry_call = None
+        if self.proto is not None and self.proto.transport is not None:
+            self.proto.transport.loseConnection()
+        self.model.connection = "offline"
+
+    def drop(self) -> None:
+        """Lose the connection as a network failure would (tests, the tour)."""
+        if self.proto is not None and self.proto.transport is not None:
+            self.proto.transport.abortConnection()
+
+    # --- messages -------------------------------------------------------------------------------
+    def _message(self, msg: dict[str, Any]) -> None:
+        kind = msg.get("t")
+        if kind == "welcome" and msg.get("version") != PROTOCOL_VERSION:
+            key = "error.server_old" if msg.get("version", 0) < PROTOCOL_VERSION else \
+                "error.server_new"
+            self.model.notify(self.model.tr(key, server=msg.get("version"),
+                                            client=PROTOCOL_VERSION))
+            self.close()
+            return
+        try:
+            self._take(msg, kind)
+        except Exception:  # a client bug must not cost the connection (it would drop it)
+            log.failure("handling the server message {kind}", kind=kind)
+
+    def _take(self, msg: dict[str, Any], kind: Any) -> None:
+        self.model.handle(msg, time.monotonic())
+        if kind == "welcome":
+            if self.reconnecting:
+                self.reconnecting = False
+                self.resuming = True
+                self.send("resume", room=self.model.room_id, token=self.model.token)
+            callbacks, self.on_welcome = self.on_welcome, []
+            for callback in callbacks:
+                callback()
+        elif kind == "joined" and self.resuming:
+            self.resuming = False
+            self.model.notify(self.model.tr("net.resumed"), "info")
+        elif kind == "error" and self.resuming and msg.get("code") in ("bad_token",
+                                                                       "room_not_found"):
+            self.resuming = False  # the seat is gone: back to the lobby
+            self.model.reset_room()
+        for listener in list(self.listeners):
+            listener(msg)
+
+    def send(self, msg_name: str, /, **fields: Any) -> bool:
+        """Send if connected; False (nothing sent) otherwise."""
+        if self.proto is None or self.proto.transport is None:
+            return False
+        self.proto.send(msg_name, **fields)
+        self.sent.append({"t": msg_name, **fields})
+        del self.sent[:-200]
+        return True
+
+    def act(self, action: dict[str, Any]) -> bool:
+        """A click's action, on the state it was chosen on; buttons wait for the answer."""
+        state_id = self.model.state_id
+        if state_id < 0:
+            return False
+        self.ref += 1
+        if self.send("act", action=action, state_id=state_id, ref=self.ref):
+            self.model.sent_state_id = state_id
+            self.model.revision += 1
+            return True
+        return False

@@ -1,0 +1,215 @@
+"""`grailwar tour`: every main screen, driven by a scripted local game, saved as PNG files.
+
+The tour starts the embedded server, makes a few rooms for the lobby to show, then plays one
+game from a fixed seed through the client's own input handlers (the seat's choices come from
+the engine's normal bot, with investigations first so the dossier fills). Each screen is
+captured when the game reaches it. Works with ARCADE_HEADLESS=1.
+"""
+
+from __future__ import annotations
+
+from pathlib import Path
+from typing import Any
+
+from ..shared.engine.data import CLASSES
+from .driver import AutoPlayer
+
+SAMPLE_CHAT = {
+    "ja": ("よろしくお願いします。聖杯は私がいただきます。", "お手柔らかに。"),
+    "ko": ("잘 부탁드립니다. 성배는 제가 가져가겠습니다.", "살살 부탁해요."),
+    "en": ("Good luck, everyone. The Grail is mine.", "Be gentle."),
+}
+PLAYER = {"ja": "衛宮", "ko": "한서진", "en": "Ayaka"}
+TOUR_SEED = 20240611
+
+
+class Tour:
+    def __init__(self, out: str | Path, lang: str = "ja", seed: int = TOUR_SEED,
+                 reactor: Any = None, app: Any = None) -> None:
+        if reactor is None:
+            from twisted.internet import reactor as default_reactor
+
+            reactor = default_reactor
+        from .app import GrailApp
+
+        self.out = Path(out)
+        self.lang = lang
+        self.seed = seed
+        self.reactor = reactor
+        self.app = app or GrailApp(reactor, lang=lang, name=PLAYER.get(lang, "Ayaka"),
+                                   remember=False, bot_delay=0.0,
+                                   export_dir=self.out / "exports")
+        self.files: list[Path] = []
+        self.notes: list[str] = []
+
+    def shot(self, name: str) -> Path:
+        self.app.model.notices.clear()  # a toast left from the script would hide the screen
+        self.app.current.invalidate()
+        path = self.app.capture(self.out / f"{name}.png")
+        self.files.append(path)
+        return path
+
+    def wait(self, until: Any, timeout: float = 20.0, step: Any = None) -> bool:
+        return self.app.pump(until=until, timeout=timeout, render=False, step=step)
+
+    def run(self) -> list[Path]:
+        app = self.app
+        m = app.model
+        # --- title
+        app.show("title")
+        self.shot("title")
+        # --- the local server and some rooms to show in the lobby
+        from .embedded import LocalServer
+
+        # bots wait 50 ms, so the client sees each declaration window before they act
+        app.local = LocalServer(self.reactor, bot_delay=0.05)
+        app.local.start()
+        lobby = app.local.lobby
+        demo = [("冬木の夜会" if self.lang == "ja" else "한밤의 성배" if self.lang == "ko"
+                 else "Fuyuki night table", "secret", 4),
+                ("River Bridge", None, 7), ("初心者歓迎 beginners", None, 5)]
+        self.hosts = [demo_host(self.reactor, app.local.port, f"host{i}", name, password, seats,
+                                list(CLASSES[i + 1:i + 1 + seats - 2]))
+                      for i, (name, password, seats) in enumerate(demo)]
+        self.wait(lambda: len(lobby.rooms) >= len(demo), timeout=10)
+        app.connect("127.0.0.1", app.local.port)
+        self.wait(lambda: m.connection == "connected" and m.rooms_total >= 3)
+        self.wait(lambda: app.current.name == "lobby")
+        self.shot("lobby")
+        # the password prompt of the locked room
+        locked = next(r for r in m.rooms if r["locked"])
+        app.current.click(f"join:{locked['id']}")
+        app.current.type_text("wrong")
+        self.shot("lobby_password")
+        app.current.click("password_ok")
+        self.wait(lambda: bool(m.current_notice(app.current.now())), timeout=5)
+        app.current.click("password_cancel")
+        # --- our room, with bots in every other seat
+        lobby_view = app.current
+        lobby_view.options["cls"] = "saber"
+        lobby_view.click("create")
+        self.wait(lambda: m.room is not None and app.current.name == "room")
+        room_obj = lobby.rooms[m.room_id]
+        room_obj.seed = self.seed  # a fixed game for the screenshots
+        for _ in range(len(CLASSES) - 1):
+            view = app.current
+            view.rebuild()
+            add = next((r for r in view.regions if r.id.startswith("add_bot:")), None)
+            if add is None:
+                break
+            before = len([s for s in m.room["seat_list"] if s["kind"] == "bot"])
+            view.click(add.id)
+            self.wait(lambda b=before: len([s for s in m.room["seat_list"]
+                                            if s["kind"] == "bot"]) > b, timeout=5)
+        chat = SAMPLE_CHAT.get(self.lang, SAMPLE_CHAT["en"])
+        view = app.current
+        view.click("field:chat")
+        view.type_text(chat[0])
+        view.click("chat:send")
+        self.wait(lambda: len(m.chat["room"]) >= 1, timeout=5)
+        self.shot("room")
+        # --- the game
+        view.click("start")
+        self.wait(lambda: m.state is not None, timeout=10)
+        investigated: set[str] = set()
+
+        def prefer(model: Any, legal: list[dict[str, Any]]) -> dict[str, Any] | None:
+            """Investigate on the first three days, one class after the other to its last tier
+            (the dossier), otherwise the bot decides."""
+            view = model.view
+            if view["day"] > 3 or model.prompt_kind != "declare":
+                return None
+            known = (model.my_camp or {}).get("known", {})
+            options = [a for a in legal if a["type"] == "DeclareInvestigate"]
+            if not options:
+                return None
+            best = max(options, key=lambda a: (known.get(a["target_class"], 0),
+                                               -CLASSES.index(a["target_class"])))
+            investigated.add(best["target_class"])
+            return best
+
+        player = AutoPlayer(app, "normal", seed=self.seed, prefer=prefer)
+        self.wait(lambda: bool(m.legal) and m.prompt_kind == "declare", timeout=20)
+        app.show("game")
+        app.ui.verb = None
+        view = app.current
+        view.rebuild()
+        card = view.region_by_id("card:0")
+        if card is not None:  # the card's details on hover
+            view.on_mouse_motion(int(card.center[0]), int(card.center[1]), 0, 0)
+        self.shot("game")
+        view.on_mouse_motion(0, 0, 0, 0)
+        # the Investigate options open, as a player would see them
+        app.current.click("verb:DeclareInvestigate")
+        self.shot("game_options")
+        app.ui.reset()
+        from ..server import room as room_module
+
+        room_module.BOT_DELAY = 0.0  # from here on the bots answer at once
+
+        def battle_moment() -> bool:
+            b = m.view and m.view.get("battle")
+            return bool(b and m.me in b["seats"] and m.my_turn
+                        and m.prompt_kind in ("reaction", "main"))
+
+        got_battle = self.wait(lambda: battle_moment() and m.prompt_kind == "reaction",
+                               timeout=90, step=lambda: (not battle_moment()
+                                                         or m.prompt_kind != "reaction")
+                               and player.step())
+        if not got_battle:
+            self.notes.append("no reaction prompt of our seat was reached; showing a battle")
+            self.wait(lambda: bool(m.view and m.view.get("battle")) or m.over, timeout=60,
+                      step=player.step)
+        if m.view and m.view.get("battle"):
+            app.show("battle")
+            self.shot("battle")
+        # the dossier once the investigations of the first days are in
+        self.wait(lambda: m.over or m.view["day"] >= 4, timeout=120, step=player.step)
+        app.show("dossier")
+        self.shot("dossier")
+        self.wait(lambda: m.over, timeout=240, step=player.step)
+        app.show("log")
+        self.shot("log")
+        if m.over:
+            app.show("end")
+        self.shot("end")
+        return self.files
+
+    def close(self) -> None:
+        for host in getattr(self, "hosts", []):
+            if host.transport is not None:
+                host.transport.loseConnection()
+        self.app.shutdown()
+
+
+def demo_host(reactor: Any, port: int, player: str, name: str, password: str | None,
+              seats: int, bots: list[str]) -> Any:
+    """Another player's connection that opens a room (with bots) and stays in it, so the
+    lobby has rooms to show."""
+    from twisted.internet.endpoints import TCP4ClientEndpoint, connectProtocol
+
+    from .net import ServerConnection
+
+    def on_message(msg: dict[str, Any]) -> None:
+        if msg["t"] == "welcome":
+            fields: dict[str, Any] = {"name": name, "seats": seats}
+            if password:
+                fields["password"] = password
+            conn.send("create_room", **fields)
+        elif msg["t"] == "joined":
+            for cls in bots:
+                conn.send("add_bot", cls=cls, level="normal")
+
+    conn = ServerConnection(player, on_message)
+    connectProtocol(TCP4ClientEndpoint(reactor, "127.0.0.1", port), conn)
+    return conn
+
+
+def run_tour(out: str | Path, lang: str = "ja", seed: int = TOUR_SEED) -> list[Path]:
+    tour = Tour(out, lang, seed)
+    try:
+        return tour.run()
+    finally:
+        for note in tour.notes:
+            print(f"tour: {note}")
+        tour.close()

@@ -1,0 +1,19 @@
+"""The screens of the desktop client, one arcade.View each."""
+
+from __future__ import annotations
+
+from .battle import BattleView
+from .dossier import DossierView
+from .end import EndView
+from .game import GameView
+from .lobby import LobbyView
+from .log import LogView
+from .room import RoomView
+from .title import TitleView
+
+VIEW_CLASSES = {
+    "title": TitleView, "lobby": LobbyView, "room": RoomView, "game": GameView,
+    "battle": BattleView, "dossier": DossierView, "log": LogView, "end": EndView,
+}
+
+__all__ = ["VIEW_CLASSES"]

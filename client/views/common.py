@@ -1,0 +1,369 @@
+"""Pieces shared by the in-game screens: the header with its tabs and timer, the action bar,
+the card hand, the chat box and camp tokens."""
+
+from __future__ import annotations
+
+from typing import Any
+
+from .. import theme as th
+from ..gfx import Scene
+from ..model import Option
+from .base import BaseView
+
+HEADER_H = 52
+TABS = ("game", "battle", "dossier", "log")
+OPTIONS_PER_PAGE = 10
+
+
+def token(s: Scene, x: float, y: float, r: float, cls: str, label: str, *, mine: bool = False,
+          target: bool = False, dead: bool = False, size: float | None = None) -> None:
+    """A camp's token: a disc in its class colour with the class's short name."""
+    colour = th.class_colour(cls) if not dead else (90, 90, 96)
+    if target:
+        s.ring(x, y, r + 6, 4, th.VERMILION)
+    s.ring(x, y, r + 3, 1.5, (0, 0, 0))
+    s.circle(x, y, r + 2, th.GOLD if mine else th.shade(colour, 1.45))
+    s.circle(x, y, r, colour)
+    s.circle(x, y + r * 0.35, r * 0.62, th.shade(colour, 1.12))
+    s.circle(x, y, r * 0.62, colour)
+    s.text(label, x, y, size or max(9, r * 0.8), th.WHITE, bold=True, anchor_x="center",
+           anchor_y="center")
+
+
+class InGameView(BaseView):
+    """A screen of a running game: header, tabs, and (for Game and Battle) the action bar."""
+
+    tab = "game"
+
+    live_slots: list[tuple[Any, ...]]
+
+    def tick(self, now: float) -> None:
+        left = self.countdown_value(now)
+        if left != getattr(self, "_shown_seconds", None):
+            self._shown_seconds = left
+            self.live_dirty = True  # only the countdowns are drawn again
+
+    def rebuild(self) -> None:
+        self.live_slots = []
+        super().rebuild()
+
+    def live_layout(self, s: Scene) -> None:
+        """The timers: the header's countdown, and the slots the screen left for them."""
+        tr, m = self.tr, self.model
+        now = self.now()
+        top = th.HEIGHT - HEADER_H
+        right = th.WIDTH - 16
+        left = m.my_seconds_left(now) if m.connection == "connected" else None
+        if left is not None:
+            s.box(right - 150, top + 8, 150, 36, th.VERMILION if left > 10 else (230, 60, 40),
+                  th.GOLD, 1)
+            s.text(f"{left // 60}:{left % 60:02d}", right - 75, top + 26, 20, th.WHITE,
+                   bold=True, anchor_x="center", anchor_y="center")
+        for slot in getattr(self, "live_slots", []):
+            kind = slot[0]
+            if kind == "deciding":
+                _kind, seat, x, y = slot
+                secs = m.seconds_left(seat, now)
+                text = tr("panel.deciding") + (f" {secs}s" if secs is not None else "")
+                s.text(text, x, y, 12, th.GOLD, anchor_x="right", anchor_y="center",
+                       max_width=110)
+            elif kind == "reaction":
+                _kind, seat, x, y = slot
+                secs = m.seconds_left(seat, now)
+                if secs is not None:
+                    s.box(x - 85, y - 24, 170, 48, th.VERMILION, th.GOLD, 1)
+                    s.text(tr("battle.reaction_time", s=secs), x, y, 15, th.WHITE, bold=True,
+                           anchor_x="center", anchor_y="center", max_width=160)
+
+    def countdown_value(self, now: float) -> tuple[Any, ...]:
+        m = self.model
+        seats = tuple((seat, m.seconds_left(seat, now)) for seat in m.prompted_seats)
+        return (seats, m.connection)
+
+    def on_key(self, symbol: int, modifiers: int) -> None:
+        from arcade import key as keys
+
+        shortcuts = {keys.F1: "game", keys.F2: "battle", keys.F3: "dossier", keys.F4: "log"}
+        if symbol in shortcuts:
+            self.go_tab(shortcuts[symbol])
+        elif symbol == keys.ESCAPE:
+            self.app.ui.reset()
+            self.invalidate()
+
+    def go_tab(self, tab: str) -> None:
+        if tab == "battle" and not self.model.in_battle:
+            return
+        self.app.show(tab)
+
+    # --- header ---------------------------------------------------------------------------------
+    def header(self, s: Scene) -> None:
+        tr, m = self.tr, self.model
+        view = m.view
+        top = th.HEIGHT - HEADER_H
+        s.rect(0, top, th.WIDTH, HEADER_H, th.BG2)
+        s.rect(0, top - 2, th.WIDTH, 2, th.VERMILION)
+        if view:
+            day = tr("turn.day_of", day=view["day"], limit=view["day_limit"])
+            turn = view["turn"]
+            s.text(day, 20, top + 17, 17, th.TEXT, font="serif")
+            x = 20 + 150
+            for t in ("morning", "noon", "night"):  # the three turns of a day, current lit
+                lit = t == turn
+                s.box(x, top + 12, 84, 28, th.GOLD if lit else th.PANEL,
+                      th.GOLD if lit else th.LINE, 1)
+                s.text(tr(f"turn.{t}"), x + 42, top + 26, 13, th.INK if lit else th.MUTED,
+                       bold=lit, anchor_x="center", anchor_y="center", max_width=78)
+                x += 88
+        x = 560
+        for tab in TABS:
+            enabled = tab != "battle" or m.in_battle
+            selected = tab == self.tab
+            label = tr(f"tab.{tab}")
+            self.button(s, f"tab:{tab}", x, top + 9, 112, 34, label,
+                        lambda t=tab: self.go_tab(t), enabled=enabled,
+                        style="selected" if selected else "ghost", size=14)
+            if tab == "battle" and m.in_battle and not selected:
+                s.circle(x + 104, top + 38, 5, th.VERMILION)
+            x += 118
+        # connection and timer
+        right = th.WIDTH - 16
+        if m.connection != "connected":
+            text = tr("net.reconnecting", n=m.attempt) if m.connection == "reconnecting" \
+                else tr("top.offline")
+            s.box(right - 250, top + 10, 250, 32, th.VERMILION_DARK, th.GOLD, 1)
+            s.text(text, right - 125, top + 26, 12, th.WHITE, anchor_x="center",
+                   anchor_y="center", max_width=240)
+            return
+        if m.spectator:  # (this seat's countdown is drawn by live_layout)
+            s.text(tr("top.spectator"), right, top + 20, 14, th.MUTED, anchor_x="right")
+
+    # --- the action bar -------------------------------------------------------------------------
+    def prompt_line(self) -> str:
+        tr, m = self.tr, self.model
+        if m.over:
+            return tr("prompt.over")
+        kind = m.prompt_kind
+        if m.my_turn:
+            return tr(f"prompt.{kind}") if tr.has(f"prompt.{kind}") else kind
+        seats = m.prompted_seats
+        if kind == "declare":
+            return tr("prompt.wait_declare")
+        if seats:
+            return tr("prompt.wait_other", who="・".join(m.who(x) for x in seats)
+                      if tr.lang == "ja" else ", ".join(m.who(x) for x in seats))
+        return tr("prompt.none")
+
+    def action_bar(self, s: Scene, left: float, bottom: float, width: float,
+                   height: float) -> None:
+        """Verbs in one row (only legal ones enabled), the chosen verb's options below."""
+        m, ui = self.model, self.app.ui
+        self.panel(s, left, bottom, width, height)
+        my_turn = m.my_turn
+        line = self.prompt_line()
+        s.text(line, left + 16, bottom + height - 26, 15,
+               th.GOLD if my_turn else th.MUTED, font="serif" if my_turn else "sans",
+               max_width=width - 32)
+        verbs = m.verbs()
+        n = max(1, len(verbs))
+        gap = 6
+        bw = min(140, (width - 32 - gap * (n - 1)) / n)
+        x = left + 16
+        y = bottom + height - 80
+        for verb in verbs:
+            selected = ui.verb == verb.key
+            count = len(verb.options)
+            self.button(s, f"verb:{verb.key}", x, y, bw, 42, verb.label,
+                        lambda v=verb.key: self.press_verb(v), enabled=verb.enabled,
+                        help=verb.help, style="selected" if selected else "normal", size=14)
+            if count > 1:  # how many choices the verb opens, as a badge
+                s.circle(x + bw - 4, y + 40, 10, th.GOLD_DARK)
+                s.text(str(count), x + bw - 4, y + 40, 9, th.WHITE, bold=True,
+                       anchor_x="center", anchor_y="center")
+            x += bw + gap
+        options = self.current_options()
+        if options:
+            self.option_rows(s, options, left + 16, bottom + 8, width - 32, y - bottom - 14)
+
+    def current_options(self) -> list[Option]:
+        ui, m = self.app.ui, self.model
+        if ui.card:
+            return [o for o in (m.option(a) for a in m.legal) if o.card == ui.card]
+        if ui.verb:
+            return m.grouped(m.options(ui.verb), ui.extra.get("group"))
+        return []
+
+    def open_group(self, group: str) -> None:
+        self.app.ui.extra["group"] = group
+        self.app.ui.page = 0
+
+    def option_rows(self, s: Scene, options: list[Option], left: float, bottom: float,
+                    width: float, height: float) -> None:
+        ui = self.app.ui
+        per_row = 5
+        rows = max(1, int((height + 6) // 40))
+        per_page = per_row * rows
+        pages = max(1, (len(options) + per_page - 1) // per_page)
+        ui.page = min(ui.page, pages - 1)
+        shown = options[ui.page * per_page:(ui.page + 1) * per_page]
+        nav = 74 if pages > 1 else 0
+        bw = (width - nav - 6 * (per_row - 1)) / per_row
+        for i, opt in enumerate(shown):
+            col, row = i % per_row, i // per_row
+            x = left + col * (bw + 6)
+            y = bottom + height - 34 - row * 40
+            colour = th.CARD_COLOURS.get(opt.card) if opt.card else None
+            click = (lambda g=opt.group: self.open_group(g)) if opt.action is None else \
+                (lambda a=opt.action: self.send(a))
+            self.button(s, f"opt:{ui.page * per_page + i}", x, y, bw, 34, opt.label, click,
+                        help=opt.help, style="paper" if opt.action is not None else "normal",
+                        size=13, colour=colour)
+        if pages > 1:
+            x = left + width - nav + 4
+            self.button(s, "page:prev", x, bottom + height - 34, 34, 34, "◀",
+                        lambda: self.page(-1, pages), style="ghost", size=12)
+            self.button(s, "page:next", x + 36, bottom + height - 34, 34, 34, "▶",
+                        lambda: self.page(1, pages), style="ghost", size=12)
+            s.text(self.tr("option.page", page=ui.page + 1, pages=pages), x + 35,
+                   bottom + height - 56, 12, th.MUTED, anchor_x="center")
+
+    def page(self, step: int, pages: int) -> None:
+        self.app.ui.page = (self.app.ui.page + step) % pages
+
+    def press_verb(self, verb: str) -> None:
+        ui, m = self.app.ui, self.model
+        options = m.options(verb)
+        if not options:
+            return
+        ui.card = None
+        ui.extra.pop("group", None)
+        if len(options) == 1 and verb != "Move":
+            self.send(options[0].action)
+            return
+        ui.verb = None if ui.verb == verb else verb
+        ui.page = 0
+
+    def press_card(self, card: str) -> None:
+        ui = self.app.ui
+        ui.verb = None
+        ui.extra.pop("group", None)
+        ui.card = None if ui.card == card else card
+        ui.page = 0
+
+    def send(self, action: dict[str, Any]) -> None:
+        """A click becomes an `act` message; the state changes only when the server says so."""
+        if self.app.session is not None and self.app.session.act(action):
+            self.app.ui.reset()
+
+    # --- the hand -------------------------------------------------------------------------------
+    def hand(self, s: Scene, left: float, bottom: float, width: float, height: float) -> None:
+        tr, m = self.tr, self.model
+        self.panel(s, left, bottom, width, height)
+        cards = m.hand()
+        camp = m.my_camp
+        s.text(tr("panel.hand"), left + 14, bottom + height - 24, 13, th.MUTED)
+        if camp is None:
+            s.text(tr("panel.no_camp"), left + width / 2, bottom + height / 2, 13, th.MUTED,
+                   anchor_x="center", width=int(width - 30), align="center")
+            return
+        if not cards:
+            s.text(tr("panel.no_hand"), left + width / 2, bottom + height / 2 - 8, 14, th.MUTED,
+                   anchor_x="center")
+            return
+        n = len(cards)
+        cw = min(72, (width - 28 - 6 * (n - 1)) / n)
+        ch = min(height - 46, cw * 1.45)
+        x = left + 14
+        y = bottom + 12
+        for i, card in enumerate(cards):
+            self.card(s, f"card:{i}", x, y, cw, ch, card["card"], card["name"], card["usable"],
+                      card["help"], selected=self.app.ui.card == card["card"])
+            x += cw + 6
+
+    def card(self, s: Scene, rid: str, x: float, y: float, w: float, h: float, kind: str,
+             name: str, usable: bool, help: str, selected: bool = False) -> None:
+        colour = th.CARD_COLOURS.get(kind, th.MUTED)
+        s.shadow(x, y, w, h)
+        if selected:
+            y += 10
+        s.box(x, y, w, h, th.shade(colour, 0.55), th.GOLD if selected else th.shade(colour, 1.4),
+              2)
+        s.gradient(x + 4, y + 4, w - 8, h - 8, th.shade(colour, 1.15), th.shade(colour, 0.8))
+        s.circle(x + w / 2, y + h * 0.58, w * 0.28, th.shade(colour, 1.35))
+        s.circle(x + w / 2, y + h * 0.58, w * 0.22, th.shade(colour, 0.7))
+        s.text(kind, x + w / 2, y + h * 0.58, w * 0.28, th.WHITE, bold=True, anchor_x="center",
+               anchor_y="center")
+        s.text(name, x + w / 2, y + 14, 11, th.WHITE, bold=True, anchor_x="center",
+               max_width=w - 6)
+        self.add_region(rid, x, y, w, h, (lambda k=kind: self.press_card(k)) if usable else None,
+                        enabled=usable, help=help, label=kind)
+
+    # --- chat -----------------------------------------------------------------------------------
+    def chat_box(self, s: Scene, left: float, bottom: float, width: float, height: float,
+                 with_tabs: bool = True) -> None:
+        chat_box(self, s, left, bottom, width, height, with_tabs)
+
+
+def chat_box(view: BaseView, s: Scene, left: float, bottom: float, width: float, height: float,
+             with_tabs: bool = True) -> None:
+    """Chat messages, channel tabs (room, negotiation) and the input line."""
+    tr, m, ui = view.tr, view.model, view.app.ui
+    view.panel(s, left, bottom, width, height, tr("chat.title"))
+    if with_tabs:
+        x = left + width - 14
+        for channel in ("negotiation", "room"):
+            label = tr(f"chat.{channel}")
+            x -= 120
+            view.button(s, f"chat:{channel}", x, bottom + height - 34, 114, 28, label,
+                        lambda c=channel: setattr(ui, "chat_channel", c),
+                        style="selected" if ui.chat_channel == channel else "ghost", size=12)
+    channel = ui.chat_channel if with_tabs else "room"
+    lines = m.chat.get(channel, [])
+    y = bottom + 62
+    top = bottom + height - 50
+    if not lines:
+        key = "chat.no_negotiation" if channel == "negotiation" and not negotiating(m) \
+            else "chat.empty"
+        s.text(tr(key), left + width / 2, (y + top) / 2, 13, th.MUTED, anchor_x="center")
+    else:
+        for msg in reversed(lines[-40:]):
+            if y > top - 18:
+                break
+            name = msg.get("name", "")
+            seat = msg.get("seat", -1)
+            colour = th.class_colour(m.camp(seat)["cls"]) if m.view and 0 <= seat < len(
+                m.view["camps"]) else th.MUTED
+            head = f"{name}"
+            t = s.text(msg.get("text", ""), left + 18, y, 13, th.TEXT,
+                       width=int(width - 36), anchor_y="bottom")
+            y += t.content_height + 1
+            s.text(head, left + 18, y, 11, th.shade(colour, 1.3), anchor_y="bottom",
+                   max_width=width - 36)
+            y += 20
+    field_name = "chat"
+    if field_name not in view.fields:
+        from ..gfx import TextField
+
+        view.fields[field_name] = TextField("", max_len=300)
+    view.fields[field_name].placeholder = tr("chat.hint")
+    view.field(s, field_name, left + 14, bottom + 12, width - 28 - 96, 38, 13)
+    view.button(s, "chat:send", left + width - 14 - 88, bottom + 12, 88, 38, tr("chat.send"),
+                lambda: send_chat(view, channel), size=13)
+
+
+def negotiating(m: Any) -> bool:
+    view = m.view
+    if not view or not view.get("parley"):
+        return False
+    p = view["parley"]
+    return p["kind"] == "negotiate" and m.me in (p["opener"], p["target"])
+
+
+def send_chat(view: BaseView, channel: str) -> None:
+    text = view.fields["chat"].value.strip()
+    if not text or view.app.session is None:
+        return
+    if channel == "negotiation" and not negotiating(view.model):
+        view.model.notify(view.tr("error.no_negotiation"))
+        return
+    if view.app.session.send("chat", text=text[:300], channel=channel):
+        view.fields["chat"].value = ""

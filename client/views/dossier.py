@@ -1,0 +1,109 @@
+"""Dossier: what each of your investigations revealed about each class, tier by tier."""
+
+from __future__ import annotations
+
+from typing import Any
+
+from .. import theme as th
+from ..gfx import Scene
+from .common import HEADER_H, InGameView, token
+
+COLS = (16, 250, 560, 860)  # class | tier 1 | tier 2 | tier 3 (left edges)
+
+
+class DossierView(InGameView):
+    name = "dossier"
+    background = (22, 22, 32)
+    split = True
+    cached = True
+    tab = "dossier"
+
+    def layout(self, s: Scene) -> None:
+        tr, m = self.tr, self.model
+        self.header(s)
+        top = th.HEIGHT - HEADER_H - 12
+        s.text(tr("dossier.title"), 20, top - 30, 20, th.GOLD, font="serif")
+        rows = m.dossier()
+        if not rows:
+            s.text(tr("dossier.spectator") if m.my_camp is None else tr("dossier.unknown"),
+                   th.WIDTH / 2, th.HEIGHT / 2, 16, th.MUTED, anchor_x="center")
+            return
+        # the sheet: paper with a ruled table
+        left, bottom, width = 12, 12, th.WIDTH - 24
+        height = top - 48 - bottom
+        s.shadow(left, bottom, width, height, 4, 5)
+        s.box(left, bottom, width, height, th.PAPER, th.PAPER_DARK, 1)
+        head_y = bottom + height - 34
+        s.rect(left + 1, head_y - 4, width - 2, 37, th.PAPER2)
+        titles = (tr("panel.camps"), tr("dossier.tier", n=1) + " · " + tr("dossier.tier1"),
+                  tr("dossier.tier", n=2) + " · " + tr("dossier.tier2"),
+                  tr("dossier.tier", n=3) + " · " + tr("dossier.tier3"))
+        for x, title in zip(COLS, titles, strict=True):
+            s.text(title, x + 12, head_y + 10, 13, th.INK, bold=True, max_width=290)
+        for x in COLS[1:]:
+            s.rect(x, bottom + 6, 1, height - 12, th.PAPER_DARK)
+        row_h = (head_y - 4 - bottom) / len(rows)
+        y = head_y - 4
+        for i, row in enumerate(rows):
+            y -= row_h
+            if i % 2:
+                s.rect(left + 1, y, width - 2, row_h, (230, 219, 194))
+            s.rect(left + 6, y, width - 12, 1, th.PAPER_DARK)
+            self.row(s, row, y, row_h)
+
+    def row(self, s: Scene, row: dict[str, Any], y: float, h: float) -> None:
+        tr = self.tr
+        cls = row["cls"]
+        tier = row["tier"]
+        mid = y + h / 2
+        token(s, COLS[0] + 30, y + h - 30, 18, cls, tr.short(cls), dead=not row["alive"])
+        s.text(tr.cls(cls), COLS[0] + 56, y + h - 30, 16, th.shade(th.class_colour(cls), 0.8),
+               font="serif", anchor_y="center")
+        for k in range(3):  # tier pips
+            s.circle(COLS[0] + 62 + k * 16, y + h - 54, 6,
+                     th.VERMILION if k < tier else th.PAPER_DARK)
+        if not row["alive"]:
+            s.text(tr("dossier.fallen"), COLS[0] + 116, y + h - 58, 11, th.VERMILION_DARK)
+        ranks = "  ".join(f"{k.upper()}\u00a0{v}" for k, v in row["ranks"].items())
+        s.text(ranks, COLS[0] + 12, y + 6, 10, th.INK_SOFT, anchor_y="bottom",
+               width=int(COLS[1] - COLS[0] - 20), max_lines=2)
+        self.add_region(f"dossier:{cls}", COLS[0], y, COLS[1] - COLS[0], h,
+                        help=f"{tr('dossier.params')}: {ranks}")
+        # tier 1
+        x = COLS[1] + 12
+        if "cards" in row:
+            cx = x
+            for card in row["cards"]:
+                colour = th.CARD_COLOURS.get(card, th.MUTED)
+                s.box(cx, y + h - 34, 22, 26, colour, th.shade(colour, 1.4), 1)
+                s.text(card, cx + 11, y + h - 21, 11, th.WHITE, bold=True, anchor_x="center",
+                       anchor_y="center")
+                cx += 26
+            s.text(" / ".join(row["skills"]), x, y + h - 42, 11, th.INK, anchor_y="top",
+                   width=COLS[2] - COLS[1] - 24)
+        else:
+            self.unknown(s, x, mid)
+        # tier 2
+        x = COLS[2] + 12
+        if "true_name" in row:
+            s.text(row["true_name"], x, y + h - 10, 13, th.INK, bold=True, anchor_y="top",
+                   width=COLS[3] - COLS[2] - 24)
+            s.text(f"{tr('dossier.np')}: {row['np']}", x, y + 10, 11, th.VERMILION_DARK,
+                   max_width=COLS[3] - COLS[2] - 24)
+        else:
+            self.unknown(s, x, mid)
+        # tier 3
+        x = COLS[3] + 12
+        if "profile" in row:
+            w = th.WIDTH - 24 - COLS[3] - 12
+            s.text(row["profile"], x, y + h - 8, 10, th.INK, anchor_y="top", width=int(w - 8))
+            s.text(f"{tr('dossier.weakness')}: {row['weakness']}", x, y + 6, 10,
+                   th.VERMILION_DARK, max_width=w - 8)
+            self.add_region(f"profile:{cls}", COLS[3], y, w, h,
+                            help=f"{tr('dossier.profile')}: {row['profile']}\n\n"
+                                 f"{tr('dossier.weakness')}: {row['weakness']}")
+        else:
+            self.unknown(s, x, mid)
+
+    def unknown(self, s: Scene, x: float, y: float) -> None:
+        s.text("？ " + self.tr("dossier.unknown"), x, y, 12, th.INK_SOFT, anchor_y="center")

@@ -1,0 +1,234 @@
+"""Lobby: the server's rooms with their state and seats; create a room with its options; join
+as a player or a spectator; the password prompt of a locked room."""
+
+from __future__ import annotations
+
+from typing import Any
+
+from ...shared.engine.data import CLASSES
+from .. import theme as th
+from ..gfx import Region, Scene, TextField
+from ..model import check_name
+from .base import BaseView
+
+ROW_H = 46
+SEAT_CHOICES = (2, 3, 4, 5, 6, 7)
+DAY_CHOICES = (3, 5, 7, 10, 14)
+DECLARE_CHOICES = (30, 60, 120, 300, 600)
+
+
+class LobbyView(BaseView):
+    name = "lobby"
+
+    def __init__(self, app) -> None:
+        super().__init__(app)
+        self.fields = {
+            "room_name": TextField("", max_len=32),
+            "password": TextField("", max_len=64, secret=True),
+            "join_password": TextField("", max_len=64, secret=True),
+        }
+        self.field_order = ["room_name", "password"]
+        self.options: dict[str, Any] = {"seats": 7, "day_limit": 7, "declare_s": 300,
+                                        "cls": "saber"}
+        self.asking: dict[str, Any] | None = None  # the locked room whose password we ask
+
+    def on_show_view(self) -> None:
+        super().on_show_view()
+        if not self.fields["room_name"].value:
+            name = self.app.settings.get("name", "").strip() or "Grail"
+            self.fields["room_name"].value = self.tr("lobby.room_name_default", name=name)[:32]
+
+    # --- actions --------------------------------------------------------------------------------
+    def refresh(self) -> None:
+        self.app.list_rooms()
+
+    def create(self) -> None:
+        name = self.fields["room_name"].value.strip()
+        if check_name(name):
+            self.model.notify(self.tr("error.room_name_empty"))
+            return
+        fields: dict[str, Any] = {"name": name, "seats": self.options["seats"],
+                                  "day_limit": self.options["day_limit"],
+                                  "declare_s": self.options["declare_s"],
+                                  "cls": self.options["cls"]}
+        if self.fields["password"].value:
+            fields["password"] = self.fields["password"].value
+        self.app.session.send("create_room", **fields)
+
+    def join(self, room: dict[str, Any], spectator: bool) -> None:
+        if room.get("locked"):
+            self.asking = {"room": room, "spectator": spectator}
+            self.fields["join_password"].value = ""
+            self.focus = "join_password"
+            self.invalidate()
+            return
+        self._send_join(room, spectator, None)
+
+    def _send_join(self, room: dict[str, Any], spectator: bool, password: str | None) -> None:
+        fields: dict[str, Any] = {"room": room["id"]}
+        if spectator or room.get("started"):
+            fields["spectator"] = True
+        if password:
+            fields["password"] = password
+        self.app.session.send("join_room", **fields)
+
+    def answer_password(self, ok: bool) -> None:
+        asking, self.asking = self.asking, None
+        self.focus = None
+        if ok and asking is not None:
+            self._send_join(asking["room"], asking["spectator"],
+                            self.fields["join_password"].value)
+        self.invalidate()
+
+    def on_enter(self, field: str) -> None:
+        if field == "join_password":
+            self.answer_password(True)
+        elif field in ("room_name", "password"):
+            self.create()
+
+    def cycle(self, key: str, choices: tuple, step: int) -> None:
+        values = list(choices)
+        i = values.index(self.options[key]) if self.options[key] in values else 0
+        self.options[key] = values[(i + step) % len(values)]
+        self.invalidate()
+
+    # --- drawing --------------------------------------------------------------------------------
+    def layout(self, s: Scene) -> None:
+        tr = self.tr
+        s.gradient(0, 0, th.WIDTH, th.HEIGHT, (18, 20, 36), (26, 24, 40))
+        s.rect(0, th.HEIGHT - 64, th.WIDTH, 64, th.BG2)
+        s.rect(0, th.HEIGHT - 66, th.WIDTH, 2, th.VERMILION)
+        self.title_text(s, tr("lobby.title"), 28, th.HEIGHT - 44, 26)
+        s.text(tr("lobby.server", host=self.model.host), 180, th.HEIGHT - 40, 14, th.MUTED)
+        self.button(s, "back", th.WIDTH - 150, th.HEIGHT - 50, 126, 36, tr("lobby.back"),
+                    self.app.go_title, style="ghost")
+        self.button(s, "refresh", th.WIDTH - 290, th.HEIGHT - 50, 126, 36, tr("lobby.refresh"),
+                    self.refresh, style="ghost")
+        self.rooms_table(s, 24, 40, 780, 680)
+        self.create_panel(s, 828, 40, 428, 680)
+
+    def rooms_table(self, s: Scene, left: float, bottom: float, width: float,
+                    height: float) -> None:
+        tr = self.tr
+        self.panel(s, left, bottom, width, height,
+                   tr("lobby.rooms_total", n=self.model.rooms_total))
+        top = bottom + height - 48
+        cols = (left + 18, left + 300, left + 410, left + 540)
+        for x, key in zip(cols, ("col_room", "col_state", "col_seats", "col_watch"),
+                          strict=True):
+            s.text(tr(f"lobby.{key}"), x, top - 12, 12, th.MUTED)
+        rooms = self.model.rooms
+        if not rooms:
+            s.text(tr("lobby.no_rooms"), left + width / 2, bottom + height / 2, 15, th.MUTED,
+                   anchor_x="center")
+            return
+        first = self.scroll.get("rooms", 0)
+        visible = int((height - 80) // ROW_H)
+        first = min(first, max(0, len(rooms) - visible))
+        self.scroll["rooms"] = first
+        self.add_region("scroll:rooms", left, bottom, width, height - 60)
+        y = top - 24 - ROW_H
+        for i, room in enumerate(rooms[first:first + visible]):
+            fill = th.PANEL2 if i % 2 == 0 else th.PANEL
+            s.rect(left + 8, y, width - 16, ROW_H - 4, fill)
+            name = room["name"]
+            if room.get("locked"):
+                padlock(s, cols[0] + 7, y + 13)
+                s.text(name, cols[0] + 24, y + 14, 15, th.TEXT, max_width=250)
+                self.add_region(f"locked:{room['id']}", cols[0], y + 6, 18, 26,
+                                help=tr("lobby.locked"))
+            else:
+                s.text(name, cols[0], y + 14, 15, th.TEXT, max_width=270)
+            state = "state_over" if room.get("over") else "state_playing" if room.get(
+                "started") else "state_waiting"
+            colour = th.MUTED if state == "state_over" else th.GOLD if state == \
+                "state_playing" else th.JADE
+            s.circle(cols[1] + 6, y + 20, 5, colour)
+            s.text(tr(f"lobby.{state}"), cols[1] + 18, y + 14, 13, colour)
+            filled = room["players"] + room["bots"]
+            s.text(f"{filled} / {room['seats']}", cols[2], y + 21, 15, th.TEXT)
+            s.text(tr("lobby.seats_value", players=room["players"], bots=room["bots"],
+                      seats=room["seats"]), cols[2], y + 6, 10, th.MUTED, max_width=125)
+            s.text(str(room.get("spectators", 0)), cols[3] + 16, y + 14, 13, th.MUTED,
+                   anchor_x="center")
+            full = room["players"] + room["bots"] >= room["seats"]
+            can_join = not room.get("started") and not full
+            self.button(s, f"join:{room['id']}", left + width - 190, y + 5, 82, 32,
+                        tr("lobby.join"), lambda r=room: self.join(r, False), enabled=can_join,
+                        style="primary", size=13)
+            self.button(s, f"watch:{room['id']}", left + width - 100, y + 5, 82, 32,
+                        tr("lobby.watch"), lambda r=room: self.join(r, True), size=13)
+            y -= ROW_H
+
+    def create_panel(self, s: Scene, left: float, bottom: float, width: float,
+                     height: float) -> None:
+        tr = self.tr
+        self.panel(s, left, bottom, width, height, tr("lobby.create_title"))
+        x = left + 20
+        y = bottom + height - 100
+        s.text(tr("lobby.room_name"), x, y + 46, 12, th.MUTED)
+        self.field(s, "room_name", x, y, width - 40)
+        y -= 78
+        s.text(tr("lobby.password"), x, y + 46, 12, th.MUTED)
+        self.fields["password"].placeholder = tr("lobby.password_hint")
+        self.field(s, "password", x, y, width - 40)
+        y -= 58
+        for key, choices, shown in (
+                ("seats", SEAT_CHOICES, str(self.options["seats"])),
+                ("day_limit", DAY_CHOICES, tr("lobby.days", n=self.options["day_limit"])),
+                ("declare_s", DECLARE_CHOICES, tr("lobby.seconds", n=self.options["declare_s"]))):
+            s.text(tr(f"lobby.{key}"), x, y + 12, 14, th.TEXT, anchor_y="center")
+            self.button(s, f"dec:{key}", left + width - 200, y, 36, 30, "◀",
+                        lambda k=key, c=choices: self.cycle(k, c, -1), style="ghost", size=12)
+            s.text(shown, left + width - 112, y + 15, 15, th.GOLD, anchor_x="center",
+                   anchor_y="center")
+            self.button(s, f"inc:{key}", left + width - 58, y, 36, 30, "▶",
+                        lambda k=key, c=choices: self.cycle(k, c, 1), style="ghost", size=12)
+            y -= 44
+        s.text(tr("lobby.your_class"), x, y + 4, 14, th.TEXT)
+        y -= 48
+        for i, cls in enumerate(CLASSES):
+            col, row = i % 4, i // 4
+            bx = x + col * ((width - 40) / 4)
+            by = y - row * 44
+            chosen = self.options["cls"] == cls
+            self.button(s, f"cls:{cls}", bx, by, (width - 40) / 4 - 6, 36, tr.cls(cls),
+                        lambda c=cls: self._choose(c),
+                        colour=th.class_colour(cls) if chosen else None,
+                        style="ghost", size=12)
+            if chosen:
+                s.frame(bx - 2, by - 2, (width - 40) / 4 - 2, 40, th.GOLD, 2)
+        self.button(s, "create", x, bottom + 24, width - 40, 48, tr("lobby.create"),
+                    self.create, style="primary", size=17)
+
+    def _choose(self, cls: str) -> None:
+        self.options["cls"] = cls
+
+    def modal(self, o: Scene) -> list[Region] | None:
+        if self.asking is None:
+            return None
+        tr = self.tr
+        o.rect(0, 0, th.WIDTH, th.HEIGHT, (0, 0, 0, 150))
+        left, bottom, width, height = 390, 290, 500, 230
+        o.shadow(left, bottom, width, height, 4, 5)
+        o.box(left, bottom, width, height, th.PANEL, th.GOLD, 2)
+        o.text(tr("lobby.password_title"), left + 24, bottom + height - 40, 18, th.GOLD,
+               font="serif", max_width=width - 48)
+        o.text(tr("lobby.password_prompt", room=self.asking["room"]["name"]), left + 24,
+               bottom + height - 72, 14, th.TEXT, max_width=width - 48)
+        saved = self.regions
+        self.regions = []
+        self.field(o, "join_password", left + 24, bottom + 80, width - 48)
+        self.button(o, "password_ok", left + width - 24 - 130, bottom + 22, 130, 40,
+                    tr("lobby.ok"), lambda: self.answer_password(True), style="primary")
+        self.button(o, "password_cancel", left + width - 24 - 270, bottom + 22, 130, 40,
+                    tr("lobby.cancel"), lambda: self.answer_password(False), style="ghost")
+        modal, self.regions = self.regions, saved
+        return modal
+
+
+def padlock(s: Scene, x: float, y: float) -> None:
+    """A small padlock: shackle ring over a body."""
+    s.ring(x, y + 12, 6, 2, th.GOLD, 20)
+    s.rect(x - 8, y, 16, 12, th.GOLD)
+    s.rect(x - 1, y + 3, 2, 5, th.PANEL)

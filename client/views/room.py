@@ -1,0 +1,178 @@
+"""Room: seats and camps, the choice of Servant, bots added or removed by the owner, start, chat."""
+
+from __future__ import annotations
+
+from typing import Any
+
+from ...shared.engine.data import CLASSES
+from .. import theme as th
+from ..gfx import Scene
+from .base import BaseView
+from .common import chat_box, send_chat, token
+
+ROW_H = 66
+
+
+LEVELS = ("easy", "normal", "hard")
+
+
+class RoomView(BaseView):
+    name = "room"
+    level = "normal"  # the level of the bots this owner adds
+
+    def cycle_level(self) -> None:
+        self.level = LEVELS[(LEVELS.index(self.level) + 1) % len(LEVELS)]
+
+    def on_enter(self, field: str) -> None:
+        if field == "chat":
+            send_chat(self, "room")
+
+    @property
+    def room(self) -> dict[str, Any] | None:
+        return self.model.room
+
+    def is_owner(self) -> bool:
+        room = self.room
+        return bool(room) and self.model.seat is not None and room["owner"] == self.model.seat
+
+    def send(self, name: str, **fields: Any) -> None:
+        if self.app.session is not None:
+            self.app.session.send(name, **fields)
+
+    def leave(self) -> None:
+        self.send("leave_room")
+        self.model.reset_room()
+        if self.app.local is not None:
+            self.app.go_title()
+        else:
+            self.app.go_lobby()
+
+    def swap(self, cls: str, bot_seat: int, mine: str | None) -> None:
+        """Take a bot's class: the bot leaves, we move, a bot takes our old class (the server
+        handles the three messages in order)."""
+        self.send("remove_bot", seat=bot_seat)
+        self.send("choose_class", cls=cls)
+        if mine:
+            self.send("add_bot", cls=mine, level=self.level)
+
+    def layout(self, s: Scene) -> None:
+        tr = self.tr
+        room = self.room
+        s.gradient(0, 0, th.WIDTH, th.HEIGHT, (18, 20, 36), (28, 22, 38))
+        s.rect(0, th.HEIGHT - 64, th.WIDTH, 64, th.BG2)
+        s.rect(0, th.HEIGHT - 66, th.WIDTH, 2, th.VERMILION)
+        if room is None:
+            self.title_text(s, tr("net.starting_local"), 28, th.HEIGHT - 44, 22)
+            return
+        # the room's name is a player's text: the regular face, which holds every character
+        label = tr("room.title", name="").rstrip(" —―-")
+        t = s.text(label, 28, th.HEIGHT - 44, 24, th.GOLD, font="serif")
+        s.text("— " + room["name"], 28 + t.content_width + 12, th.HEIGHT - 44, 22, th.TEXT,
+               max_width=800)
+        o = room["options"]
+        s.text(tr("room.options", days=o["day_limit"], declare=o["declare_s"], main=o["main_s"],
+                  reaction=o["reaction_s"]), 30, th.HEIGHT - 86, 13, th.MUTED)
+        self.button(s, "leave", th.WIDTH - 150, th.HEIGHT - 50, 126, 36, tr("room.leave"),
+                    self.leave, style="ghost")
+        self.seats(s, 24, 40, 700, 640)
+        self.servant_choice(s, 744, 360, 512, 320)
+        chat_box(self, s, 744, 40, 512, 300, with_tabs=False)
+
+    def seats(self, s: Scene, left: float, bottom: float, width: float, height: float) -> None:
+        tr = self.tr
+        room = self.room
+        self.panel(s, left, bottom, width, height, tr("room.seat") + " · " + tr("room.camp"))
+        owner = self.is_owner()
+        y = bottom + height - 50 - ROW_H
+        free_classes = [c for c in CLASSES
+                        if c not in {x["cls"] for x in room["seat_list"] if x["kind"] != "open"}]
+        for seat in room["seat_list"]:
+            i = seat["seat"]
+            mine = i == self.model.seat
+            s.box(left + 10, y, width - 20, ROW_H - 6, th.PANEL2 if mine else th.BG2,
+                  th.GOLD if mine else th.LINE, 2 if mine else 1)
+            s.text(str(i + 1), left + 30, y + ROW_H / 2 - 3, 18, th.MUTED, font="serif",
+                   anchor_x="center", anchor_y="center")
+            cls = seat.get("cls")
+            kind = seat["kind"]
+            if kind != "open" and cls:
+                token(s, left + 76, y + ROW_H / 2 - 3, 20, cls, tr.short(cls), mine=mine)
+                s.text(tr.cls(cls), left + 110, y + 36, 16, th.class_colour(cls) if not mine
+                       else th.GOLD, bold=True)
+                who = seat["name"] if kind == "human" else self.model.player_name(i)
+                s.text(who, left + 110, y + 14, 13, th.TEXT, max_width=260)
+            else:
+                s.circle(left + 76, y + ROW_H / 2 - 3, 20, (60, 62, 80))
+                s.text(tr("room.open"), left + 110, y + 24, 15, th.MUTED)
+            tags = []
+            if i == room["owner"] and kind == "human":
+                tags.append((tr("room.owner"), th.GOLD))
+            if mine:
+                tags.append((tr("room.you"), th.JADE))
+            if kind == "human" and not seat.get("connected"):
+                tags.append((tr("room.away"), th.VERMILION))
+            tx = left + 390
+            for text, colour in tags:
+                t = s.text(text, tx + 8, y + ROW_H / 2 - 3, 12, colour, anchor_y="center",
+                           bold=True)
+                s.frame(tx, y + ROW_H / 2 - 15, t.content_width + 16, 24, colour, 1)
+                tx += t.content_width + 24
+            if owner and not room.get("started"):
+                bx = left + width - 130
+                if kind == "bot":
+                    self.button(s, f"remove_bot:{i}", bx, y + 14, 104, 32, tr("room.remove_bot"),
+                                lambda i=i: self.send("remove_bot", seat=i), style="ghost",
+                                size=12)
+                elif kind == "human" and not mine:
+                    self.button(s, f"kick:{i}", bx, y + 14, 104, 32, tr("room.kick"),
+                                lambda i=i: self.send("kick", seat=i), style="ghost", size=12)
+                elif kind == "open" and free_classes:
+                    cls = free_classes.pop(0)
+                    self.button(s, f"add_bot:{i}", bx, y + 14, 104, 32, tr("room.add_bot"),
+                                lambda c=cls: self.send("add_bot", cls=c, level=self.level),
+                                size=12, help=tr.cls(cls))
+            y -= ROW_H
+
+    def servant_choice(self, s: Scene, left: float, bottom: float, width: float,
+                       height: float) -> None:
+        tr = self.tr
+        room = self.room
+        self.panel(s, left, bottom, width, height, tr("room.choose"))
+        if self.model.spectator or self.model.seat is None:
+            s.text(tr("room.spectating"), left + width / 2, bottom + height / 2, 15, th.MUTED,
+                   anchor_x="center")
+            return
+        taken = {x["cls"]: x["seat"] for x in room["seat_list"] if x["kind"] != "open"}
+        bots = {x["cls"]: x["seat"] for x in room["seat_list"] if x["kind"] == "bot"}
+        mine = next((x["cls"] for x in room["seat_list"] if x["seat"] == self.model.seat), None)
+        owner = self.is_owner()
+        s.text(tr("room.choose_help"), left + 16, bottom + height - 58, 12, th.MUTED,
+               max_width=width - 32)
+        bw = (width - 32 - 3 * 8) / 4
+        for i, cls in enumerate(CLASSES):
+            col, row = i % 4, i // 4
+            x = left + 16 + col * (bw + 8)
+            y = bottom + height - 120 - row * 56
+            free = cls not in taken or taken[cls] == self.model.seat
+            swap = owner and cls in bots  # the owner may take a bot's class: it gets ours
+            chosen = cls == mine
+            action = None if chosen else (lambda c=cls: self.swap(c, bots[c], mine)) if swap \
+                else (lambda c=cls: self.send("choose_class", cls=c))
+            self.button(s, f"choose:{cls}", x, y, bw, 46, tr.cls(cls), action,
+                        enabled=(free or swap) and not room.get("started"),
+                        colour=th.class_colour(cls), size=15,
+                        help="" if free else tr("room.taken"))
+            if chosen:
+                s.frame(x - 3, y - 3, bw + 6, 52, th.GOLD, 3)
+        y = bottom + 20
+        if owner and not room.get("started"):
+            s.text(tr("room.bot_level"), left + 16, y + 78, 13, th.MUTED, anchor_y="center")
+            self.button(s, "bot_level", left + 180, y + 64, 150, 30,
+                        tr(f"room.level_{self.level}"), self.cycle_level, style="ghost", size=13)
+        if self.is_owner():
+            self.button(s, "start", left + 16, y, width - 32, 52, tr("room.start"),
+                        lambda: self.send("start"), style="primary", size=18,
+                        help=tr("room.start_help"))
+        else:
+            s.text(tr("room.waiting_owner"), left + width / 2, y + 24, 15, th.MUTED,
+                   anchor_x="center")

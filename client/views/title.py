@@ -1,0 +1,134 @@
+"""Title: language (remembered), player name, play locally or connect to a server."""
+
+from __future__ import annotations
+
+import math
+
+from ...server.app import DEFAULT_PORT
+from ...shared.engine.data import CLASSES
+from .. import theme as th
+from ..gfx import Scene, TextField
+from ..model import parse_host
+from .base import BaseView
+
+LANGS = (("ja", "日本語"), ("ko", "한국어"), ("en", "English"))
+
+
+class TitleView(BaseView):
+    name = "title"
+
+    def __init__(self, app) -> None:
+        super().__init__(app)
+        self.fields = {
+            "name": TextField(app.settings.get("name", ""), max_len=32),
+            "host": TextField(app.settings.get("host", "localhost"), max_len=120),
+        }
+        self.field_order = ["name", "host"]
+        self.focus = None if app.settings.get("name") else "name"
+
+    def on_field_changed(self, field: str) -> None:
+        self.app.settings[field] = self.fields[field].value
+
+    def on_enter(self, field: str) -> None:
+        if field == "name":
+            self.play_local()
+        else:
+            self.connect()
+
+    def play_local(self) -> None:
+        self.app.settings["name"] = self.fields["name"].value.strip()
+        if self.app.play_local():
+            self.model.notify(self.tr("net.starting_local"), "info")
+
+    def connect(self) -> None:
+        self.app.settings["name"] = self.fields["name"].value.strip()
+        if not self.app.check_player_name():
+            return
+        address = parse_host(self.fields["host"].value, DEFAULT_PORT)
+        if address is None:
+            self.model.notify(self.tr("error.bad_host"))
+            return
+        self.app.settings["host"] = self.fields["host"].value.strip()
+        if self.app.connect(*address):
+            self.model.notify(self.tr("net.connecting", host=self.model.host), "info")
+
+    def layout(self, s: Scene) -> None:
+        tr = self.tr
+        s.gradient(0, 0, th.WIDTH, th.HEIGHT, (16, 18, 40), (34, 22, 40))
+        self.magic_circle(s, 325, 405, 245)
+        # the panel
+        left, bottom, width, height = 690, 90, 530, 620
+        s.shadow(left, bottom, width, height, 5, 6, (0, 0, 0, 120))
+        s.box(left, bottom, width, height, (30, 33, 52, 240), th.GOLD_DARK, 1)
+        s.rect(left, bottom + height - 6, width, 6, th.VERMILION)
+        s.text(tr("app.title"), left + width / 2, bottom + height - 74, 38, th.GOLD,
+               font="serif", anchor_x="center", max_width=width - 40)
+        s.text(tr("app.subtitle"), left + width / 2, bottom + height - 110, 15, th.MUTED,
+               anchor_x="center", max_width=width - 40)
+        y = bottom + height - 170
+        s.text(tr("title.language"), left + 36, y + 17, 13, th.MUTED, anchor_y="center")
+        x = left + 150
+        for code, label in LANGS:
+            self.button(s, f"lang:{code}", x, y, 110, 34, label,
+                        lambda code=code: self.app.set_lang(code),
+                        style="selected" if tr.lang == code else "ghost", size=14)
+            x += 120
+        y -= 70
+        s.text(tr("title.name"), left + 36, y + 46, 13, th.MUTED)
+        self.fields["name"].placeholder = tr("title.name_hint")
+        self.field(s, "name", left + 36, y, width - 72, 40)
+        y -= 74
+        self.button(s, "play_local", left + 36, y, width - 72, 52, tr("title.play_local"),
+                    self.play_local, style="primary", size=18,
+                    help=tr("title.play_local_help"))
+        s.text(tr("title.play_local_help"), left + 36, y - 22, 12, th.MUTED,
+               max_width=width - 72)
+        y -= 64
+        s.rect(left + 36, y + 20, width - 72, 1, th.LINE)
+        y -= 46
+        s.text(tr("title.host"), left + 36, y + 46, 13, th.MUTED)
+        self.fields["host"].placeholder = tr("title.host_hint")
+        self.field(s, "host", left + 36, y, width - 72 - 150, 40)
+        self.button(s, "connect", left + width - 36 - 140, y, 140, 40, tr("title.connect"),
+                    self.connect, help=tr("title.connect_help"), size=15)
+        s.text(tr("title.connect_help"), left + 36, y - 22, 12, th.MUTED, max_width=width - 72)
+        s.text(tr("title.footer"), left + width / 2, bottom + 26, 12, th.FAINT,
+               anchor_x="center", max_width=width - 30)
+
+    def magic_circle(self, s: Scene, cx: float, cy: float, r: float) -> None:
+        """A summoning circle: rings, a heptagram, the seven classes at its points."""
+        s.circle(cx, cy, r + 18, (40, 30, 60, 120), 64)
+        s.ring(cx, cy, r, 3, (*th.GOLD, 200), 96)
+        s.ring(cx, cy, r - 14, 1.5, (*th.GOLD, 140), 96)
+        s.ring(cx, cy, r * 0.42, 2, (*th.VERMILION, 180), 64)
+        s.ring(cx, cy, r * 0.30, 1.5, (*th.GOLD, 120), 64)
+        points = []
+        for i in range(7):
+            a = math.pi / 2 + 2 * math.pi * i / 7
+            points.append((cx + (r - 14) * math.cos(a), cy + (r - 14) * math.sin(a)))
+        for i in range(7):  # {7/3} heptagram
+            p, q = points[i], points[(i + 3) % 7]
+            s.line(p[0], p[1], q[0], q[1], 1.6, (*th.GOLD, 150))
+        for i in range(7):
+            p, q = points[i], points[(i + 1) % 7]
+            s.line(p[0], p[1], q[0], q[1], 1.0, (*th.GOLD, 90))
+        for i, cls in enumerate(CLASSES):
+            px, py = points[i]
+            colour = th.class_colour(cls)
+            s.circle(px, py, 26, (0, 0, 0, 120))
+            s.circle(px, py, 23, th.shade(colour, 1.2))
+            s.circle(px, py, 20, colour)
+            s.text(self.tr.short(cls), px, py, 15 if self.tr.lang == "ja" else 12, th.WHITE,
+                   bold=True, anchor_x="center", anchor_y="center")
+            a = math.pi / 2 + 2 * math.pi * i / 7
+            lx, ly = cx + (r + 30) * math.cos(a), cy + (r + 30) * math.sin(a)
+            side = "center" if abs(math.cos(a)) < 0.3 else "left" if math.cos(a) > 0 else "right"
+            if side == "center":
+                ly += 8 if math.sin(a) > 0 else -8
+            s.text(self.tr.cls(cls), lx, ly, 13, th.MUTED, anchor_x=side, anchor_y="center")
+        # the Command Spell at the centre
+        for k in range(3):
+            a = math.pi / 2 + 2 * math.pi * k / 3
+            x, y = cx + r * 0.16 * math.cos(a), cy + r * 0.16 * math.sin(a)
+            s.diamond(x, y, 16, (*th.VERMILION, 230))
+        s.circle(cx, cy, 8, th.GOLD)

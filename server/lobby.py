@@ -1,0 +1,98 @@
+"""The lobby: every room on this server, and the limits that protect them."""
+
+from __future__ import annotations
+
+from collections import Counter
+from collections.abc import Callable
+from typing import Any
+
+from twisted.internet.defer import Deferred, maybeDeferred
+from twisted.internet.interfaces import IReactorTime
+
+from ..shared.protocol import MAX_LISTED, ProtocolError
+from .room import Member, Room
+from .store import Store
+
+
+class Lobby:
+    def __init__(self, clock: IReactorTime, store: Store, max_rooms: int = 1000,
+                 max_per_address: int = 16, rooms_per_address: int = 4,
+                 think: Callable[..., Deferred] = maybeDeferred) -> None:
+        self.clock = clock
+        self.store = store
+        self.max_rooms = max_rooms
+        self.max_per_address = max_per_address
+        self.rooms_per_address = rooms_per_address
+        self.think = think  # how rooms run searching bots (a thread pool in the real server)
+        self.rooms: dict[int, Room] = {}
+        self.addresses: Counter[str] = Counter()
+        self.creators: dict[int, str] = {}
+
+    def restore(self) -> None:
+        """Bring back every open room from the store, its game replayed and timers re-armed."""
+        for row in self.store.load_rooms():
+            room = self.rooms[row.id] = Room.restore(row, self.clock, self.store)
+            room.think = self.think
+
+    def connect(self, address: str) -> None:
+        if self.addresses[address] >= self.max_per_address:
+            raise ProtocolError("too_many_connections", f"at most {self.max_per_address} "
+                                "connections from one address")
+        self.addresses[address] += 1
+
+    def disconnect(self, address: str, member: Member, room: Room | None) -> None:
+        self.addresses[address] -= 1
+        if self.addresses[address] <= 0:
+            del self.addresses[address]
+        if room is not None:
+            room.disconnect(member)
+            self._close_if_abandoned(room)
+
+    def leave(self, member: Member, room: Room) -> None:
+        room.leave(member)
+        self._close_if_abandoned(room)
+
+    def _close_if_abandoned(self, room: Room) -> None:
+        """A room nobody will come back to (no member, and no player seat or a finished game)
+        is closed."""
+        over = room.state is not None and room.state.over
+        if room.empty and (over or not any(s.kind == "human" for s in room.seats)):
+            room.stop()
+            self.store.close_room(room.id)
+            del self.rooms[room.id]
+            self.creators.pop(room.id, None)
+
+    def sweep(self) -> None:
+        """Close every abandoned room (finished games nobody watches any more)."""
+        for room in list(self.rooms.values()):
+            self._close_if_abandoned(room)
+
+    def list(self, offset: int = 0) -> tuple[list[dict[str, Any]], int]:
+        """At most MAX_LISTED room summaries from `offset`, and how many rooms there are."""
+        rooms = list(self.rooms.values())[offset:offset + MAX_LISTED]
+        return [room.summary() for room in rooms], len(self.rooms)
+
+    def create(self, name: str, options: dict[str, Any], password: str | None,
+               address: str = "") -> Room:
+        self.sweep()
+        if len(self.rooms) >= self.max_rooms:
+            raise ProtocolError("server_full", f"this server holds at most {self.max_rooms} rooms")
+        if sum(1 for a in self.creators.values() if a == address) >= self.rooms_per_address:
+            raise ProtocolError("server_full", f"at most {self.rooms_per_address} open rooms "
+                                "created from one address")
+        room_id = max(self.store.next_room_id(), max(self.rooms, default=0) + 1)
+        room = Room.create(room_id, name, options, self.clock, self.store, password)
+        room.think = self.think
+        self.rooms[room_id] = room
+        self.creators[room_id] = address
+        return room
+
+    def room(self, room_id: int) -> Room:
+        room = self.rooms.get(room_id)
+        if room is None:
+            raise ProtocolError("room_not_found", f"no room {room_id}")
+        return room
+
+    def stop(self) -> None:
+        for room in self.rooms.values():
+            room.stop()

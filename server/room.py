@@ -1,0 +1,604 @@
+"""A room: its seats, members, chat, the game it runs, the timers and the bots. No sockets.
+
+Members are anything with `send(message_dict)`; time comes from an injected `IReactorTime`.
+Every accepted action goes through `_commit`: it is written to the store, then acknowledged,
+then each member gets its own view (`view_for`) and the events it may see.
+"""
+
+from __future__ import annotations
+
+import hashlib
+import hmac
+import secrets
+from collections.abc import Callable
+from dataclasses import dataclass, field
+from typing import Any, Protocol
+
+from twisted.internet.defer import Deferred, maybeDeferred
+from twisted.internet.interfaces import IDelayedCall, IReactorTime
+from twisted.logger import Logger
+from twisted.python.failure import Failure
+
+from ..shared.bots import make_bot
+from ..shared.engine import (
+    Action,
+    GameState,
+    MalformedActionError,
+    NotPromptedError,
+    RulesError,
+    apply,
+    default_action,
+    events_for,
+    from_dict,
+    legal_actions,
+    new_game,
+    play,
+    view_for,
+)
+from ..shared.engine.data import CLASSES
+from ..shared.engine.text import event_line
+from ..shared.protocol import SECONDS, ProtocolError, message
+from .store import SeatRow, Store
+
+log = Logger()
+
+WARNINGS = (60, 10)  # seconds before a deadline when every member is warned
+BOT_DELAY = 0.2  # seconds a bot waits before answering, so humans can follow
+GRACE = 90.0  # seconds a disconnected player keeps its seat before a bot plays it
+
+
+class Member(Protocol):
+    name: str
+
+    def send(self, msg: dict[str, Any]) -> None: ...
+
+    def left(self, reason: str) -> None:
+        """The room let this member go on its own (kicked, seat resumed elsewhere): the member
+        forgets the room and is told with a `left` message."""
+
+
+def hash_secret(secret: str, salt: bytes | None = None) -> str:
+    """A salted scrypt hash of a room password, stored as salt$hash."""
+    salt = salt if salt is not None else secrets.token_bytes(16)
+    digest = hashlib.scrypt(secret.encode(), salt=salt, n=2**12, r=8, p=1, dklen=32)
+    return salt.hex() + "$" + digest.hex()
+
+
+def check_secret(secret: str, stored: str) -> bool:
+    salt, _ = stored.split("$", 1)
+    return hmac.compare_digest(hash_secret(secret, bytes.fromhex(salt)), stored)
+
+
+def hash_token(token: str) -> str:
+    """A seat token is 192 random bits, so a plain SHA-256 suffices (and costs microseconds
+    where scrypt would cost ~20 ms per seat on every resume attempt)."""
+    return "sha256$" + hashlib.sha256(token.encode()).hexdigest()
+
+
+def check_token(token: str, stored: str) -> bool:
+    return hmac.compare_digest(hash_token(token), stored)
+
+
+@dataclass
+class Seat:
+    """One seat of the room: open, a human player, or a bot."""
+
+    index: int
+    cls: str | None = None
+    kind: str = "open"  # open, human, bot
+    name: str = ""
+    token: str | None = None  # hashed
+    level: str = "normal"
+    member: Member | None = None
+    away: IDelayedCall | None = None  # the grace-period timer of a disconnected player
+    takeover: bool = False  # a bot plays this human seat while its player is away
+
+    def row(self) -> SeatRow:
+        return SeatRow(self.index, self.cls, self.kind, self.name, self.token, self.level)
+
+    @property
+    def bot_plays(self) -> bool:
+        return self.kind == "bot" or self.takeover
+
+
+@dataclass
+class Deadline:
+    """A prompted seat's timer; `since` is the state id at which that prompt began."""
+
+    kind: str
+    epoch: tuple
+    due: float
+    since: int
+    calls: list[IDelayedCall] = field(default_factory=list)
+
+
+class Room:
+    def __init__(self, room_id: int, name: str, options: dict[str, Any], clock: IReactorTime,
+                 store: Store, password: str | None = None, seed: int | None = None) -> None:
+        self.id = room_id
+        self.name = name
+        self.options = {k: options.get(k, default) for k, (_lo, _hi, default) in SECONDS.items()}
+        self.options["seats"] = options.get("seats", 7)
+        self.options["day_limit"] = options.get("day_limit", 7)
+        self.clock = clock
+        self.store = store
+        self.password = password  # hashed
+        self.seed = seed if seed is not None else secrets.randbelow(2**31)
+        self.seats = [Seat(i) for i in range(self.options["seats"])]
+        self.owner = 0
+        self.spectators: list[Member] = []
+        self.state: GameState | None = None
+        self.masters: list[str] = []
+        self.deadlines: dict[int, Deadline] = {}
+        self.bot_calls: dict[int, IDelayedCall] = {}
+        self.bots: dict[int, Any] = {}
+        self.thinking: set[int] = set()
+        self.think: Callable[..., Deferred] = maybeDeferred  # the server runs search in threads
+
+    # --- persistence ---------------------------------------------------------------------
+    @classmethod
+    def create(cls, room_id: int, name: str, options: dict[str, Any], clock: IReactorTime,
+               store: Store, password: str | None, seed: int | None = None) -> Room:
+        """A new room, written to the store; its game's seed is random unless given."""
+        hashed = hash_secret(password) if password else None
+        room = cls(room_id, name, options, clock, store, hashed, seed)
+        store.create_room(room_id, name, room.options, hashed, room.seed)
+        for seat in room.seats:
+            store.save_seat(room_id, seat.row())
+        return room
+
+    @classmethod
+    def restore(cls, row: Any, clock: IReactorTime, store: Store) -> Room:
+        """Rebuild a room from its log: seats, then the game replayed action by action."""
+        room = cls(row.id, row.name, row.options, clock, store, row.password, row.seed)
+        room.owner = row.owner
+        for srow in row.seats:
+            seat = room.seats[srow.seat]
+            seat.cls, seat.kind, seat.name, seat.token, seat.level = (
+                srow.cls, srow.kind, srow.name, srow.token, srow.level)
+        if row.started:
+            room.masters = row.masters
+            room.state = room._new_game()
+            for action, _source in row.actions:
+                play(room.state, from_dict(action))
+            for seat in room.seats:  # nobody is connected yet: each player's grace starts now
+                if seat.kind == "human":
+                    seat.away = clock.callLater(GRACE, room._take_over, seat.index)
+            room._arm_timers(restored=row.deadlines)
+            room._schedule_bots()
+        return room
+
+    def _save_seat(self, seat: Seat) -> None:
+        self.store.save_seat(self.id, seat.row())
+
+    # --- membership ------------------------------------------------------------------------
+    def summary(self) -> dict[str, Any]:
+        return {
+            "id": self.id, "name": self.name, "locked": self.password is not None,
+            "seats": len(self.seats),
+            "players": sum(1 for s in self.seats if s.kind == "human"),
+            "bots": sum(1 for s in self.seats if s.kind == "bot"),
+            "spectators": len(self.spectators), "started": self.state is not None,
+            "over": bool(self.state and self.state.over),
+        }
+
+    def public(self) -> dict[str, Any]:
+        return {
+            **self.summary(), "owner": self.owner,
+            "options": dict(self.options),
+            "seat_list": [{"seat": s.index, "cls": s.cls, "kind": s.kind, "name": s.name,
+                           "level": s.level, "connected": s.member is not None,
+                           "bot_playing": s.bot_plays} for s in self.seats],
+        }
+
+    def check_password(self, password: str | None) -> None:
+        if self.password is not None and not check_secret(password or "", self.password):
+            raise ProtocolError("wrong_password", "wrong password for this room")
+
+    def join_player(self, member: Member, cls: str | None) -> tuple[int, str]:
+        """Take a free seat (of `cls` if given); returns the seat and its secret token."""
+        if self.state is not None:
+            raise ProtocolError("game_started", "the game has started; join as a spectator")
+        seat = self._free_seat(cls)
+        token = secrets.token_urlsafe(24)
+        seat.kind, seat.name, seat.member = "human", member.name, member
+        seat.token = hash_token(token)
+        seat.cls = cls or self._free_class()
+        if self.seats[self.owner].kind != "human":  # the owner's seat was left to a bot
+            self.owner = seat.index
+        self._save_seat(seat)
+        member.send(message("joined", room=self.id, seat=seat.index, token=token,
+                            spectator=False))
+        self.broadcast_room()
+        return seat.index, token
+
+    def _free_seat(self, cls: str | None) -> Seat:
+        if cls is not None and any(s.cls == cls and s.kind != "open" for s in self.seats):
+            raise ProtocolError("room_full", f"the {cls} seat is taken")
+        for seat in self.seats:
+            if seat.kind == "open":
+                return seat
+        raise ProtocolError("room_full", "no free seat")
+
+    def _free_class(self) -> str:
+        taken = {s.cls for s in self.seats if s.kind != "open"}
+        return next(c for c in CLASSES if c not in taken)
+
+    def join_spectator(self, member: Member) -> None:
+        self.spectators.append(member)
+        member.send(message("joined", room=self.id, seat=-1, token="", spectator=True))
+        self.broadcast_room()
+        if self.state is not None:
+            self._sync(member, None)
+
+    def resume(self, member: Member, token: str) -> int:
+        """Take back a human seat: `joined`, then the room, then the seat's full view."""
+        for seat in self.seats:
+            if seat.kind == "human" and seat.token and check_token(token, seat.token):
+                if seat.away is not None and seat.away.active():
+                    seat.away.cancel()
+                seat.away = None
+                seat.takeover = False
+                previous, seat.member = seat.member, member
+                if previous is not None and previous is not member:
+                    previous.left("resumed elsewhere")
+                member.send(message("joined", room=self.id, seat=seat.index, token=token,
+                                    spectator=False))
+                self.broadcast_room()
+                if self.state is not None:
+                    self._sync(member, seat.index)
+                return seat.index
+        raise ProtocolError("bad_token", "no seat in this room has that token")
+
+    def seat_of(self, member: Member) -> int | None:
+        return next((s.index for s in self.seats if s.member is member), None)
+
+    def disconnect(self, member: Member) -> None:
+        """The connection is gone: a player's seat is kept for the grace period."""
+        if member in self.spectators:
+            self.spectators.remove(member)
+        index = self.seat_of(member)
+        if index is not None:
+            seat = self.seats[index]
+            seat.member = None
+            if self.state is None:
+                self._vacate(seat)
+            else:
+                seat.away = self.clock.callLater(GRACE, self._take_over, index)
+        self.broadcast_room()
+
+    def leave(self, member: Member) -> None:
+        """A player leaving on purpose: before the start its seat opens, after it a bot plays."""
+        if member in self.spectators:
+            self.spectators.remove(member)
+        index = self.seat_of(member)
+        if index is not None:
+            seat = self.seats[index]
+            seat.member = None
+            if self.state is None:
+                self._vacate(seat)
+            else:  # it gave its seat up: a bot plays it for good, the token is void
+                seat.kind, seat.token = "bot", None
+                self._save_seat(seat)
+                self._take_over(index)
+        self.broadcast_room()
+
+    def _vacate(self, seat: Seat) -> None:
+        seat.kind, seat.name, seat.token, seat.cls = "open", "", None, None
+        self._save_seat(seat)
+        if seat.index == self.owner:
+            humans = [s.index for s in self.seats if s.kind == "human"]
+            self.owner = humans[0] if humans else 0
+
+    def _take_over(self, index: int) -> None:
+        seat = self.seats[index]
+        seat.takeover = True
+        seat.away = None
+        self.broadcast_room()
+        self._schedule_bots()
+
+    @property
+    def members(self) -> list[tuple[Member, int | None]]:
+        players = [(s.member, s.index) for s in self.seats if s.member is not None]
+        return players + [(m, None) for m in self.spectators]
+
+    @property
+    def empty(self) -> bool:
+        return not self.members
+
+    # --- owner commands ----------------------------------------------------------------------
+    def require_owner(self, member: Member) -> None:
+        if self.seat_of(member) != self.owner:
+            raise ProtocolError("not_owner", "only the room's owner may do that")
+
+    def add_bot(self, cls: str, level: str) -> None:
+        if self.state is not None:
+            raise ProtocolError("game_started", "the game has started")
+        seat = self._free_seat(cls)
+        seat.kind, seat.cls, seat.level, seat.name = "bot", cls, level, f"bot ({level})"
+        self._save_seat(seat)
+        self.broadcast_room()
+
+    def remove_bot(self, index: int) -> None:
+        seat = self._seat(index)
+        if seat.kind != "bot" or self.state is not None:
+            raise ProtocolError("seat_taken", "only a bot seat may be removed, before the start")
+        self._vacate(seat)
+        self.broadcast_room()
+
+    def kick(self, index: int) -> None:
+        seat = self._seat(index)
+        if seat.kind != "human" or index == self.owner:
+            raise ProtocolError("seat_taken", "only another player may be kicked")
+        member = seat.member
+        seat.member = None
+        if seat.away is not None and seat.away.active():
+            seat.away.cancel()
+        seat.away, seat.takeover = None, False
+        if member is not None:
+            member.left("kicked")
+        if self.state is None:
+            self._vacate(seat)
+        else:
+            seat.kind, seat.token, seat.name = "bot", None, f"bot ({seat.level})"
+            self._save_seat(seat)
+            self._schedule_bots()
+        self.broadcast_room()
+
+    def choose_class(self, member: Member, cls: str) -> None:
+        index = self.seat_of(member)
+        if index is None:
+            raise ProtocolError("spectator", "spectators have no class")
+        if self.state is not None:
+            raise ProtocolError("game_started", "classes are chosen before the start")
+        if any(s.cls == cls and s.index != index for s in self.seats if s.kind != "open"):
+            raise ProtocolError("seat_taken", f"the {cls} seat is taken")
+        self.seats[index].cls = cls
+        self._save_seat(self.seats[index])
+        self.broadcast_room()
+
+    def _seat(self, index: int) -> Seat:
+        if not 0 <= index < len(self.seats):
+            raise ProtocolError("bad_field", f"seat: no seat {index} in this room", "seat")
+        return self.seats[index]
+
+    def start(self) -> None:
+        """Empty seats get bots (normal level); the game begins from the room's seed."""
+        if self.state is not None:
+            raise ProtocolError("game_started", "the game has already started")
+        for seat in self.seats:
+            if seat.kind == "open":
+                seat.kind, seat.cls, seat.name = "bot", self._free_class(), "bot (normal)"
+                self._save_seat(seat)
+        self.state = self._new_game()
+        self.masters = [c.master.id for c in self.state.camps]
+        self.store.save_room(self.id, True, self.owner, self.masters)
+        self.broadcast_room()
+        self._after_change([])
+
+    def _new_game(self) -> GameState:
+        return new_game(seed=self.seed, classes=[s.cls for s in self.seats],
+                        day_limit=self.options["day_limit"], masters=self.masters or None)
+
+    # --- chat -----------------------------------------------------------------------------------
+    def chat(self, member: Member, text: str, channel: str) -> None:
+        index = self.seat_of(member)
+        name = member.name
+        if channel == "negotiation":
+            parley = self.state.parley if self.state is not None else None
+            if parley is None or parley.kind != "negotiate" or index not in (
+                    parley.opener, parley.target):
+                raise ProtocolError("no_negotiation", "you are in no negotiation")
+            seats = {parley.opener, parley.target}
+            targets = [m for m, s in self.members if s in seats]
+        else:
+            targets = [m for m, _ in self.members]
+        msg = message("chat_message", seat=-1 if index is None else index, name=name,
+                      channel=channel, text=text)
+        for m in targets:
+            m.send(msg)
+
+    # --- the game ---------------------------------------------------------------------------------
+    def act(self, member: Member, data: dict[str, Any], state_id: int,
+            ack: Callable[[int], None]) -> None:
+        """A player's action: checked, written to the log, acknowledged with the new state id
+        (`ack`), and only then shown to everyone."""
+        if self.state is None:
+            raise ProtocolError("game_not_started", "the game has not started")
+        index = self.seat_of(member)
+        if index is None:
+            raise ProtocolError("spectator", "spectators cannot act")
+        if not all(isinstance(key, str) for key in data):
+            raise ProtocolError("bad_field", "action: every key is a string", "action")
+        try:
+            action = from_dict(data)
+        except MalformedActionError as err:
+            raise ProtocolError("bad_field", f"action: {err}", "action") from err
+        if action.seat != index:
+            raise ProtocolError("not_your_turn", f"you play seat {index}, not {action.seat}")
+        if state_id != self.state.version and not self._same_prompt(index, state_id):
+            raise ProtocolError("stale_state", f"state {state_id} is old; now {self.state.version}")
+        self._commit(action, "seat", ack)
+
+    def _same_prompt(self, seat: int, state_id: int) -> bool:
+        """An action chosen on an older state still stands if the seat has been asked the same
+        question since then (another camp declaring in the same window changes the state id,
+        not this seat's choice); the engine still checks it is legal now."""
+        deadline = self.deadlines.get(seat)
+        return deadline is not None and deadline.since <= state_id <= self.state.version
+
+    def _commit(self, action: Action, source: str,
+                ack: Callable[[int], None] | None = None) -> None:
+        """Apply, write to the log, then tell everyone. Engine refusals become ProtocolErrors."""
+        try:
+            after, events = apply(self.state, action)
+        except NotPromptedError as err:
+            raise ProtocolError("not_your_turn", str(err)) from err
+        except RulesError as err:
+            raise ProtocolError("illegal_action", str(err)) from err
+        self.store.append_action(self.id, after.version, action.to_dict(), source)
+        self.state = after
+        if ack is not None:
+            ack(after.version)
+        self._after_change(events)
+
+    def _after_change(self, events: list) -> None:
+        self._arm_timers()
+        for member, seat in self.members:
+            self._send_events(member, seat, events)
+            self._sync(member, seat)
+        self._schedule_bots()
+
+    def _send_events(self, member: Member, seat: int | None, events: list) -> None:
+        seen = events_for(events, seat)
+        if seen:
+            member.send(message("events", events=seen,
+                                log=[event_line(e, "ja") for e in seen]))
+
+    def _sync(self, member: Member, seat: int | None) -> None:
+        """The member's full view, its legal actions, and the time left for each prompted seat."""
+        state = self.state
+        if state is None:
+            member.send(message("room", room=self.public()))
+            return
+        legal = [a.to_dict() for a in legal_actions(state, seat)] if seat is not None else []
+        now = self.clock.seconds()
+        member.send(message(
+            "state", view=view_for(state, seat), legal=legal, state_id=state.version,
+            deadlines={str(s): max(0, round(d.due - now)) for s, d in self.deadlines.items()}))
+
+    def broadcast_room(self) -> None:
+        msg = message("room", room=self.public())
+        for member, _ in self.members:
+            member.send(msg)
+
+    # --- timers ----------------------------------------------------------------------------------
+    def _timeout(self, kind: str) -> float:
+        o = self.options
+        return float({"declare": o["declare_s"], "main": o["main_s"],
+                      "reaction": o["reaction_s"]}.get(kind, o["prompt_s"]))
+
+    def _epoch(self) -> tuple:
+        s = self.state
+        b = s.battle
+        return (s.day, s.turn, b.round if b else -1, b.cursor if b else -1)
+
+    def _arm_timers(self, restored: dict[int, tuple[str, float]] | None = None) -> None:
+        """Each prompted seat has a deadline; a new prompt (another kind, turn, round or
+        activation) arms a new one; a seat no longer prompted loses its own."""
+        state = self.state
+        prompt = state.prompt
+        now = self.clock.seconds()
+        epoch = self._epoch()
+        for seat in list(self.deadlines):
+            if seat not in prompt.seats:
+                self._cancel(seat)
+        for seat in prompt.seats:
+            current = self.deadlines.get(seat)
+            if current is not None and current.kind == prompt.kind and current.epoch == epoch:
+                continue
+            if current is not None:
+                self._cancel(seat)
+            if restored and seat in restored and restored[seat][0] == prompt.kind:
+                due = restored[seat][1]
+            else:
+                due = now + self._timeout(prompt.kind)
+            deadline = Deadline(prompt.kind, epoch, due, state.version)
+            deadline.calls.append(self.clock.callLater(max(0.0, due - now), self._expire, seat))
+            for before in WARNINGS:
+                if due - before > now:
+                    deadline.calls.append(self.clock.callLater(due - before - now, self._warn,
+                                                               seat, before))
+            self.deadlines[seat] = deadline
+        self.store.save_deadlines(self.id, {s: (d.kind, d.due) for s, d in self.deadlines.items()})
+
+    def _cancel(self, seat: int) -> None:
+        for call in self.deadlines.pop(seat).calls:
+            if call.active():
+                call.cancel()
+
+    def _warn(self, seat: int, seconds: int) -> None:
+        msg = message("warning", seat=seat, seconds=seconds)
+        for member, _ in self.members:
+            member.send(msg)
+
+    def _expire(self, seat: int) -> None:
+        """The seat's time ran out: the server issues its default action (declare → Wait)."""
+        if seat in self.deadlines:
+            self._cancel(seat)
+        state = self.state
+        if state is None or state.over or seat not in state.prompt.seats:
+            return
+        try:
+            self._commit(default_action(state, seat), "timer")
+        except Exception:  # nobody to answer: log it, and let the bot or a new timer go on
+            log.failure("timer of room {room} seat {seat}", room=self.id, seat=seat)
+            self._arm_timers()
+            self._schedule_bots()
+
+    # --- bots ----------------------------------------------------------------------------------
+    def _schedule_bots(self) -> None:
+        state = self.state
+        if state is None or state.over:
+            return
+        for seat in state.prompt.seats:
+            if self.seats[seat].bot_plays and seat not in self.bot_calls:
+                self.bot_calls[seat] = self.clock.callLater(BOT_DELAY, self._bot_move, seat)
+
+    def _bot_move(self, seat: int) -> None:
+        """A bot answers its seat's prompt. A searching bot thinks through `self.think` (a
+        thread in the real server), so the reactor keeps serving every other room meanwhile."""
+        self.bot_calls.pop(seat, None)
+        state = self.state
+        if state is None or state.over or seat not in state.prompt.seats:
+            return
+        if not self.seats[seat].bot_plays or seat in self.thinking:
+            return
+        bot = self.bots.get(seat)
+        if bot is None:
+            bot = self.bots[seat] = room_bot(self.seats[seat].level, self.seed * 7 + seat)
+        view = view_for(state, seat) if bot.needs_view else None
+        legal = legal_actions(state, seat)
+        slow = getattr(bot, "budget_s", 0) > 0
+        self.thinking.add(seat)
+        decided = self.think(bot.choose, view, legal) if slow else maybeDeferred(
+            bot.choose, view, legal)
+        decided.addCallbacks(self._bot_chose, self._bot_failed, (seat, state), None,
+                             (seat, state), None)
+
+    def _bot_chose(self, action: Action, seat: int, state: GameState) -> None:
+        self.thinking.discard(seat)
+        if self.state is not state:  # the game moved on while it thought: think again
+            self._schedule_bots()
+            return
+        try:
+            self._commit(action, "bot")
+        except Exception:
+            self._bot_failed(Failure(), seat, state)
+
+    def _bot_failed(self, failure: Failure, seat: int, state: GameState) -> None:
+        """A bot bug must not stop the room: log it, and the seat's default action instead."""
+        self.thinking.discard(seat)
+        log.failure("bot of room {room} seat {seat}", failure, room=self.id, seat=seat)
+        if self.state is state:
+            self._expire(seat)
+
+    def stop(self) -> None:
+        """Cancel every pending call (server shutdown, tests)."""
+        for seat in list(self.deadlines):
+            self._cancel(seat)
+        for call in self.bot_calls.values():
+            if call.active():
+                call.cancel()
+        self.bot_calls.clear()
+        for seat in self.seats:
+            if seat.away is not None and seat.away.active():
+                seat.away.cancel()
+
+
+def room_bot(level: str, seed: int) -> Any:
+    """A bot of the seat's level; a level this build lacks plays as the heuristic bot."""
+    try:
+        return make_bot(level, seed)
+    except ValueError:
+        return make_bot("heuristic", seed)

@@ -1,0 +1,36 @@
+"""The `twist grailwar` plugin's options and service (the plugin itself is
+`twisted-plugin/twisted/plugins/grailwar_plugin.py`). The same service as `grailwar serve`."""
+
+from __future__ import annotations
+
+from typing import Any, ClassVar
+
+from twisted.python import usage
+
+from .app import DEFAULT_PORT, MAX_PER_ADDRESS, MAX_ROOMS, ROOMS_PER_ADDRESS, GrailService
+
+
+class Options(usage.Options):
+    synopsis = ("[--host HOST] [--port PORT] [--db FILE] [--max-per-address N] [--max-rooms N] "
+                "[--rooms-per-address N]")
+    longdesc = ("Host a Grail War Online server. SIGTERM or Ctrl-C stops it cleanly: the "
+                "clients are disconnected, the database closed. A restart on the same database "
+                "restores every room, its timers with the time they had left.")
+    optParameters: ClassVar[list[list[Any]]] = [
+        ["host", None, "0.0.0.0", "address to listen on (0.0.0.0: all)"],
+        ["port", "p", DEFAULT_PORT, "TCP port (0: any free port)", int],
+        ["db", None, "grailwar.db", "SQLite file holding every room's log"],
+        ["max-per-address", None, MAX_PER_ADDRESS, "connections allowed from one address", int],
+        ["max-rooms", None, MAX_ROOMS, "rooms this server holds at most", int],
+        ["rooms-per-address", None, ROOMS_PER_ADDRESS, "open rooms created from one address",
+         int],
+    ]
+
+
+def makeService(options: Options) -> Any:
+    from twisted.internet import reactor
+
+    return GrailService(reactor, options["db"], options["host"], options["port"],
+                        max_per_address=options["max-per-address"],
+                        max_rooms=options["max-rooms"],
+                        rooms_per_address=options["rooms-per-address"])

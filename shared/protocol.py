@@ -1,0 +1,238 @@
+"""The wire protocol, declared once for both sides: every message, its fields, their types and
+limits, the error codes and the protocol version.
+
+Frames are a 4-byte big-endian length followed by one msgpack map of at most 64 KiB. Every map
+has `t`, the message name. `validate` checks a decoded map against its declaration and raises a
+`ProtocolError` naming the field; `frame`/`unframe` do the byte work.
+"""
+
+from __future__ import annotations
+
+import struct
+from dataclasses import dataclass, field
+from typing import Any
+
+import msgpack
+
+PROTOCOL_VERSION = 1
+MAX_FRAME = 64 * 1024
+MAX_LISTED = 100  # rooms per `rooms` reply, so the reply stays far below MAX_FRAME
+_LENGTH = struct.Struct(">I")
+
+# --- error codes -----------------------------------------------------------------------------
+ERRORS = {
+    "bad_frame": "the bytes are not a msgpack map (the connection is closed)",
+    "frame_too_large": "a frame over 64 KiB (the connection is closed)",
+    "unknown_message": "no message of that name (the connection is closed)",
+    "bad_field": "a field is missing, of the wrong type or out of its limits",
+    "version_mismatch": "the client speaks another protocol version (the connection is closed)",
+    "hello_first": "the first message must be hello",
+    "room_not_found": "no room of that id",
+    "room_full": "no free seat of that class in the room",
+    "wrong_password": "the room's password does not match",
+    "not_in_room": "the connection is in no room",
+    "already_in_room": "leave the current room first",
+    "not_owner": "only the room's owner may do that",
+    "seat_taken": "that seat is not free",
+    "bad_token": "the seat token is unknown",
+    "game_started": "the game has already started",
+    "game_not_started": "the game has not started",
+    "spectator": "spectators cannot act",
+    "not_your_turn": "the game is not waiting for this seat",
+    "illegal_action": "the action is not legal now",
+    "stale_state": "the action was chosen on an older state",
+    "rate_limited": "too many messages; slow down",
+    "too_many_connections": "too many connections from this address (the connection is closed)",
+    "no_negotiation": "this seat is in no negotiation",
+    "server_full": "the server holds no more rooms",
+    "internal_error": "the server failed on this message (it is logged); the room goes on",
+}
+
+
+class ProtocolError(Exception):
+    """A message the server refuses; `fatal` errors close the connection."""
+
+    def __init__(self, code: str, message: str, field: str | None = None) -> None:
+        assert code in ERRORS, code
+        super().__init__(message)
+        self.code = code
+        self.message = message
+        self.field = field
+
+    @property
+    def fatal(self) -> bool:
+        return self.code in FATAL
+
+
+FATAL = frozenset({"bad_frame", "frame_too_large", "unknown_message", "version_mismatch",
+                   "too_many_connections"})
+
+
+# --- field declarations ----------------------------------------------------------------------
+@dataclass(frozen=True)
+class Field:
+    """One field: its type (int, str, bool, dict, list), whether required, and its limits."""
+
+    type: type
+    required: bool = True
+    lo: int | None = None  # minimum value (int) or length (str, list)
+    hi: int | None = None  # maximum value (int) or length (str, list)
+    choices: tuple = ()
+
+    def check(self, name: str, value: Any) -> None:
+        if type(value) is not self.type:
+            raise ProtocolError("bad_field", f"{name}: expected {self.type.__name__}, "
+                                f"got {type(value).__name__}", name)
+        size = value if self.type is int else len(value) if self.type in (str, list) else None
+        if size is not None and self.lo is not None and size < self.lo:
+            raise ProtocolError("bad_field", f"{name}: below the minimum {self.lo}", name)
+        if size is not None and self.hi is not None and size > self.hi:
+            raise ProtocolError("bad_field", f"{name}: above the maximum {self.hi}", name)
+        if self.choices and value not in self.choices:
+            raise ProtocolError("bad_field", f"{name}: must be one of {list(self.choices)}", name)
+
+
+@dataclass(frozen=True)
+class Message:
+    name: str
+    direction: str  # "c2s" (client to server) or "s2c"
+    fields: dict[str, Field] = field(default_factory=dict)
+    doc: str = ""
+
+
+def _opt(t: type, **kw: Any) -> Field:
+    return Field(t, required=False, **kw)
+
+
+NAME = Field(str, lo=1, hi=32)
+CLASS_NAMES = ("saber", "archer", "lancer", "rider", "caster", "assassin", "berserker")
+LEVELS = ("easy", "normal", "hard", "random")
+SECONDS = {"declare_s": (30, 600, 300), "main_s": (10, 600, 120), "reaction_s": (5, 300, 60),
+           "prompt_s": (5, 300, 60)}  # name: (min, max, default)
+
+_MESSAGES = [
+    # --- client to server ---
+    Message("hello", "c2s", {"version": Field(int, lo=0), "name": NAME},
+            "first message; the server answers welcome or version_mismatch"),
+    Message("ping", "c2s", {}, "the server answers pong"),
+    Message("list_rooms", "c2s", {"offset": _opt(int, lo=0)},
+            "the server answers rooms: at most MAX_LISTED rooms from `offset` (default 0)"),
+    Message("create_room", "c2s", {
+        "name": NAME, "password": _opt(str, hi=64), "seats": _opt(int, lo=2, hi=7),
+        "day_limit": _opt(int, lo=1, hi=30),
+        **{k: _opt(int, lo=lo, hi=hi) for k, (lo, hi, _d) in SECONDS.items()},
+        "cls": _opt(str, choices=CLASS_NAMES),
+    }, "create a room and join it as its owner in the seat of `cls` (default saber)"),
+    Message("join_room", "c2s", {
+        "room": Field(int, lo=1), "password": _opt(str, hi=64),
+        "spectator": _opt(bool), "cls": _opt(str, choices=CLASS_NAMES),
+    }, "join as a player (in a free seat, of `cls` if given) or as a spectator"),
+    Message("resume", "c2s", {"room": Field(int, lo=1), "token": Field(str, lo=8, hi=64)},
+            "take back a seat with its token; answers joined then a full resync"),
+    Message("leave_room", "c2s", {}, "leave the room (a player's seat goes to a bot)"),
+    Message("choose_class", "c2s", {"cls": Field(str, choices=CLASS_NAMES)},
+            "before the start: move to the free seat of another class"),
+    Message("add_bot", "c2s", {"cls": Field(str, choices=CLASS_NAMES),
+                               "level": _opt(str, choices=LEVELS)}, "owner: a bot seat"),
+    Message("remove_bot", "c2s", {"seat": Field(int, lo=0, hi=6)}, "owner: free a bot seat"),
+    Message("kick", "c2s", {"seat": Field(int, lo=0, hi=6)},
+            "owner: remove a player; a bot takes the seat"),
+    Message("start", "c2s", {}, "owner: start the game; empty seats get bots"),
+    Message("chat", "c2s", {"text": Field(str, lo=1, hi=300),
+                            "channel": _opt(str, choices=("room", "negotiation"))},
+            "say something in the room, or in the negotiation of your current Encounter"),
+    Message("act", "c2s", {"action": Field(dict), "state_id": Field(int, lo=0),
+                           "ref": _opt(int, lo=0, hi=2**31)},
+            "an action (the engine's dict form) chosen on state `state_id`; answered by ack"),
+    # --- server to client ---
+    Message("welcome", "s2c", {"version": Field(int), "server": Field(str)}),
+    Message("pong", "s2c", {}),
+    Message("error", "s2c", {"code": Field(str, choices=tuple(ERRORS)), "message": Field(str),
+                             "field": _opt(str), "ref": _opt(int)}),
+    Message("rooms", "s2c", {"rooms": Field(list, hi=MAX_LISTED), "total": Field(int)},
+            "each: id, name, locked, seats, players, bots, spectators, started, over; `total`"
+            " rooms exist (ask again with an offset for the rest)"),
+    Message("joined", "s2c", {"room": Field(int), "seat": Field(int), "token": Field(str),
+                              "spectator": Field(bool)}, "seat -1 for a spectator"),
+    Message("room", "s2c", {"room": Field(dict)},
+            "the room's public state: name, owner seat, options, seats, started"),
+    Message("state", "s2c", {"view": Field(dict), "legal": Field(list),
+                             "state_id": Field(int), "deadlines": Field(dict)},
+            "this seat's view, its legal actions, and seconds left per prompted seat"),
+    Message("events", "s2c", {"events": Field(list), "log": Field(list)},
+            "what happened, as this seat may see it, and the dice-bot log lines"),
+    Message("ack", "s2c", {"ref": Field(int), "state_id": Field(int)},
+            "the action was accepted and written to the room's log"),
+    Message("chat_message", "s2c", {"seat": Field(int), "name": Field(str),
+                                    "channel": Field(str), "text": Field(str)}),
+    Message("warning", "s2c", {"seat": Field(int), "seconds": Field(int)},
+            "a prompted seat has this many seconds left"),
+    Message("left", "s2c", {"reason": Field(str)}, "you are no longer in the room (kicked …)"),
+]
+MESSAGES: dict[str, Message] = {m.name: m for m in _MESSAGES}
+
+
+def validate(msg: Any, direction: str = "c2s") -> Message:
+    """Check a decoded message against its declaration; return the declaration."""
+    if not isinstance(msg, dict):
+        raise ProtocolError("bad_frame", f"a message is a map, got {type(msg).__name__}")
+    name = msg.get("t")
+    spec = MESSAGES.get(name) if isinstance(name, str) else None
+    if spec is None or spec.direction != direction:
+        raise ProtocolError("unknown_message", f"unknown message {name!r}")
+    for fname, f in spec.fields.items():
+        if fname in msg:
+            f.check(fname, msg[fname])
+        elif f.required:
+            raise ProtocolError("bad_field", f"{fname}: missing", fname)
+    # A key msgpack may decode as bytes is named by its repr, so mixed keys still sort.
+    extra = sorted(k if isinstance(k, str) else repr(k)
+                   for k in msg if k != "t" and k not in spec.fields)
+    if extra:
+        raise ProtocolError("bad_field", f"unknown field(s) {extra}", extra[0])
+    return spec
+
+
+# --- framing -----------------------------------------------------------------------------------
+def encode(msg: dict[str, Any]) -> bytes:
+    """One message as a frame: length prefix + msgpack."""
+    body = msgpack.packb(msg, use_bin_type=True)
+    if len(body) > MAX_FRAME:
+        raise ValueError(f"message {msg.get('t')!r} is {len(body)} bytes, over {MAX_FRAME}")
+    return _LENGTH.pack(len(body)) + body
+
+
+def decode(body: bytes) -> Any:
+    """The message in one frame body; any msgpack fault is a bad_frame ProtocolError."""
+    try:
+        return msgpack.unpackb(body, raw=False, strict_map_key=True)
+    except Exception as err:  # msgpack raises several unrelated types
+        raise ProtocolError("bad_frame", f"not msgpack: {err.__class__.__name__}") from err
+
+
+class FrameBuffer:
+    """Splits a byte stream into frame bodies; refuses a frame over MAX_FRAME at its header."""
+
+    def __init__(self) -> None:
+        self.buffer = bytearray()
+
+    def feed(self, data: bytes) -> list[bytes]:
+        self.buffer += data
+        out = []
+        while len(self.buffer) >= 4:
+            (size,) = _LENGTH.unpack_from(self.buffer)
+            if size > MAX_FRAME:
+                raise ProtocolError("frame_too_large", f"frame of {size} bytes")
+            if len(self.buffer) < 4 + size:
+                break
+            out.append(bytes(self.buffer[4:4 + size]))
+            del self.buffer[:4 + size]
+        return out
+
+
+def message(msg_name: str, /, **fields: Any) -> dict[str, Any]:
+    """Build a message (declared fields only: a typo fails here, not on the other side)."""
+    spec = MESSAGES[msg_name]
+    unknown = set(fields) - set(spec.fields)
+    assert not unknown, f"{msg_name}: undeclared field(s) {unknown}"
+    return {"t": msg_name, **fields}

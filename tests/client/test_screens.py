@@ -1,0 +1,295 @@
+"""Every screen renders headless (ARCADE_HEADLESS=1) from server messages, and shows what matters:
+the hand of the view, disabled actions drawn disabled, Japanese and Korean text as glyphs."""
+
+from __future__ import annotations
+
+from typing import Any
+
+import pytest
+from grailwar.client import theme as th
+from grailwar.shared.engine import new_game
+from grailwar.shared.engine.data import CLASSES
+from test_model import play_game, state_msg
+
+
+def render(app: Any, name: str) -> Any:
+    """Show a screen, draw one frame, return its pixels (PIL image, origin top-left)."""
+    import arcade
+
+    view = app.show(name)
+    app.window.switch_to()
+    view.on_update(0.0)
+    view.on_draw()
+    image = arcade.get_image(0, 0, th.WIDTH, th.HEIGHT).convert("RGB")
+    app.window.flip()
+    return image
+
+
+def pixel(image: Any, x: float, y: float) -> tuple[int, int, int]:
+    """The colour at window coordinates (origin bottom-left, as arcade draws)."""
+    return image.getpixel((int(x), th.HEIGHT - 1 - int(y)))
+
+
+def colours_in(image: Any, region: Any) -> int:
+    box = (int(region.left), th.HEIGHT - int(region.bottom + region.height),
+           int(region.left + region.width), th.HEIGHT - int(region.bottom))
+    return len(set(image.crop(box).getdata()))
+
+
+def join(app: Any, seat: int = 0) -> None:
+    app.model.handle({"t": "welcome", "version": 1, "server": "grailwar"})
+    app.model.handle({"t": "joined", "room": 1, "seat": seat, "token": "x" * 32,
+                      "spectator": False})
+    app.model.handle({"t": "room", "room": room_public(started=True)})
+
+
+def room_public(started: bool = False, seats: int = 7) -> dict:
+    seat_list = [{"seat": i, "cls": CLASSES[i], "kind": "human" if i == 0 else "bot",
+                  "name": "衛宮" if i == 0 else "bot (normal)", "level": "normal",
+                  "connected": True, "bot_playing": i != 0} for i in range(seats)]
+    return {"id": 1, "name": "冬木の夜", "locked": False, "seats": seats, "players": 1,
+            "bots": seats - 1, "spectators": 0, "started": started, "over": False, "owner": 0,
+            "options": {"declare_s": 300, "main_s": 120, "reaction_s": 60, "prompt_s": 60,
+                        "seats": seats, "day_limit": 7}, "seat_list": seat_list}
+
+
+def test_japanese_and_korean_text_are_glyphs_not_boxes(app: Any) -> None:
+    """pyglet draws a missing glyph as the same empty box for every character; the bundled
+    font draws each character differently. (Without the font this test fails.)"""
+    import arcade
+    from grailwar.client.gfx import Scene
+
+    def draw(text: str, font: str) -> Any:
+        scene = Scene(app.window.ctx)
+        scene.begin()
+        t = scene.text(text, 20, 20, 40, th.WHITE)
+        if font != "Grail Sans":
+            t.label.font_name = font
+        scene.end()
+        app.window.switch_to()
+        app.window.clear(color=(0, 0, 0))
+        scene.draw()
+        image = arcade.get_image(0, 0, 120, 100).convert("L")
+        app.window.flip()
+        return image.tobytes()
+
+    for a, b in (("聖", "杯"), ("령", "주"), ("ア", "ン")):
+        assert draw(a, "Grail Sans") != draw(b, "Grail Sans"), (a, b)
+        assert len(set(draw(a, "Grail Sans"))) > 2
+    # the same comparison with pyglet's default font sees identical boxes: the test has teeth
+    assert draw("聖", "DejaVu Sans") == draw("杯", "DejaVu Sans")
+
+
+@pytest.mark.parametrize("lang", ["ja", "ko", "en"])
+def test_title_renders_in_each_language(app: Any, lang: str) -> None:
+    app.set_lang(lang)
+    image = render(app, "title")
+    view = app.current
+    region = view.region_by_id("play_local")
+    assert region is not None and region.enabled
+    assert colours_in(image, region) > 8, "the button's label is drawn"
+    assert app.tr("app.title") in [label for label, _x, _y in view.base.labels]
+
+
+def test_bad_name_and_bad_address_get_a_message_not_a_traceback(app: Any) -> None:
+    app.settings["name"] = ""
+    view = app.show("title")
+    view.fields["name"].value = "   "
+    view.click("play_local")
+    assert app.model.current_notice(view.now()).text == app.tr("error.name_empty")
+    view.fields["name"].value = "凛"
+    view.fields["host"].value = "no such host:port"
+    view.click("connect")
+    assert app.model.current_notice(view.now()).text == app.tr("error.bad_host")
+    render(app, "title")  # the notice is drawn
+
+
+def test_lobby_lists_rooms_with_state_and_seats(app: Any) -> None:
+    app.model.handle({"t": "rooms", "total": 2, "rooms": [
+        {"id": 1, "name": "冬木の夜", "locked": True, "seats": 4, "players": 1, "bots": 2,
+         "spectators": 0, "started": False, "over": False},
+        {"id": 2, "name": "River", "locked": False, "seats": 7, "players": 0, "bots": 7,
+         "spectators": 3, "started": True, "over": False}]})
+    render(app, "lobby")
+    view = app.current
+    assert view.region_by_id("join:1").enabled
+    assert not view.region_by_id("join:2").enabled, "a started game can only be watched"
+    assert view.region_by_id("watch:2").enabled
+    assert view.region_by_id("locked:1") is not None
+    view.click("join:1")  # a locked room asks for its password
+    render(app, "lobby")
+    assert view.region_by_id("password_ok") is not None
+    assert view.region_by_id("join:2") is None, "the dialog is modal"
+
+
+def test_room_shows_seats_servant_choice_and_owner_controls(app: Any) -> None:
+    join(app)
+    app.model.handle({"t": "room", "room": room_public(started=False, seats=5)})
+    sent: list[dict] = []
+
+    class Recorder:
+        def send(self, name: str, **fields: Any) -> bool:
+            sent.append({"t": name, **fields})
+            return True
+
+        def close(self) -> None:
+            pass
+
+    app.session = Recorder()
+    render(app, "room")
+    view = app.current
+    assert view.region_by_id("start").enabled
+    assert view.region_by_id("remove_bot:1") is not None
+    assert view.region_by_id("choose:saber").on_click is None  # the own class is chosen
+    assert view.region_by_id("choose:archer").enabled          # a bot's: the owner may swap
+    view.click("choose:archer")
+    assert [m["t"] for m in sent] == ["remove_bot", "choose_class", "add_bot"]
+    assert view.region_by_id("choose:assassin").enabled        # a free class
+
+
+def test_game_shows_the_hand_and_draws_disabled_actions_disabled(app: Any) -> None:
+    join(app)
+    state = new_game(seed=3, classes=list(CLASSES))
+    app.model.handle(state_msg(state, 0, {str(s): 300 for s in state.prompt.seats}))
+    image = render(app, "game")
+    view = app.current
+    hand = app.model.my_camp["hand"]
+    cards = sorted((r for r in view.regions if r.id.startswith("card:")), key=lambda r: r.left)
+    assert [r.label for r in cards] == list(hand)
+    verbs = {r.id[5:]: r for r in view.regions if r.id.startswith("verb:")}
+    enabled = {v.key for v in app.model.verbs() if v.enabled}
+    assert {k for k, r in verbs.items() if r.enabled} == enabled
+    disabled = [r for k, r in verbs.items() if not r.enabled]
+    assert disabled, "something is always greyed in a declaration window"
+    for r in disabled:
+        assert pixel(image, r.left + 6, r.bottom + 6) == th.DISABLED_BG
+    live = next(r for k, r in verbs.items() if r.enabled)
+    assert pixel(image, live.left + 6, live.bottom + 6) != th.DISABLED_BG
+    # movement range: every square a legal Move reaches is lit and clickable
+    lit = {int(r.id[5:]) for r in view.regions if r.id.startswith("cell:") and r.on_click}
+    assert lit == {a["to"] for a in app.model.legal if a["type"] == "Move"}
+    # a hover shows the card's details
+    view.on_mouse_motion(int(cards[0].center[0]), int(cards[0].center[1]), 0, 0)
+    assert view.hover is not None and view.hover.help
+
+
+def test_battle_screen_shows_order_round_combatants_and_dice(app: Any) -> None:
+    state, events = play_game(seed=4, stop=lambda s: s.battle is not None
+                              and s.prompt.kind == "reaction")
+    target = min(state.prompt.seats)
+    join(app, target)
+    app.model.handle({"t": "events", "events": events, "log": []})
+    app.model.handle(state_msg(state, target, {str(target): 60}))
+    render(app, "battle")
+    view = app.current
+    seats = {int(r.id.split(":")[1]) for r in view.regions if r.id.startswith("combatant:")}
+    assert seats >= set(state.battle.seats)
+    assert any(r.id.startswith("roll:") for r in view.regions)
+    labels = [label for label, _x, _y in view.base.labels]
+    assert app.tr("battle.round", n=state.battle.round) in labels
+    b = app.model.battle(view.now())
+    assert b["pending"]["mine"], "the reaction prompt is this seat's"
+    live = [label for label, _x, _y in view.live.labels]  # the countdown, redrawn each second
+    assert app.tr("battle.reaction_time", s=60) in live
+    assert view.region_by_id("verb:ReactGuard").enabled
+
+
+def test_dossier_log_and_end_render(app: Any) -> None:
+    state, events = play_game(seed=8)
+    join(app, 0)
+    camp = state.edit(0)
+    camp.known = tuple(3 if c == "archer" else 1 for c in CLASSES)
+    app.model.handle({"t": "events", "events": events, "log": []})
+    app.model.handle({"t": "chat_message", "seat": 0, "name": "衛宮", "channel": "room",
+                      "text": "よろしくお願いします"})
+    app.model.handle(state_msg(state, 0))
+    render(app, "dossier")
+    assert app.current.region_by_id("profile:archer") is not None
+    render(app, "log")
+    labels = [label for label, _x, _y in app.current.base.labels]
+    assert any("＞" in label for label in labels), "dice-bot lines"
+    assert "よろしくお願いします" in labels
+    render(app, "end")
+    assert app.current.region_by_id("export_replay").enabled
+    path = app.export("log")
+    assert path is not None
+    with open(path, encoding="utf-8") as f:
+        assert f.read().startswith(app.tr("app.title"))
+
+
+def test_a_spectator_sees_every_screen_without_a_camp(app: Any) -> None:
+    state, events = play_game(seed=4, stop=lambda s: s.battle is not None)
+    app.model.handle({"t": "joined", "room": 1, "seat": -1, "token": "", "spectator": True})
+    app.model.handle({"t": "room", "room": room_public(started=True)})
+    app.model.handle({"t": "events", "events": events, "log": []})
+    app.model.handle(state_msg(state, None))
+    for name in ("game", "battle", "dossier", "log"):
+        render(app, name)
+        assert not any(r.enabled and r.id.startswith("verb:") for r in app.current.regions)
+    assert app.model.hand() == [] and app.model.dossier() == []
+
+
+def test_the_language_is_remembered(window: Any, reactor: Any) -> None:
+    from grailwar.client.app import GrailApp
+
+    first = GrailApp(reactor, window=window, name="凛")
+    first.view("title").click("lang:ko")
+    assert first.tr.lang == "ko"
+    again = GrailApp(reactor, window=window)
+    assert again.tr.lang == "ko" and again.settings["name"] == "凛"
+
+
+class ActRecorder:
+    """Stands in for the session: records the `act` messages clicks produce."""
+
+    def __init__(self, model: Any) -> None:
+        self.model = model
+        self.ref = 0
+        self.acts: list[dict] = []
+
+    def act(self, action: dict) -> bool:
+        self.ref += 1
+        self.acts.append(action)
+        self.model.sent_state_id = self.model.state_id
+        return True
+
+    def send(self, *_a: Any, **_k: Any) -> bool:
+        return True
+
+    def close(self) -> None:
+        pass
+
+
+def test_clicks_become_act_messages_of_legal_actions(app: Any) -> None:
+    """Every click that acts sends one of the server's legal actions, on the state shown; the
+    model is not edited (the next state comes from the server)."""
+    from grailwar.client.driver import click_action
+
+    join(app)
+    state = new_game(seed=3, classes=list(CLASSES))
+    msg = state_msg(state, 0, {"0": 300})
+    app.model.handle(msg)
+    app.session = recorder = ActRecorder(app.model)
+    render(app, "game")
+    teleport = next(a for a in msg["legal"] if a["type"] == "UseCommandSpell"
+                    and a["spell"] == "teleport")
+    investigate = next(a for a in msg["legal"] if a["type"] == "DeclareInvestigate")
+    move = next(a for a in msg["legal"] if a["type"] == "Move")
+    for action in (teleport, investigate, move):
+        app.model.sent_state_id = -1
+        assert click_action(app, action), action
+        assert recorder.acts[-1] == action
+    assert app.model.view == msg["view"], "a click never edits the state"
+
+
+def test_the_frame_clock_runs_at_60_hz_on_the_reactor(app: Any, reactor: Any) -> None:
+    """The client's loop (approach 1): the reactor is the main loop, frames come from it."""
+    import time
+
+    before = app.frames
+    app.start_loop()
+    start = time.monotonic()
+    while time.monotonic() - start < 0.5:
+        reactor.iterate(0.002)
+    app.stop_loop()
+    assert 24 <= app.frames - before <= 32

@@ -1,0 +1,463 @@
+"""The game in a room: actions checked and acknowledged after they are durable, per-seat views,
+timers on a `task.Clock` (warnings, expiry into default actions, early close, battle prompts),
+seat tokens and resyncs, the grace period's takeover bot, and rebuilding a room from its log."""
+
+from __future__ import annotations
+
+import re
+from typing import Any
+
+import pytest
+from grailwar.server.lobby import Lobby
+from grailwar.server.room import BOT_DELAY, GRACE, Room
+from grailwar.server.store import Store
+from grailwar.shared.engine import legal_actions, to_text
+from grailwar.shared.engine.data import CLASSES
+from grailwar.shared.protocol import ProtocolError
+from server_kit import FakeMember, Server, error_of, kinds, one, tick
+from twisted.internet.task import Clock
+
+SEED = 11
+
+
+class Table:
+    """A room run directly (no sockets) with fake members in its human seats."""
+
+    def __init__(self, classes: tuple[str, ...] = ("saber", "lancer"), humans: int = 2,
+                 seed: int = SEED, store: Store | None = None, **options: Any) -> None:
+        self.clock = Clock()
+        self.store = store or Store()
+        self.room = Room.create(1, "table", {"seats": len(classes), **options}, self.clock,
+                                self.store, None, seed)
+        self.members = [FakeMember(f"p{i}") for i in range(humans)]
+        self.tokens = []
+        for member, cls in zip(self.members, classes, strict=False):
+            self.tokens.append(self.room.join_player(member, cls)[1])
+        for cls in classes[humans:]:
+            self.room.add_bot(cls, "heuristic")
+        self.log: list[tuple[float, dict[str, Any], str]] = []
+        append = self.store.append_action
+
+        def recorded(room_id: int, seq: int, action: dict[str, Any], source: str) -> None:
+            append(room_id, seq, action, source)
+            self.log.append((self.clock.seconds(), action, source))
+
+        self.store.append_action = recorded  # type: ignore[method-assign]
+
+    def tick(self, seconds: float) -> None:
+        tick(self.clock, seconds)
+
+    def start(self) -> Table:
+        self.room.start()
+        return self
+
+    @property
+    def state(self) -> Any:
+        return self.room.state
+
+    def act(self, seat: int, action: dict[str, Any], state_id: int | None = None) -> int:
+        acks: list[int] = []
+        self.room.act(self.members[seat], action,
+                      self.state.version if state_id is None else state_id, acks.append)
+        assert len(acks) == 1
+        return acks[0]
+
+    def wait(self, seat: int) -> int:
+        return self.act(seat, {"type": "DeclareWait", "seat": seat})
+
+
+def refused(table: Table, seat: int, action: dict[str, Any], state_id: int | None = None) -> str:
+    before = to_text(table.state)
+    with pytest.raises(ProtocolError) as err:
+        table.act(seat, action, state_id)
+    assert to_text(table.state) == before, "a refused action changed the state"
+    return err.value.code
+
+
+# --- actions ------------------------------------------------------------------------------------
+def test_each_seat_gets_its_own_view_and_legal_actions() -> None:
+    """At the start each player gets a state with its own view (`you`), its own legal actions
+    and the deadline of every prompted seat; a spectator gets the public view and none."""
+    t = Table(("saber", "lancer", "archer"), humans=2)
+    watcher = FakeMember("w")
+    t.room.join_spectator(watcher)
+    t.start()
+    for seat, member in enumerate(t.members):
+        state = member.last("state")
+        assert state["view"]["you"] == seat
+        assert state["legal"] == [a.to_dict() for a in legal_actions(t.state, seat)]
+        assert {a["seat"] for a in state["legal"]} == {seat}
+        assert state["deadlines"] == {"0": 300, "1": 300, "2": 300}
+    public = watcher.last("state")
+    assert public["view"]["you"] is None and public["legal"] == []
+
+
+def test_action_is_durable_before_its_ack_and_its_broadcast() -> None:
+    """An accepted action is in the store before the ack, and the ack (with the new state id)
+    comes before anyone sees the new state."""
+    t = Table().start()
+    order: list[str] = []
+    store_append = t.store.append_action
+    t.store.append_action = lambda *a: (order.append("stored"), store_append(*a))  # type: ignore
+    for member in t.members:
+        send = member.send
+        member.send = lambda msg, send=send: (order.append(msg["t"]), send(msg))  # type: ignore
+    acks: list[int] = []
+    t.room.act(t.members[0], {"type": "DeclareWait", "seat": 0}, 0,
+               lambda sid: (order.append("ack"), acks.append(sid)))
+    assert acks == [1]
+    assert order[:2] == ["stored", "ack"] and "state" in order[2:]
+    stored = t.store.db.execute("SELECT seq, source FROM actions").fetchall()
+    assert stored == [(1, "seat")]
+
+
+def test_ack_over_the_wire() -> None:
+    """Over the protocol, act is answered by ack echoing `ref` with the new state id, followed
+    by the seat's new state."""
+    server = Server()
+    w = server.wire(name="a")
+    w.send("create_room", name="r", seats=2)
+    w.send("start")
+    w.take()
+    got = w.ask("act", action={"type": "DeclareWait", "seat": 0}, state_id=0, ref=77)
+    assert got[0] == {"t": "ack", "ref": 77, "state_id": 1}
+    assert got[-1]["t"] == "state" and got[-1]["state_id"] == 1
+
+
+def test_stale_action_is_refused() -> None:
+    """An action chosen on a state from before the seat's current prompt (or a state id from
+    the future) is refused as stale_state, even if it would be legal now."""
+    t = Table(("saber", "lancer", "archer"), humans=3).start()
+    for seat in (0, 1, 2):  # the morning window closes: the noon window is a new prompt
+        t.wait(seat)
+    noon = t.state.version
+    assert t.state.prompt.kind == "declare" and t.state.turn == 1
+    assert refused(t, 1, {"type": "DeclareWait", "seat": 1}, state_id=noon - 1) == "stale_state"
+    assert refused(t, 1, {"type": "DeclareWait", "seat": 1}, state_id=noon + 5) == "stale_state"
+    t.act(1, {"type": "DeclareWait", "seat": 1}, state_id=noon)
+
+
+def test_an_answer_to_an_unchanged_prompt_survives_another_seats_declaration() -> None:
+    """In a shared window another camp's declaration changes the state id but not this seat's
+    question: its answer, chosen on the earlier id, is accepted."""
+    t = Table(("saber", "lancer", "archer"), humans=3).start()
+    before = t.state.version
+    t.wait(0)
+    assert t.state.version > before
+    t.act(1, {"type": "DeclareWait", "seat": 1}, state_id=before)
+    assert 1 not in t.state.prompt.seats
+
+
+def test_no_action_for_another_seat() -> None:
+    """A player cannot act for another seat, prompted or not."""
+    t = Table().start()
+    assert refused(t, 0, {"type": "DeclareWait", "seat": 1}) == "not_your_turn"
+    assert refused(t, 1, {"type": "DeclareWait", "seat": 0}) == "not_your_turn"
+
+
+def test_illegal_and_unprompted_actions() -> None:
+    """An action not among the seat's legal actions is illegal_action; a seat that has already
+    declared is not prompted (not_your_turn); a malformed one is bad_field naming `action`."""
+    t = Table().start()
+    far = {"type": "DeclareEncounter", "seat": 0, "target": 1, "intent": "battle"}
+    assert far not in [a.to_dict() for a in legal_actions(t.state, 0)]
+    assert refused(t, 0, far) == "illegal_action"
+    assert refused(t, 0, {"type": "Move", "seat": 0, "to": 999}) == "illegal_action"
+    assert refused(t, 0, {"type": "Attack", "seat": 0, "target": 1, "card": "B",
+                          "second": "B"}) in ("illegal_action", "bad_field")
+    t.wait(0)
+    assert refused(t, 0, {"type": "DeclareRest", "seat": 0}) == "not_your_turn"
+    for bad in ({"type": "DeclareWait"}, {"type": "Nope", "seat": 1}, {"seat": 1},
+                {"type": "DeclareWait", "seat": "1"}, {"type": "DeclareWait", "seat": 1, "x": 0},
+                {"type": "DeclareWait", "seat": 1, b"x": 0, "y": 1}):
+        with pytest.raises(ProtocolError) as err:
+            t.act(1, bad)
+        assert (err.value.code, err.value.field) == ("bad_field", "action"), bad
+
+
+def test_act_before_the_start() -> None:
+    """Acting before the start is game_not_started."""
+    t = Table()
+    with pytest.raises(ProtocolError) as err:
+        t.act(0, {"type": "DeclareWait", "seat": 0}, 0)
+    assert err.value.code == "game_not_started"
+
+
+def test_dice_log_lines_in_the_dice_bot_style() -> None:
+    """Every roll reaches the players as a DiceRolled event with a log line in the dice-bot
+    style (`(2D6) ＞ 7[3,4]`); another camp's MP roll shows no faces (`＞ ?`)."""
+    t = Table().start()
+    t.act(0, {"type": "DeclareRest", "seat": 0})
+    t.act(1, {"type": "DeclareRest", "seat": 1})
+    mine = t.members[0].last("events")
+    rolls = [(e, line) for e, line in zip(mine["events"], mine["log"], strict=True)
+             if e["type"] == "DiceRolled"]
+    assert rolls
+    own = [line for e, line in rolls if e["seat"] == 0]
+    other_mp = [line for e, line in rolls if e["seat"] == 1 and "_hp" not in e["purpose"]]
+    assert own and all(re.search(r"\(\d+D\d+[^)]*\) ＞ \d+\[[\d,]+\]", line) for line in own)
+    assert other_mp and all(line.endswith("＞ ?") for line in other_mp)
+
+
+# --- timers -------------------------------------------------------------------------------------
+def test_declaration_window_warnings_and_expiry() -> None:
+    """Nobody declares: warnings go out 60 s and 10 s before the window's end to every member,
+    and at the end the server declares Wait for each silent seat (source `timer`)."""
+    t = Table(declare_s=120).start()
+    t.tick(59.9)
+    assert not t.members[0].of("warning")
+    t.tick(0.1)
+    assert sorted((w["seat"], w["seconds"]) for w in t.members[0].of("warning")) == \
+        [(0, 60), (1, 60)]
+    t.tick(50)
+    assert sorted(w["seat"] for w in t.members[1].of("warning") if w["seconds"] == 10) == [0, 1]
+    assert t.log == []
+    t.tick(10)
+    assert sorted((a["type"], a["seat"], src) for _, a, src in t.log) == \
+        [("DeclareWait", 0, "timer"), ("DeclareWait", 1, "timer")]
+    assert {when for when, _, _ in t.log} == {120.0}
+
+
+def test_window_closes_early_when_all_have_declared() -> None:
+    """When every camp has declared, the window closes at once and its timers are cancelled:
+    no warning and no server action follows for it (the next window has its own)."""
+    t = Table(declare_s=60).start()
+    t.tick(5)
+    t.wait(0)
+    t.wait(1)
+    assert t.state.turn == 1
+    assert {d.due for d in t.room.deadlines.values()} == {65.0}
+    t.members[0].clear()
+    t.tick(45)  # the first window's 10 s warning would be due now
+    assert t.members[0].of("warning") == []
+    t.tick(10)  # and its end
+    assert not [a for _, a, src in t.log if src == "timer"]
+    assert {w["seconds"] for w in t.members[0].of("warning")} == {10}  # the new window's
+
+
+def test_declared_seat_loses_its_timer() -> None:
+    """A seat that has declared gets no warning and no Wait; the silent one gets both."""
+    t = Table(declare_s=30).start()
+    t.wait(0)
+    t.tick(30)
+    assert {w["seat"] for w in t.members[0].of("warning")} == {1}
+    assert [(a["seat"], src) for _, a, src in t.log] == [(0, "seat"), (1, "timer")]
+
+
+def test_short_window_gets_the_10_second_warning_only() -> None:
+    """A 30 s window has no 60 s warning, only the 10 s one."""
+    t = Table(declare_s=30).start()
+    t.tick(30)
+    assert {w["seconds"] for w in t.members[0].of("warning")} == {10}
+
+
+def test_deadlines_in_the_state_count_down() -> None:
+    """Each state message tells the seconds left per prompted seat."""
+    t = Table(declare_s=100).start()
+    t.tick(40)
+    t.wait(0)
+    assert t.members[1].last("state")["deadlines"] == {"1": 60}
+
+
+def battle_table(**options: Any) -> Table:
+    """Saber and Lancer on one square; Saber declares a battle Encounter against Lancer."""
+    t = Table(**options).start()
+    t.state.edit(1).pos = t.state.camps[0].pos
+    t.state._legal.clear()
+    t.act(0, {"type": "DeclareEncounter", "seat": 0, "target": 1, "intent": "battle"})
+    return t
+
+
+def test_battle_prompts_time_out_into_default_actions() -> None:
+    """In battle nobody answers: each prompt has its own timer (round start: prompt_s; main
+    action: main_s → Wait; reaction: reaction_s → Guard with no card) and expires into the
+    engine's default action, issued at exactly that many seconds."""
+    t = battle_table(prompt_s=20, main_s=40, reaction_s=15)
+    assert t.state.battle is not None
+    t.tick(400)
+    timed = [(when, a) for when, a, src in t.log if src == "timer"]
+    assert timed, "no timer fired in the battle"
+    kinds_seen = {a["type"] for _, a in timed}
+    assert {"Ready", "Wait"} <= kinds_seen
+    # Each timed action came exactly one timer length after the action before it.
+    length = {"Ready": 20, "Wait": 40, "React": 15, "DeclareWait": 300}
+    previous = t.log[0][0]
+    for when, action, _src in t.log[1:]:
+        if action["type"] in length and action["type"] != "DeclareWait":
+            assert when - previous in (length[action["type"]], 0), (when, previous, action)
+        previous = when
+
+
+def test_reaction_timeout_guards_with_no_card() -> None:
+    """An attack nobody answers is met by the server's Guard with no card after reaction_s."""
+    t = battle_table(prompt_s=5, main_s=100, reaction_s=7)
+    for _ in range(40):
+        if t.state.prompt.kind == "main":
+            break
+        t.tick(5)
+    assert t.state.prompt.kind == "main"
+    actor = t.state.battle.actor
+    attacks = [a for a in legal_actions(t.state, actor) if type(a).__name__ == "Attack"]
+    assert attacks
+    t.act(actor, attacks[0].to_dict())
+    if t.state.prompt.kind != "reaction":
+        pytest.skip("this attack needed no reaction")
+    start = t.clock.seconds()
+    t.tick(7)
+    when, action, source = t.log[-1]
+    assert (action["type"], action["card"], source, when - start) == ("React", "", "timer", 7)
+    assert action["seat"] != actor
+    assert next(a for _, a, _ in t.log if a["type"] == "React")["kind"] == "G"
+
+
+def test_bot_seats_answer_after_a_short_delay() -> None:
+    """A bot seat answers its prompt BOT_DELAY seconds later (source `bot`)."""
+    t = Table(("saber", "lancer"), humans=1).start()
+    t.tick(BOT_DELAY)
+    assert [(a["seat"], src) for _, a, src in t.log] == [(1, "bot")]
+
+
+# --- seats: tokens, grace and takeover -------------------------------------------------------
+def test_resume_with_the_token_resyncs_the_seat() -> None:
+    """A player who reconnects with its token gets joined (same seat), the room, and a full
+    state of its own view and legal actions; a wrong token is bad_token."""
+    server = Server()
+    a = server.wire(name="a")
+    token = one(a.ask("create_room", name="r", seats=2), "joined")["token"]
+    a.send("start")
+    room = a.proto.room
+    a.lose()
+    b = server.wire("10.0.0.2", name="a again")
+    assert error_of(b.ask("resume", room=room.id, token="x" * 32))["code"] == "bad_token"
+    assert b.proto.room is None
+    assert error_of(b.ask("resume", room=99, token="x" * 32))["code"] == "room_not_found"
+    got = b.ask("resume", room=room.id, token=token)
+    assert kinds(got) == ["joined", "room", "state"]
+    assert got[0] == {"t": "joined", "room": room.id, "seat": 0, "token": token,
+                      "spectator": False}
+    assert got[2]["view"]["you"] == 0
+    assert got[2]["legal"] == [x.to_dict() for x in legal_actions(room.state, 0)]
+    assert "hand" in got[2]["view"]["camps"][0]
+
+
+def test_resume_elsewhere_moves_the_seat() -> None:
+    """A resume while the old connection is still open moves the seat: the old connection is
+    told `left` and is out of the room."""
+    server = Server()
+    a = server.wire(name="a")
+    token = one(a.ask("create_room", name="r", seats=2), "joined")["token"]
+    b = server.wire("10.0.0.2", name="a2")
+    assert kinds(b.ask("resume", room=a.proto.room.id, token=token))[0] == "joined"
+    assert one(a.take(), "left")["reason"] == "resumed elsewhere"
+    assert a.proto.room is None and b.proto.room is not None
+
+
+def test_grace_period_then_takeover_bot_then_resume() -> None:
+    """A player gone during the game keeps its seat for GRACE (90 s), during which no bot
+    plays it; then a bot plays it; a resume stops the bot at once."""
+    t = Table(declare_s=600).start()
+    t.wait(0)
+    t.room.disconnect(t.members[1])
+    assert t.room.public()["seat_list"][1]["connected"] is False
+    t.tick(GRACE - 0.01)
+    assert len(t.log) == 1  # seat 1 still waited for
+    t.tick(0.01 + BOT_DELAY)
+    assert t.log[-1][2] == "bot" and t.log[-1][1]["seat"] == 1
+    assert t.room.seats[1].takeover
+    back = FakeMember("back")
+    assert t.room.resume(back, t.tokens[1]) == 1
+    assert not t.room.seats[1].takeover
+    assert kinds(back.got)[:3] == ["joined", "room", "state"]
+    count = len(t.log)
+    t.tick(10)
+    assert all(a["seat"] != 1 or src != "bot" for _, a, src in t.log[count:])
+
+
+def test_resume_within_the_grace_period_cancels_the_takeover() -> None:
+    """Back before the grace period ends: no bot ever plays the seat."""
+    t = Table(declare_s=600).start()
+    t.room.disconnect(t.members[1])
+    t.tick(GRACE / 2)
+    t.room.resume(FakeMember("back"), t.tokens[1])
+    t.tick(GRACE * 2)
+    assert [src for _, _, src in t.log] == []
+
+
+def test_leaving_during_the_game_hands_the_seat_to_a_bot() -> None:
+    """leave_room after the start gives the seat up: a bot plays it at once and for good, and
+    the old token no longer resumes it (a dropped connection, unlike this, keeps the seat)."""
+    t = Table(declare_s=600).start()
+    t.room.leave(t.members[1])
+    t.tick(BOT_DELAY)
+    assert [(a["seat"], src) for _, a, src in t.log] == [(1, "bot")]
+    assert t.room.seats[1].kind == "bot"
+    with pytest.raises(ProtocolError) as err:
+        t.room.resume(FakeMember("back"), t.tokens[1])
+    assert err.value.code == "bad_token"
+
+
+def test_a_failing_bot_falls_back_to_the_default_action(monkeypatch: pytest.MonkeyPatch) -> None:
+    """A bot that raises does not stall the room: its seat gets the default action."""
+    t = Table(("saber", "lancer"), humans=1).start()
+    t.tick(0)
+    bot = type("Broken", (), {"needs_view": False, "choose": lambda self, v, legal: 1 / 0})()
+    t.room.bots[1] = bot
+    t.tick(BOT_DELAY)
+    assert [(a["type"], src) for _, a, src in t.log] == [("DeclareWait", "timer")]
+
+
+# --- durability ---------------------------------------------------------------------------------
+def test_room_is_rebuilt_from_its_log() -> None:
+    """A restarted server (a new lobby on the same store) rebuilds a room by replaying its log:
+    same state, same deadlines, the human seats under their grace period, the old tokens valid."""
+    t = Table(("saber", "lancer", "archer"), humans=3, declare_s=200)
+    t.start()
+    t.act(2, {"type": "DeclareWait", "seat": 2})
+    t.tick(20)
+    t.act(0, {"type": "DeclareRest", "seat": 0})
+    before = to_text(t.state)
+    due = {s: d.due for s, d in t.room.deadlines.items()}
+    assert due == {1: 200.0}
+    t.room.stop()
+
+    clock = Clock()
+    clock.advance(t.clock.seconds())
+    lobby = Lobby(clock, t.store)
+    lobby.restore()
+    room = lobby.rooms[1]
+    assert to_text(room.state) == before
+    assert {s: d.due for s, d in room.deadlines.items()} == due
+    assert [s.kind for s in room.seats] == ["human"] * 3
+    member = FakeMember("back")
+    assert room.resume(member, t.tokens[1]) == 1
+    assert member.last("state")["deadlines"] == {"1": 180}
+    tick(clock, 180)
+    assert room.state.version > t.state.version  # the timer went on after the restart
+
+
+def test_restored_seats_are_taken_over_after_the_grace_period() -> None:
+    """After a restart nobody is connected: each human seat is played by a bot once GRACE has
+    passed, so the game goes on."""
+    t = Table(("saber", "lancer"), humans=2, declare_s=600).start()
+    t.room.stop()
+    clock = Clock()
+    lobby = Lobby(clock, t.store)
+    lobby.restore()
+    room = lobby.rooms[1]
+    tick(clock, GRACE + BOT_DELAY)
+    assert room.state.version >= 2
+    assert all(s.takeover for s in room.seats)
+
+
+def test_stop_cancels_every_call() -> None:
+    """Stopping a room (server shutdown) leaves nothing scheduled on the clock."""
+    t = Table(("saber", "lancer", "archer"), humans=2).start()
+    t.room.disconnect(t.members[0])
+    t.room.stop()
+    assert t.clock.getDelayedCalls() == []
+
+
+def test_all_classes_can_be_seated() -> None:
+    """A full room seats all seven classes, one each."""
+    t = Table(tuple(CLASSES), humans=1).start()
+    assert sorted(c.cls for c in t.state.camps) == sorted(CLASSES)

@@ -1,0 +1,414 @@
+"""The lobby and the room's membership over the wire: listing, creating, joining as a player or
+a spectator, leaving, the owner's commands, passwords, chat and the negotiation channel."""
+
+from __future__ import annotations
+
+from collections.abc import Callable
+from typing import Any
+
+import pytest
+from grailwar.server.room import Room
+from grailwar.shared.bots import RandomBot
+from grailwar.shared.protocol import SECONDS, ProtocolError
+from server_kit import FakeMember, Server, Wire, error_of, kinds, one
+from twisted.internet.defer import Deferred
+
+
+@pytest.fixture
+def server() -> Server:
+    return Server()
+
+
+def create(server: Server, name: str = "owner", host: str = "10.0.0.1", **fields) -> Wire:
+    w = server.wire(host, name=name)
+    got = w.ask("create_room", name=fields.pop("room_name", "Fuyuki"), **fields)
+    assert kinds(got)[0] == "joined", got
+    return w
+
+
+def room_of(w: Wire) -> Room:
+    assert w.proto.room is not None
+    return w.proto.room
+
+
+def join(server: Server, room: Room, name: str, host: str = "10.0.0.2", **fields) -> Wire:
+    w = server.wire(host, name=name)
+    got = w.ask("join_room", room=room.id, **fields)
+    assert kinds(got)[0] == "joined", got
+    return w
+
+
+def test_create_room_answers_joined_then_room(server: Server) -> None:
+    """create_room makes its sender the owner in seat 0 (of `cls`): joined (with a seat
+    token) comes first, then the room with the options asked for, defaults for the rest."""
+    w = server.wire(name="Shirou")
+    got = w.ask("create_room", name="Fuyuki", seats=3, day_limit=2, declare_s=45, cls="archer")
+    assert kinds(got) == ["joined", "room"]
+    joined, room = got[0], got[1]["room"]
+    assert (joined["seat"], joined["spectator"]) == (0, False) and len(joined["token"]) >= 24
+    assert room["owner"] == 0 and room["name"] == "Fuyuki" and room["seats"] == 3
+    assert room["options"]["day_limit"] == 2 and room["options"]["declare_s"] == 45
+    assert room["options"]["main_s"] == SECONDS["main_s"][2]
+    assert room["seat_list"][0] == {"seat": 0, "cls": "archer", "kind": "human",
+                                    "name": "Shirou", "level": "normal", "connected": True,
+                                    "bot_playing": False}
+
+
+def test_list_rooms(server: Server) -> None:
+    """list_rooms shows each room's public summary: lock, seats, players, bots, spectators."""
+    owner = create(server, password="secret")
+    owner.send("add_bot", cls="lancer")
+    w = server.wire("10.0.0.5", name="x")
+    (rooms,) = w.ask("list_rooms")
+    assert rooms["total"] == 1
+    assert rooms["rooms"] == [{"id": 1, "name": "Fuyuki", "locked": True, "seats": 7,
+                               "players": 1, "bots": 1, "spectators": 0, "started": False,
+                               "over": False}]
+
+
+def test_password_is_hashed_and_checked(server: Server) -> None:
+    """The password is stored salted and hashed (never in clear, not in the store either);
+    joining needs it, as player and as spectator."""
+    owner = create(server, password="hunter2")
+    room = room_of(owner)
+    assert room.password and "hunter2" not in room.password
+    stored = server.store.db.execute("SELECT password FROM rooms").fetchone()[0]
+    assert stored == room.password
+    w = server.wire("10.0.0.2", name="x")
+    assert error_of(w.ask("join_room", room=room.id))["code"] == "wrong_password"
+    assert error_of(w.ask("join_room", room=room.id, password="nope"))["code"] == \
+        "wrong_password"
+    assert error_of(w.ask("join_room", room=room.id, spectator=True))["code"] == \
+        "wrong_password"
+    assert kinds(w.ask("join_room", room=room.id, password="hunter2"))[0] == "joined"
+
+
+def test_seat_tokens_are_hashed(server: Server) -> None:
+    """A seat token is random per join and only its hash is kept (in the room and the store)."""
+    owner = server.wire(name="a")
+    token_a = one(owner.ask("create_room", name="r"), "joined")["token"]
+    room = room_of(owner)
+    b = server.wire("10.0.0.2", name="b")
+    token_b = one(b.ask("join_room", room=room.id), "joined")["token"]
+    assert token_a != token_b
+    stored = [row[0] for row in server.store.db.execute("SELECT token FROM seats") if row[0]]
+    assert len(stored) == 2 and not {token_a, token_b} & set(stored)
+    assert all(token_a not in s.token and token_b not in s.token
+               for s in room.seats if s.token)
+
+
+def test_join_as_player_choosing_a_camp(server: Server) -> None:
+    """A player takes a free seat of the class asked for; a taken class is room_full; the
+    others see the new player in a room message."""
+    owner = create(server, cls="saber")
+    room = room_of(owner)
+    owner.take()
+    b = join(server, room, "b", cls="lancer")
+    assert room.seats[1].cls == "lancer" and room.seats[1].kind == "human"
+    assert one(owner.take(), "room")["room"]["players"] == 2
+    c = server.wire("10.0.0.3", name="c")
+    assert error_of(c.ask("join_room", room=room.id, cls="lancer"))["code"] == "room_full"
+    assert error_of(c.ask("join_room", room=99))["code"] == "room_not_found"
+    assert error_of(b.ask("join_room", room=room.id))["code"] == "already_in_room"
+    assert error_of(b.ask("create_room", name="x"))["code"] == "already_in_room"
+
+
+def test_room_full(server: Server) -> None:
+    """A room of 2 seats takes 2 players; the third may only watch."""
+    owner = create(server, seats=2)
+    room = room_of(owner)
+    join(server, room, "b")
+    c = server.wire("10.0.0.3", name="c")
+    assert error_of(c.ask("join_room", room=room.id))["code"] == "room_full"
+    assert one(c.ask("join_room", room=room.id, spectator=True), "joined")["seat"] == -1
+
+
+def test_spectator(server: Server) -> None:
+    """A spectator joins with seat -1 and no token, is counted, may chat, may not act, choose
+    a class or command the room."""
+    owner = create(server)
+    room = room_of(owner)
+    s = server.wire("10.0.0.2", name="watcher")
+    got = s.ask("join_room", room=room.id, spectator=True)
+    assert kinds(got) == ["joined", "room"]
+    assert got[0] == {"t": "joined", "room": room.id, "seat": -1, "token": "",
+                      "spectator": True}
+    assert got[1]["room"]["spectators"] == 1
+    assert one(s.ask("chat", text="hello"), "chat_message")["seat"] == -1
+    assert error_of(s.ask("act", action={"type": "DeclareWait", "seat": 0},
+                          state_id=0))["code"] == "game_not_started"
+    assert error_of(s.ask("choose_class", cls="rider"))["code"] == "spectator"
+    assert error_of(s.ask("start"))["code"] == "not_owner"
+    owner.send("start")
+    assert error_of(s.ask("act", action={"type": "DeclareWait", "seat": 0},
+                          state_id=room.state.version))["code"] == "spectator"
+
+
+def test_spectator_of_a_started_game_gets_the_public_view(server: Server) -> None:
+    """A spectator who joins a running game gets joined, room, then the public state with no
+    legal actions."""
+    owner = create(server, seats=2)
+    owner.send("start")
+    room = room_of(owner)
+    s = server.wire("10.0.0.2", name="watcher")
+    got = s.ask("join_room", room=room.id, spectator=True)
+    assert kinds(got) == ["joined", "room", "state"]
+    assert got[2]["legal"] == [] and got[2]["view"]["you"] is None
+
+
+def test_leave_before_the_start(server: Server) -> None:
+    """Leaving before the start frees the seat (and its class); the owner's leaving passes
+    ownership to the next player; the last player's leaving closes the room."""
+    owner = create(server, cls="saber")
+    room = room_of(owner)
+    b = join(server, room, "b")
+    assert kinds(owner.ask("leave_room")) == ["left"]
+    assert owner.proto.room is None
+    assert room.seats[0].kind == "open" and room.seats[0].cls is None
+    assert room.owner == 1
+    assert kinds(b.ask("add_bot", cls="saber"))[0] == "room"
+    assert kinds(b.ask("leave_room")) == ["left"]
+    assert server.lobby.rooms == {}
+    assert server.store.db.execute("SELECT closed FROM rooms").fetchone()[0] == 1
+    assert error_of(b.ask("leave_room"))["code"] == "not_in_room"
+
+
+def test_owner_commands(server: Server) -> None:
+    """The owner adds and removes bots and kicks players; anyone else gets not_owner."""
+    owner = create(server)
+    room = room_of(owner)
+    b = join(server, room, "b")
+    for name, fields in (("add_bot", {"cls": "rider"}), ("remove_bot", {"seat": 1}),
+                         ("kick", {"seat": 0}), ("start", {})):
+        assert error_of(b.ask(name, **fields))["code"] == "not_owner"
+    owner.send("add_bot", cls="rider", level="hard")
+    bot = next(s for s in room.seats if s.kind == "bot")
+    assert (bot.cls, bot.level) == ("rider", "hard")
+    assert error_of(owner.ask("add_bot", cls="rider"))["code"] == "room_full"
+    assert error_of(owner.ask("remove_bot", seat=1))["code"] == "seat_taken"  # a player
+    assert error_of(owner.ask("remove_bot", seat=6))["code"] == "seat_taken"  # open
+    owner.send("remove_bot", seat=bot.index)
+    assert room.seats[bot.index].kind == "open"
+    assert error_of(owner.ask("kick", seat=0))["code"] == "seat_taken"  # oneself
+
+
+def test_kick_before_the_start(server: Server) -> None:
+    """A kicked player is told `left` (kicked), is out of the room (it may join another) and
+    its seat is free again."""
+    owner = create(server)
+    room = room_of(owner)
+    b = join(server, room, "b")
+    b.take()
+    owner.send("kick", seat=1)
+    assert one(b.take(), "left")["reason"] == "kicked"
+    assert b.proto.room is None and room.seats[1].kind == "open"
+    assert error_of(b.ask("chat", text="hey"))["code"] == "not_in_room"
+    assert kinds(b.ask("create_room", name="mine"))[0] == "joined"
+
+
+def test_kick_after_the_start_gives_the_seat_to_a_bot(server: Server) -> None:
+    """After the start a kicked player's seat becomes a bot seat and its token stops working."""
+    owner = create(server, seats=2)
+    room = room_of(owner)
+    b = server.wire("10.0.0.2", name="b")
+    token = one(b.ask("join_room", room=room.id), "joined")["token"]
+    owner.send("start")
+    owner.send("kick", seat=1)
+    assert room.seats[1].kind == "bot" and room.seats[1].token is None
+    assert one(b.take(), "left")["reason"] == "kicked"
+    c = server.wire("10.0.0.3", name="c")
+    assert error_of(c.ask("resume", room=room.id, token=token))["code"] == "bad_token"
+
+
+def test_choose_class(server: Server) -> None:
+    """Before the start a player may move to a free class; a taken one is seat_taken."""
+    owner = create(server, cls="saber")
+    room = room_of(owner)
+    owner.send("add_bot", cls="archer")
+    assert error_of(owner.ask("choose_class", cls="archer"))["code"] == "seat_taken"
+    owner.send("choose_class", cls="caster")
+    assert room.seats[0].cls == "caster"
+    owner.send("start")
+    assert error_of(owner.ask("choose_class", cls="saber"))["code"] == "game_started"
+
+
+def test_start(server: Server) -> None:
+    """start fills open seats with bots of the free classes, sends each player its state, and
+    refuses a second start and late players."""
+    owner = create(server, seats=3, cls="berserker")
+    room = room_of(owner)
+    owner.take()
+    got = owner.ask("start")
+    assert kinds(got) == ["room", "state"]
+    assert [s.kind for s in room.seats] == ["human", "bot", "bot"]
+    assert len({s.cls for s in room.seats}) == 3
+    state = got[1]
+    assert state["state_id"] == 0 and state["view"]["you"] == 0 and state["legal"]
+    assert set(state["deadlines"]) == {"0", "1", "2"}
+    assert error_of(owner.ask("start"))["code"] == "game_started"
+    assert error_of(owner.ask("add_bot", cls="saber"))["code"] == "game_started"
+    c = server.wire("10.0.0.3", name="late")
+    assert error_of(c.ask("join_room", room=room.id))["code"] == "game_started"
+    assert server.store.db.execute("SELECT started FROM rooms").fetchone()[0] == 1
+
+
+def test_room_chat(server: Server) -> None:
+    """Room chat reaches every player and spectator of the room, and no other room."""
+    owner = create(server)
+    room = room_of(owner)
+    b = join(server, room, "b")
+    s = join(server, room, "s", host="10.0.0.3", spectator=True)
+    other = create(server, name="elsewhere", host="10.0.0.4", room_name="Other")
+    for w in (owner, b, s, other):
+        w.take()
+    b.send("chat", text="同盟を組もう")
+    expected = {"t": "chat_message", "seat": 1, "name": "b", "channel": "room",
+                "text": "同盟を組もう"}
+    for w in (owner, b, s):
+        assert w.take() == [expected]
+    assert other.take() == []
+
+
+def test_negotiation_channel_reaches_the_two_camps_only(server: Server) -> None:
+    """During an Encounter's negotiation, the negotiation channel reaches the opener and the
+    target only: not a third player, not a spectator; outside it, no_negotiation."""
+    owner = create(server, seats=3, cls="saber")
+    room = room_of(owner)
+    b = join(server, room, "b", cls="lancer")
+    c = join(server, room, "c", host="10.0.0.3", cls="archer")
+    s = join(server, room, "s", host="10.0.0.4", spectator=True)
+    assert error_of(b.ask("chat", text="psst", channel="negotiation"))["code"] == \
+        "no_negotiation"
+    owner.send("start")
+    # Saber and Lancer share a square so an Encounter is legal; seats otherwise untouched.
+    square = room.state.camps[0].pos
+    room.state.edit(1).pos = square
+    room.state._legal.clear()
+    act(owner, room, {"type": "DeclareEncounter", "seat": 0, "target": 1,
+                      "intent": "negotiate"})
+    act(c, room, {"type": "DeclareWait", "seat": 2})
+    assert room.state.parley is not None and room.state.prompt.kind == "negotiate"
+    for w in (owner, b, c, s):
+        w.take()
+    b.send("chat", text="truce?", channel="negotiation")
+    for w in (owner, b):
+        assert one(w.take(), "chat_message")["channel"] == "negotiation"
+    assert c.take() == [] and s.take() == []
+    assert error_of(c.ask("chat", text="me too", channel="negotiation"))["code"] == \
+        "no_negotiation"
+    assert error_of(s.ask("chat", text="me too", channel="negotiation"))["code"] == \
+        "no_negotiation"
+
+
+def act(w: Wire, room: Room, action: dict) -> None:
+    got = w.ask("act", action=action, state_id=room.state.version, ref=1)
+    assert "ack" in kinds(got), got
+
+
+def test_abandoned_room_with_spectator_stays(server: Server) -> None:
+    """A room is closed when nobody is in it and no player seat is held; a spectator keeps an
+    unstarted room open, and the next player to join becomes its owner."""
+    owner = create(server)
+    room = room_of(owner)
+    s = join(server, room, "s", spectator=True)
+    owner.send("leave_room")
+    assert room.id in server.lobby.rooms
+    b = join(server, room, "b", host="10.0.0.3")
+    assert room.seat_of(b.proto) == room.owner
+    s.lose()
+    b.lose()
+    assert server.lobby.rooms == {}
+
+
+def test_rooms_are_independent(server: Server) -> None:
+    """What happens in one room (start, bots acting, chat, errors) sends nothing to another."""
+    a = create(server, seats=2)
+    b = create(server, name="b", host="10.0.0.2", room_name="B")
+    b.take()
+    a.send("start")
+    a.send_dict({"t": "act", "action": {"type": "Nope", "seat": 0}, "state_id": 0})
+    a.send("chat", text="x")
+    server.advance(30)
+    assert b.take() == []
+    assert room_of(b).state is None
+
+
+def test_ownership_never_rests_on_a_bot(server: Server) -> None:
+    """If every player left and a bot now sits in the owner's seat (a spectator kept the room
+    open), the next player to join becomes the owner and can start the game."""
+    a = create(server)
+    room = room_of(a)
+    b = join(server, room, "b")
+    a.send("leave_room")
+    assert room.owner == 1
+    b.send("add_bot", cls="saber")  # into seat 0, the first open one
+    assert room.seats[0].kind == "bot"
+    join(server, room, "s", host="10.0.0.3", spectator=True)
+    b.send("leave_room")
+    c = join(server, room, "c", host="10.0.0.4")
+    assert room.owner == room.seat_of(c.proto)
+    assert kinds(c.ask("start"))[-1] == "state"
+
+
+# --- room limits and searching bots -----------------------------------------------------------
+def test_one_address_may_keep_only_a_few_rooms_open() -> None:
+    """Rooms created from one address are capped (rooms_per_address); other addresses are not."""
+    server = Server(rooms_per_address=2)
+    watcher = FakeMember("w")
+    for _ in range(2):
+        server.lobby.create("r", {}, None, address="10.0.0.9").spectators.append(watcher)
+    with pytest.raises(ProtocolError) as err:
+        server.lobby.create("r", {}, None, address="10.0.0.9")
+    assert err.value.code == "server_full"
+    server.lobby.create("r", {}, None, address="10.0.0.10")
+
+
+def test_a_finished_game_nobody_watches_is_closed() -> None:
+    """A room whose game is over and that has no member left is swept away."""
+    server = Server()
+    watcher = FakeMember("w")
+    room = server.lobby.create("done", {"seats": 2}, None)
+    room.spectators.append(watcher)
+    room.add_bot("saber", "normal")
+    room.add_bot("lancer", "normal")
+    room.start()
+    server.advance(10_000)
+    assert room.state.over
+    server.lobby.sweep()
+    assert room.id in server.lobby.rooms  # still watched
+    room.disconnect(watcher)
+    server.lobby.sweep()
+    assert room.id not in server.lobby.rooms
+
+
+def test_a_searching_bot_thinks_off_the_reactor_and_its_answer_is_applied_later() -> None:
+    """Bots with a time budget think through the lobby's `think` (a thread pool in the real
+    server): the room goes on serving, and the answer is committed when it arrives."""
+    pending: list[tuple[Deferred, Callable, tuple]] = []
+
+    def think(f: Callable, *args: Any) -> Deferred:
+        d: Deferred = Deferred()
+        pending.append((d, f, args))
+        return d
+
+    server = Server(think=think)
+    room = server.lobby.create("r", {"seats": 2}, None)
+    room.seed = 3  # a fixed game: the test is about threads, not luck
+    room.spectators.append(FakeMember("w"))
+    room.add_bot("saber", "normal")
+    room.add_bot("lancer", "normal")
+    slow = RandomBot(1)
+    slow.budget_s = 1.0  # marks it as a searching bot
+    room.bots[0] = slow
+    room.start()
+    server.advance(1)
+    assert len(pending) == 1 and 0 in room.thinking
+    assert 0 in room.state.prompt.seats  # the reactor went on: seat 1's bot has declared
+    stale = pending.pop()  # its answer is for an older state: it thinks again
+    stale[0].callback(stale[1](*stale[2]))
+    server.advance(1)
+    assert len(pending) == 1
+    version = room.state.version
+    d, f, args = pending.pop()
+    d.callback(f(*args))
+    assert room.state.version > version and 0 not in room.thinking

@@ -1,0 +1,216 @@
+"""Real sockets on loopback: `grailwar serve --port 0` runs as a subprocess and plain blocking
+sockets talk to it, every wait bounded by a timeout. Checks the handshake, a game's first
+action acknowledged only once it is in the SQLite file, the fatal errors closing the socket,
+and a killed server resuming its room from the database."""
+
+from __future__ import annotations
+
+import os
+import re
+import select
+import signal
+import socket
+import sqlite3
+import subprocess
+import sys
+import time
+from collections.abc import Iterator
+from pathlib import Path
+from typing import Any
+
+import pytest
+from grailwar.shared.protocol import (
+    MAX_FRAME,
+    PROTOCOL_VERSION,
+    FrameBuffer,
+    decode,
+    encode,
+    message,
+    validate,
+)
+
+TIMEOUT = 10.0
+
+
+class ServerProcess:
+    def __init__(self, db: Path) -> None:
+        self.proc = subprocess.Popen(
+            [sys.executable, "-u", "-m", "grailwar.cli.main", "serve", "--host", "127.0.0.1",
+             "--port", "0", "--db", str(db)],
+            stdout=subprocess.DEVNULL, stderr=subprocess.PIPE)
+        self.port = self._wait_for_port()
+
+    def _wait_for_port(self) -> int:
+        assert self.proc.stderr is not None
+        deadline = time.monotonic() + TIMEOUT
+        seen = b""
+        fd = self.proc.stderr.fileno()  # raw reads: a buffered readline would hide lines
+        while time.monotonic() < deadline:
+            ready, _, _ = select.select([fd], [], [], 0.2)
+            if ready:
+                chunk = os.read(fd, 65536)
+                seen += chunk
+                found = re.search(rb"grailwar server on 127\.0\.0\.1:(\d+)", seen)
+                if found:
+                    return int(found.group(1))
+                if not chunk:
+                    break
+        self.kill()
+        raise AssertionError(f"the server did not start: {seen.decode(errors='replace')}")
+
+    def stop(self) -> int:
+        self.proc.send_signal(signal.SIGTERM)
+        return self.proc.wait(TIMEOUT)
+
+    def kill(self) -> None:
+        if self.proc.poll() is None:
+            self.proc.kill()
+            self.proc.wait(TIMEOUT)
+        if self.proc.stderr is not None:
+            self.proc.stderr.close()
+
+
+class Client:
+    """A blocking socket speaking the protocol; every reply is validated."""
+
+    def __init__(self, port: int, name: str = "sock") -> None:
+        self.sock = socket.create_connection(("127.0.0.1", port), timeout=TIMEOUT)
+        self.frames = FrameBuffer()
+        self.pending: list[dict[str, Any]] = []
+        self.closed = False
+        if name:
+            self.send("hello", version=PROTOCOL_VERSION, name=name)
+            assert self.expect("welcome")["version"] == PROTOCOL_VERSION
+
+    def send(self, name: str, /, **fields: Any) -> None:
+        self.sock.sendall(encode(message(name, **fields)))
+
+    def _read(self) -> None:
+        data = self.sock.recv(65536)
+        if not data:
+            self.closed = True
+            return
+        for body in self.frames.feed(data):
+            msg = decode(body)
+            validate(msg, "s2c")
+            self.pending.append(msg)
+
+    def expect(self, kind: str) -> dict[str, Any]:
+        """Read until a message of `kind` arrives (others are skipped); fail on a timeout."""
+        deadline = time.monotonic() + TIMEOUT
+        while time.monotonic() < deadline:
+            while self.pending:
+                msg = self.pending.pop(0)
+                if msg["t"] == kind:
+                    return msg
+            if self.closed:
+                raise AssertionError(f"connection closed while waiting for {kind!r}")
+            self._read()
+        raise AssertionError(f"no {kind!r} within {TIMEOUT} s")
+
+    def wait_closed(self) -> None:
+        deadline = time.monotonic() + TIMEOUT
+        while not self.closed and time.monotonic() < deadline:
+            self._read()
+        assert self.closed
+
+    def close(self) -> None:
+        self.sock.close()
+
+
+@pytest.fixture
+def db(tmp_path: Path) -> Path:
+    return tmp_path / "rooms.db"
+
+
+@pytest.fixture
+def server(db: Path) -> Iterator[ServerProcess]:
+    proc = ServerProcess(db)
+    try:
+        yield proc
+    finally:
+        proc.kill()
+
+
+def test_a_game_over_real_sockets(server: ServerProcess, db: Path) -> None:
+    """Two sockets: one creates a room, the other joins; chat crosses; the owner starts, and
+    its action is acknowledged only after it is in the database file; then a clean stop."""
+    owner = Client(server.port, "owner")
+    owner.send("create_room", name="loop", seats=3, declare_s=600)
+    joined = owner.expect("joined")
+    other = Client(server.port, "other")
+    other.send("list_rooms")
+    rooms = other.expect("rooms")
+    assert [r["name"] for r in rooms["rooms"]] == ["loop"]
+    other.send("join_room", room=joined["room"])
+    assert other.expect("joined")["seat"] == 1
+    other.send("chat", text="よろしく")
+    assert owner.expect("chat_message")["text"] == "よろしく"
+    owner.send("start")
+    state = owner.expect("state")
+    assert state["view"]["you"] == 0 and state["legal"]
+    owner.send("act", action={"type": "DeclareRest", "seat": 0}, state_id=state["state_id"],
+               ref=5)
+    ack = owner.expect("ack")
+    assert ack["ref"] == 5
+    with sqlite3.connect(db) as conn:
+        rows = conn.execute("SELECT seq, source FROM actions").fetchall()
+    assert (ack["state_id"], "seat") in rows
+    owner.close()
+    other.close()
+    assert server.stop() == 0
+
+
+def test_bad_input_closes_the_socket(server: ServerProcess) -> None:
+    """A frame that is not msgpack, and a frame over 64 KiB, each get an error frame and then
+    the server closes the socket; a wrong field does not."""
+    c = Client(server.port)
+    c.send("create_room", name="x", seats=9)
+    err = c.expect("error")
+    assert (err["code"], err["field"]) == ("bad_field", "seats")
+    c.send("ping")
+    c.expect("pong")
+    c.sock.sendall(b"\x00\x00\x00\x01\xc1")
+    assert c.expect("error")["code"] == "bad_frame"
+    c.wait_closed()
+
+    big = Client(server.port)
+    big.sock.sendall((MAX_FRAME + 1).to_bytes(4, "big") + b"\x00" * 1024)
+    assert big.expect("error")["code"] == "frame_too_large"
+    big.wait_closed()
+
+    late = Client(server.port, name="")
+    late.send("hello", version=PROTOCOL_VERSION + 1, name="future")
+    assert late.expect("error")["code"] == "version_mismatch"
+    late.wait_closed()
+
+
+def test_killed_server_resumes_the_room(db: Path) -> None:
+    """A server killed (SIGKILL) after acknowledging an action comes back from its database
+    with the room: the seat token still works and the resync includes that action."""
+    first = ServerProcess(db)
+    try:
+        c = Client(first.port, "survivor")
+        c.send("create_room", name="durable", seats=2, declare_s=600)
+        joined = c.expect("joined")
+        c.send("start")
+        state = c.expect("state")
+        c.send("act", action={"type": "DeclareRest", "seat": 0}, state_id=state["state_id"],
+               ref=1)
+        acked = c.expect("ack")["state_id"]
+        c.close()
+    finally:
+        first.kill()
+
+    second = ServerProcess(db)
+    try:
+        c = Client(second.port, "survivor")
+        c.send("resume", room=joined["room"], token=joined["token"])
+        assert c.expect("joined")["seat"] == 0
+        state = c.expect("state")
+        assert state["state_id"] >= acked
+        mine = [d for d in state["view"]["declarations"] if d.get("seat") == 0]
+        assert state["state_id"] > acked or mine, state["view"]["declarations"]
+        c.close()
+    finally:
+        second.kill()
