@@ -227,6 +227,9 @@ class GrailProtocol(Protocol):
     def msg_kick(self, msg: dict[str, Any]) -> None:
         self._owned_room().kick(msg["seat"])
 
+    def msg_ready(self, msg: dict[str, Any]) -> None:
+        self._in_room().set_ready(self, msg["ready"])
+
     def msg_start(self, msg: dict[str, Any]) -> None:
         self._owned_room().start()
 

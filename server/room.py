@@ -92,6 +92,7 @@ class Seat:
     member: Member | None = None
     away: IDelayedCall | None = None  # the grace-period timer of a disconnected player
     takeover: bool = False  # a bot plays this human seat while its player is away
+    ready: bool = False  # the player said it is ready to start (before the start only)
 
     def row(self) -> SeatRow:
         return SeatRow(self.index, self.cls, self.kind, self.name, self.token, self.level)
@@ -188,6 +189,7 @@ class Room:
             "options": dict(self.options),
             "seat_list": [{"seat": s.index, "cls": s.cls, "kind": s.kind, "name": s.name,
                            "level": s.level, "connected": s.member is not None,
+                           "ready": s.kind == "bot" or s.ready,
                            "bot_playing": s.bot_plays} for s in self.seats],
         }
 
@@ -285,6 +287,7 @@ class Room:
 
     def _vacate(self, seat: Seat) -> None:
         seat.kind, seat.name, seat.token, seat.cls = "open", "", None, None
+        seat.ready = False
         self._save_seat(seat)
         if seat.index == self.owner:
             humans = [s.index for s in self.seats if s.kind == "human"]
@@ -354,7 +357,18 @@ class Room:
         if any(s.cls == cls and s.index != index for s in self.seats if s.kind != "open"):
             raise ProtocolError("seat_taken", f"the {cls} seat is taken")
         self.seats[index].cls = cls
+        self.seats[index].ready = False  # a new Servant: ready again when it is chosen
         self._save_seat(self.seats[index])
+        self.broadcast_room()
+
+    def set_ready(self, member: Member, ready: bool) -> None:
+        """A player says it is ready (the owner sees who is before starting)."""
+        index = self.seat_of(member)
+        if index is None:
+            raise ProtocolError("spectator", "spectators are not in a seat")
+        if self.state is not None:
+            raise ProtocolError("game_started", "the game has already started")
+        self.seats[index].ready = ready
         self.broadcast_room()
 
     def _seat(self, index: int) -> Seat:

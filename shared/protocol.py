@@ -137,6 +137,8 @@ _MESSAGES = [
     Message("remove_bot", "c2s", {"seat": Field(int, lo=0, hi=6)}, "owner: free a bot seat"),
     Message("kick", "c2s", {"seat": Field(int, lo=0, hi=6)},
             "owner: remove a player; a bot takes the seat"),
+    Message("ready", "c2s", {"ready": Field(bool)},
+            "before the start: a player says it is ready (or no longer); shown to all"),
     Message("start", "c2s", {}, "owner: start the game; empty seats get bots"),
     Message("chat", "c2s", {"text": Field(str, lo=1, hi=300),
                             "channel": _opt(str, choices=("room", "negotiation"))},

@@ -109,6 +109,8 @@ class RoomView(BaseView):
                 tags.append((tr("room.owner"), th.GOLD))
             if mine:
                 tags.append((tr("room.you"), th.JADE))
+            if kind == "human" and seat.get("ready") and not room.get("started"):
+                tags.append((tr("room.is_ready"), th.JADE))
             if kind == "human" and not seat.get("connected"):
                 tags.append((tr("room.away"), th.VERMILION))
             tx = left + 390
@@ -173,6 +175,12 @@ class RoomView(BaseView):
             self.button(s, "start", left + 16, y, width - 32, 52, tr("room.start"),
                         lambda: self.send("start"), style="primary", size=18,
                         help=tr("room.start_help"))
-        else:
-            s.text(tr("room.waiting_owner"), left + width / 2, y + 24, 15, th.MUTED,
+        elif not room.get("started"):
+            me = next((x for x in room["seat_list"] if x["seat"] == self.model.seat), {})
+            ready = bool(me.get("ready"))
+            s.text(tr("room.waiting_owner"), left + width / 2, y + 64, 13, th.MUTED,
                    anchor_x="center")
+            self.button(s, "ready", left + 16, y, width - 32, 52,
+                        tr("room.unready" if ready else "room.ready"),
+                        lambda r=not ready: self.send("ready", ready=r),
+                        style="ghost" if ready else "primary", size=18)

@@ -293,3 +293,34 @@ def test_the_frame_clock_runs_at_60_hz_on_the_reactor(app: Any, reactor: Any) ->
         reactor.iterate(0.002)
     app.stop_loop()
     assert 24 <= app.frames - before <= 32
+
+
+def test_a_guest_in_the_room_says_it_is_ready(app: Any) -> None:
+    """A player who is not the owner gets a Ready button (not Start); its seat shows the ready
+    tag once the server says so, and the button then takes the readiness back."""
+    join(app, seat=1)
+    room = room_public(started=False, seats=3)
+    room["seat_list"][1].update(kind="human", name="凛", bot_playing=False, ready=False)
+    app.model.handle({"t": "room", "room": room})
+    sent: list[dict] = []
+
+    class Recorder:
+        def send(self, name: str, **fields: Any) -> bool:
+            sent.append({"t": name, **fields})
+            return True
+
+        def close(self) -> None:
+            pass
+
+    app.session = Recorder()
+    render(app, "room")
+    view = app.current
+    assert view.region_by_id("start") is None
+    view.click("ready")
+    assert sent == [{"t": "ready", "ready": True}]
+    room["seat_list"][1]["ready"] = True
+    app.model.handle({"t": "room", "room": room})
+    render(app, "room")
+    assert app.current.region_by_id("ready").label == app.tr("room.unready")
+    app.current.click("ready")
+    assert sent[-1] == {"t": "ready", "ready": False}

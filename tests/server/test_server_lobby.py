@@ -51,7 +51,7 @@ def test_create_room_answers_joined_then_room(server: Server) -> None:
     assert room["options"]["main_s"] == SECONDS["main_s"][2]
     assert room["seat_list"][0] == {"seat": 0, "cls": "archer", "kind": "human",
                                     "name": "Shirou", "level": "normal", "connected": True,
-                                    "bot_playing": False}
+                                    "ready": False, "bot_playing": False}
 
 
 def test_list_rooms(server: Server) -> None:
@@ -412,3 +412,31 @@ def test_a_searching_bot_thinks_off_the_reactor_and_its_answer_is_applied_later(
     d, f, args = pending.pop()
     d.callback(f(*args))
     assert room.state.version > version and 0 not in room.thinking
+
+
+def latest_seats(w: Wire) -> dict[int, dict]:
+    rooms = [m for m in w.take() if m["t"] == "room"]
+    return {s["seat"]: s for s in rooms[-1]["room"]["seat_list"]}
+
+
+def test_players_say_they_are_ready_and_a_new_class_unreadies(server: Server) -> None:
+    """ready: shown to every member in seat_list; choosing another Servant clears it; bots count
+    as ready; spectators and started games refuse it."""
+    owner = create(server, seats=3)
+    room = room_of(owner)
+    guest = join(server, room, "guest", cls="lancer")
+    guest.send("ready", ready=True)
+    seats = latest_seats(owner)
+    assert seats[1]["ready"] is True and seats[0]["ready"] is False
+    guest.send("choose_class", cls="archer")
+    seats = latest_seats(owner)
+    assert seats[1]["ready"] is False
+    owner.send("add_bot", cls="rider")
+    seats = latest_seats(owner)
+    assert seats[2]["ready"] is True
+    watcher = server.wire("10.0.0.3", name="w")
+    watcher.send("join_room", room=room.id, spectator=True)
+    watcher.take()
+    assert error_of(watcher.ask("ready", ready=True))["code"] == "spectator"
+    owner.send("start")
+    assert error_of(guest.ask("ready", ready=True))["code"] == "game_started"

@@ -43,6 +43,7 @@ SAMPLES: dict[str, dict[str, Any]] = {
     "add_bot": {"cls": "rider", "level": "hard"},
     "remove_bot": {"seat": 4},
     "kick": {"seat": 2},
+    "ready": {"ready": True},
     "start": {},
     "chat": {"text": "同盟を組もう", "channel": "negotiation"},
     "act": {"action": {"type": "DeclareWait", "seat": 0}, "state_id": 12, "ref": 7},
