@@ -393,10 +393,10 @@ class GrailApp:
                 path.write_text(self.model.export_log(), encoding="utf-8")
             else:
                 path = self.export_dir / f"grailwar-replay-{stamp}.json"
-                replay = None
-                if self.local is not None and self.model.room_id is not None:
+                replay = self.model.replay  # the server sends it when the game is over
+                if replay is None and self.local is not None and self.model.room_id is not None:
                     replay = self.local.replay(self.model.room_id)
-                if replay is None:  # a remote server: what this seat saw, event by event
+                if replay is None:  # no replay yet: what this seat saw, event by event
                     replay = {"format": "grailwar-client-record-1",
                               "room": (self.model.room or {}).get("name"),
                               "seat": self.model.me, "events": self.model.events}

@@ -44,27 +44,9 @@ class LocalServer:
         return self.service.lobby
 
     def replay(self, room_id: int) -> dict[str, Any] | None:
-        """The room's replay: seed, seats, Masters and every accepted action, in order (the
-        server's own log, which rebuilds the game exactly with `new_game` + `play`)."""
-        lobby = self.lobby
-        room = lobby.rooms.get(room_id) if lobby else None
-        if room is None:
-            return None
-        db = lobby.store.db
-        actions = [dict(a) for a in (_unpack(row[0]) for row in db.execute(
-            "SELECT action FROM actions WHERE room = ? ORDER BY seq", (room_id,)))]
-        return {
-            "format": "grailwar-replay-1", "room": room.name, "seed": room.seed,
-            "classes": [s.cls for s in room.seats], "masters": list(room.masters),
-            "day_limit": room.options.get("day_limit"), "options": dict(room.options),
-            "actions": actions,
-        }
-
-
-def _unpack(blob: bytes) -> Any:
-    import msgpack
-
-    return msgpack.unpackb(blob, raw=False)
+        """The room's replay (the server's own log), even before the game is over."""
+        room = self.lobby.rooms.get(room_id) if self.lobby else None
+        return None if room is None else room.replay()
 
 
 def all_other_classes(mine: str) -> list[str]:

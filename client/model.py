@@ -114,6 +114,7 @@ class ClientModel:
         self.rooms: list[dict[str, Any]] = []
         self.rooms_total = 0
         self.room: dict[str, Any] | None = None
+        self.replay: dict[str, Any] | None = None  # the server's, once the game is over
         self.room_id: int | None = None
         self.seat: int | None = None
         self.token = ""
@@ -160,6 +161,9 @@ class ClientModel:
         if msg.get("token"):
             self.token = msg["token"]
         self.left_reason = ""
+
+    def _on_replay(self, msg: dict[str, Any], now: float) -> None:
+        self.replay = msg["replay"]
 
     def _on_room(self, msg: dict[str, Any], now: float) -> None:
         self.room = msg["room"]

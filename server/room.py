@@ -134,6 +134,7 @@ class Room:
         self.bot_calls: dict[int, IDelayedCall] = {}
         self.bots: dict[int, Any] = {}
         self.thinking: set[int] = set()
+        self.actions: list[dict[str, Any]] = []  # every accepted action, for the replay
         self.think: Callable[..., Deferred] = maybeDeferred  # the server runs search in threads
 
     # --- persistence ---------------------------------------------------------------------
@@ -162,6 +163,7 @@ class Room:
             room.state = room._new_game()
             for action, _source in row.actions:
                 play(room.state, from_dict(action))
+                room.actions.append(action)
             for seat in room.seats:  # nobody is connected yet: each player's grace starts now
                 if seat.kind == "human":
                     seat.away = clock.callLater(GRACE, room._take_over, seat.index)
@@ -451,6 +453,7 @@ class Room:
         except RulesError as err:
             raise ProtocolError("illegal_action", str(err)) from err
         self.store.append_action(self.id, after.version, action.to_dict(), source)
+        self.actions.append(action.to_dict())
         self.state = after
         if ack is not None:
             ack(after.version)
@@ -480,6 +483,18 @@ class Room:
         member.send(message(
             "state", view=view_for(state, seat), legal=legal, state_id=state.version,
             deadlines={str(s): max(0, round(d.due - now)) for s, d in self.deadlines.items()}))
+        if state.over:
+            member.send(message("replay", replay=self.replay()))
+
+    def replay(self) -> dict[str, Any]:
+        """Seed, seats, Masters and every accepted action: `new_game` + `play` rebuild the game
+        exactly. Sent only once the game is over, when nothing is hidden any more."""
+        return {
+            "format": "grailwar-replay-1", "room": self.name, "seed": self.seed,
+            "classes": [s.cls for s in self.seats], "masters": list(self.masters),
+            "day_limit": self.options["day_limit"], "options": dict(self.options),
+            "actions": list(self.actions),
+        }
 
     def broadcast_room(self) -> None:
         msg = message("room", room=self.public())

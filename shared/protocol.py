@@ -170,6 +170,8 @@ _MESSAGES = [
     Message("warning", "s2c", {"seat": Field(int), "seconds": Field(int)},
             "a prompted seat has this many seconds left"),
     Message("left", "s2c", {"reason": Field(str)}, "you are no longer in the room (kicked …)"),
+    Message("replay", "s2c", {"replay": Field(dict)},
+            "once the game is over: seed, classes, Masters, day limit and every action"),
 ]
 MESSAGES: dict[str, Message] = {m.name: m for m in _MESSAGES}
 

@@ -211,3 +211,13 @@ def test_the_command_spell_menu_opens_in_two_steps() -> None:
     assert teleport.action is None and "…" in teleport.label
     squares = m.grouped(spells, "teleport")
     assert len(squares) > 1 and all(o.square >= 0 for o in squares)
+
+
+def test_the_servers_replay_is_kept_for_the_export() -> None:
+    """The replay the server sends once the game is over is what the End screen exports."""
+    model = ClientModel("en")
+    assert model.replay is None
+    replay = {"format": "grailwar-replay-1", "seed": 1, "classes": ["saber", "lancer"],
+              "actions": []}
+    model.handle({"t": "replay", "replay": replay})
+    assert model.replay == replay

@@ -11,7 +11,7 @@ import pytest
 from grailwar.server.lobby import Lobby
 from grailwar.server.room import BOT_DELAY, GRACE, Room
 from grailwar.server.store import Store
-from grailwar.shared.engine import legal_actions, to_text
+from grailwar.shared.engine import default_action, from_dict, legal_actions, new_game, play, to_text
 from grailwar.shared.engine.data import CLASSES
 from grailwar.shared.protocol import ProtocolError
 from server_kit import FakeMember, Server, error_of, kinds, one, tick
@@ -461,3 +461,25 @@ def test_all_classes_can_be_seated() -> None:
     """A full room seats all seven classes, one each."""
     t = Table(tuple(CLASSES), humans=1).start()
     assert sorted(c.cls for c in t.state.camps) == sorted(CLASSES)
+
+
+def test_the_replay_comes_when_the_game_is_over_and_rebuilds_it() -> None:
+    """No replay while the game runs (it would show hidden choices); once it is over every
+    member gets one, and new_game + play of its actions rebuild the final state exactly."""
+    t = Table(("saber", "lancer"), humans=1).start()
+    member = t.members[0]
+    for _ in range(200):
+        if t.room.state.over:
+            break
+        if 0 in t.room.state.prompt.seats:
+            t.act(0, default_action(t.room.state, 0).to_dict())
+        t.tick(5)
+    assert t.room.state.over
+    replays = [m["replay"] for m in member.got if m["t"] == "replay"]
+    assert replays, "a finished game sends its replay"
+    replay = replays[-1]
+    state = new_game(seed=replay["seed"], classes=replay["classes"],
+                     day_limit=replay["day_limit"], masters=replay["masters"])
+    for action in replay["actions"]:
+        play(state, from_dict(action))
+    assert to_text(state) == to_text(t.room.state)

@@ -89,10 +89,16 @@ class WireAudit:
     def check(self, who: Viewer) -> None:
         viewer = who.seat
         known = dict.fromkeys(CLASSES, 0)
+        over = False
         for i, msg in enumerate(who.got):
             self.messages += 1
             where = f"{who.label} (seat {viewer}) message {i} {msg['t']}"
+            if msg["t"] == "replay":  # the full record is revealed only once the game is over
+                if not over:
+                    self.fail("replay", where, "a replay before the game was over")
+                continue
             if msg["t"] == "state":
+                over = over or msg["view"]["over"]
                 view = msg["view"]
                 if viewer is not None:
                     known = dict(view["camps"][viewer]["known"])
@@ -277,7 +283,7 @@ def test_every_kind_of_seat_acted(games: list[Game]) -> None:
 
 
 @pytest.mark.parametrize("kind", ["skills", "servant", "master", "mp", "hand", "investigation",
-                                  "view_keys"])
+                                  "view_keys", "replay"])
 def test_no_message_leaks(audit: WireAudit, kind: str) -> None:
     """No message that any seat or spectator received (states, events, dice log lines, room
     and chat messages) shows a secret of this kind that the recipient has not revealed."""

@@ -63,6 +63,8 @@ SAMPLES: dict[str, dict[str, Any]] = {
     "chat_message": {"seat": -1, "name": "watcher", "channel": "room", "text": "hi"},
     "warning": {"seat": 3, "seconds": 10},
     "left": {"reason": "kicked"},
+    "replay": {"replay": {"format": "grailwar-replay-1", "seed": 3, "classes": ["saber", "lancer"],
+                          "actions": [{"type": "DeclareWait", "seat": 0}]}},
 }
 
 
