@@ -8,10 +8,13 @@ from typing import Any
 
 from twisted.internet.defer import Deferred, maybeDeferred
 from twisted.internet.interfaces import IReactorTime
+from twisted.logger import Logger
 
 from ..shared.protocol import MAX_LISTED, ProtocolError
 from .room import Member, Room
 from .store import Store
+
+log = Logger()
 
 
 class Lobby:
@@ -31,8 +34,15 @@ class Lobby:
     def restore(self) -> None:
         """Bring back every open room from the store, its game replayed and timers re-armed."""
         for row in self.store.load_rooms():
-            room = self.rooms[row.id] = Room.restore(row, self.clock, self.store)
+            try:
+                room = Room.restore(row, self.clock, self.store)
+            except Exception:  # one log that no longer replays must not keep the rest down
+                log.failure("room {room} ({name}) could not be restored; it stays closed",
+                            room=row.id, name=row.name)
+                self.store.close_room(row.id)
+                continue
             room.think = self.think
+            self.rooms[row.id] = room
 
     def connect(self, address: str) -> None:
         if self.addresses[address] >= self.max_per_address:

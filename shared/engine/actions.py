@@ -7,7 +7,8 @@ single legality test.
 
 from __future__ import annotations
 
-from dataclasses import MISSING, asdict, dataclass, fields
+from dataclasses import MISSING, dataclass, fields
+from functools import cache
 from typing import Any
 
 from .errors import MalformedActionError
@@ -18,7 +19,10 @@ class Action:
     seat: int
 
     def to_dict(self) -> dict[str, Any]:
-        return {"type": type(self).__name__, **asdict(self)}
+        """The wire form; a plain loop over the field names (dataclasses.asdict deep-copies,
+        and the server turns hundreds of legal actions into dicts on every change)."""
+        cls = type(self)
+        return {"type": cls.__name__, **{name: getattr(self, name) for name in _field_names(cls)}}
 
 
 # --- declaration window -------------------------------------------------------------------
@@ -170,6 +174,11 @@ class UseCommandSpell(Action):
 
     spell: str
     arg: str = ""
+
+
+@cache
+def _field_names(cls: type) -> tuple[str, ...]:
+    return tuple(f.name for f in fields(cls))
 
 
 ACTION_TYPES: dict[str, type[Action]] = {cls.__name__: cls for cls in Action.__subclasses__()}

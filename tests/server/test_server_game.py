@@ -483,3 +483,23 @@ def test_the_replay_comes_when_the_game_is_over_and_rebuilds_it() -> None:
     for action in replay["actions"]:
         play(state, from_dict(action))
     assert to_text(state) == to_text(t.room.state)
+
+
+def test_a_room_whose_log_no_longer_replays_is_skipped_not_fatal() -> None:
+    """A restart restores every room it can: a room whose log the engine refuses (e.g. after a
+    rule change) is logged and closed, and the other rooms come back."""
+    store = Store()
+    clock = Clock()
+    good = Table(("saber", "lancer"), humans=2, store=store).start()
+    good.wait(0)
+    bad = Room.create(99, "broken", {"seats": 2}, clock, store, None)
+    bad.add_bot("saber", "normal")
+    bad.add_bot("lancer", "normal")
+    bad.start()
+    store.append_action(99, 1, {"type": "Attack", "seat": 0, "target": 1, "card": "B"}, "seat")
+    lobby = Lobby(Clock(), store)
+    lobby.restore()
+    assert good.room.id in lobby.rooms and 99 not in lobby.rooms
+    assert to_text(lobby.rooms[good.room.id].state) == to_text(good.state)
+    assert 99 not in {row.id for row in store.load_rooms()}
+    lobby.stop()
