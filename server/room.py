@@ -257,34 +257,36 @@ class Room:
     def seat_of(self, member: Member) -> int | None:
         return next((s.index for s in self.seats if s.member is member), None)
 
-    def disconnect(self, member: Member) -> None:
-        """The connection is gone: a player's seat is kept for the grace period."""
+    def _release(self, member: Member) -> Seat | None:
+        """Take the member out of the room; its seat (if it had one) is returned, to be kept,
+        opened or given to a bot. Before the start a seat simply opens again."""
         if member in self.spectators:
             self.spectators.remove(member)
         index = self.seat_of(member)
-        if index is not None:
-            seat = self.seats[index]
-            seat.member = None
-            if self.state is None:
-                self._vacate(seat)
-            else:
-                seat.away = self.clock.callLater(GRACE, self._take_over, index)
+        if index is None:
+            return None
+        seat = self.seats[index]
+        seat.member = None
+        if self.state is None:
+            self._vacate(seat)
+            return None
+        return seat
+
+    def disconnect(self, member: Member) -> None:
+        """The connection is gone: a player's seat is kept for the grace period."""
+        seat = self._release(member)
+        if seat is not None:
+            seat.away = self.clock.callLater(GRACE, self._take_over, seat.index)
         self.broadcast_room()
 
     def leave(self, member: Member) -> None:
-        """A player leaving on purpose: before the start its seat opens, after it a bot plays."""
-        if member in self.spectators:
-            self.spectators.remove(member)
-        index = self.seat_of(member)
-        if index is not None:
-            seat = self.seats[index]
-            seat.member = None
-            if self.state is None:
-                self._vacate(seat)
-            else:  # it gave its seat up: a bot plays it for good, the token is void
-                seat.kind, seat.token = "bot", None
-                self._save_seat(seat)
-                self._take_over(index)
+        """A player leaving on purpose: before the start its seat opens; after it the player
+        gives the seat up: a bot plays it for good and the token is void."""
+        seat = self._release(member)
+        if seat is not None:
+            seat.kind, seat.token = "bot", None
+            self._save_seat(seat)
+            self._take_over(seat.index)
         self.broadcast_room()
 
     def _vacate(self, seat: Seat) -> None:

@@ -43,6 +43,22 @@ def join(app: Any, seat: int = 0) -> None:
     app.model.handle({"t": "room", "room": room_public(started=True)})
 
 
+def record_sends(app: Any) -> list[dict]:
+    """Replace the app's connection by one that records what the screen sends."""
+    sent: list[dict] = []
+
+    class Recorder:
+        def send(self, name: str, **fields: Any) -> bool:
+            sent.append({"t": name, **fields})
+            return True
+
+        def close(self) -> None:
+            pass
+
+    app.session = Recorder()
+    return sent
+
+
 def room_public(started: bool = False, seats: int = 7) -> dict:
     seat_list = [{"seat": i, "cls": CLASSES[i], "kind": "human" if i == 0 else "bot",
                   "name": "衛宮" if i == 0 else "bot (normal)", "level": "normal",
@@ -125,17 +141,7 @@ def test_lobby_lists_rooms_with_state_and_seats(app: Any) -> None:
 def test_room_shows_seats_servant_choice_and_owner_controls(app: Any) -> None:
     join(app)
     app.model.handle({"t": "room", "room": room_public(started=False, seats=5)})
-    sent: list[dict] = []
-
-    class Recorder:
-        def send(self, name: str, **fields: Any) -> bool:
-            sent.append({"t": name, **fields})
-            return True
-
-        def close(self) -> None:
-            pass
-
-    app.session = Recorder()
+    sent = record_sends(app)
     render(app, "room")
     view = app.current
     assert view.region_by_id("start").enabled
@@ -302,17 +308,7 @@ def test_a_guest_in_the_room_says_it_is_ready(app: Any) -> None:
     room = room_public(started=False, seats=3)
     room["seat_list"][1].update(kind="human", name="凛", bot_playing=False, ready=False)
     app.model.handle({"t": "room", "room": room})
-    sent: list[dict] = []
-
-    class Recorder:
-        def send(self, name: str, **fields: Any) -> bool:
-            sent.append({"t": name, **fields})
-            return True
-
-        def close(self) -> None:
-            pass
-
-    app.session = Recorder()
+    sent = record_sends(app)
     render(app, "room")
     view = app.current
     assert view.region_by_id("start") is None
