@@ -587,7 +587,8 @@ class Room:
             return
         bot = self.bots.get(seat)
         if bot is None:
-            bot = self.bots[seat] = room_bot(self.seats[seat].level, self.seed * 7 + seat)
+            bot = self.bots[seat] = room_bot(self.seats[seat].level, self.seed * 7 + seat,
+                                                 self.options["bot_ms"])
         view = view_for(state, seat) if bot.needs_view else None
         legal = legal_actions(state, seat)
         slow = getattr(bot, "budget_s", 0) > 0
@@ -627,9 +628,10 @@ class Room:
                 seat.away.cancel()
 
 
-def room_bot(level: str, seed: int) -> Any:
-    """A bot of the seat's level; a level this build lacks plays as the heuristic bot."""
+def room_bot(level: str, seed: int, budget_ms: int) -> Any:
+    """A bot of the seat's level, thinking at most the room's budget per decision; a level
+    this build lacks plays as the normal bot."""
     try:
-        return make_bot(level, seed)
+        return make_bot(level, seed, budget_s=budget_ms / 1000)
     except ValueError:
-        return make_bot("heuristic", seed)
+        return make_bot("normal", seed)

@@ -107,8 +107,10 @@ def _opt(t: type, **kw: Any) -> Field:
 NAME = Field(str, lo=1, hi=32)
 CLASS_NAMES = ("saber", "archer", "lancer", "rider", "caster", "assassin", "berserker")
 LEVELS = ("easy", "normal", "hard", "random")
+# Room timings: name -> (min, max, default). The prompts' limits in seconds; `bot_ms` is the
+# time a hard bot may think per decision, in milliseconds.
 SECONDS = {"declare_s": (30, 600, 300), "main_s": (10, 600, 120), "reaction_s": (5, 300, 60),
-           "prompt_s": (5, 300, 60)}  # name: (min, max, default)
+           "prompt_s": (5, 300, 60), "bot_ms": (50, 5000, 1000)}
 
 _MESSAGES = [
     # --- client to server ---

@@ -440,3 +440,14 @@ def test_players_say_they_are_ready_and_a_new_class_unreadies(server: Server) ->
     assert error_of(watcher.ask("ready", ready=True))["code"] == "spectator"
     owner.send("start")
     assert error_of(guest.ask("ready", ready=True))["code"] == "game_started"
+
+
+def test_a_rooms_hard_bots_think_for_the_rooms_budget(server: Server) -> None:
+    """bot_ms (a room option, default 1 s) is the hard bot's time per decision."""
+    owner = create(server, seats=2, bot_ms=250)
+    room = room_of(owner)
+    assert room.options["bot_ms"] == 250
+    owner.send("add_bot", cls="lancer", level="hard")
+    owner.send("start")
+    server.advance(1)
+    assert room.bots[1].budget_s == 0.25
