@@ -16,7 +16,7 @@ from __future__ import annotations
 
 import json
 from collections import defaultdict
-from collections.abc import Iterator
+from collections.abc import Callable, Iterator
 from typing import Any
 
 import pytest
@@ -199,28 +199,36 @@ class Audit:
                 known[CLASSES.index(event["cls"])] = event["tier"]
                 hidden = secrets(state, tiers(), viewer)
                 continue
-            for kind, message in leaks(event, hidden):
+            for kind, message in event_leaks(event, mine, hidden, lambda a: tiers()[a]):
                 self.fail(kind, viewer, f"event {etype}: {message}")
-            if "hand" in event:
-                self.fail("hand", viewer, f"event {etype} carries a hand")
-            if mine:
-                continue
-            if etype in OWN_EVENTS:
-                self.fail(OWN_EVENTS[etype], viewer, f"another seat's {etype}: {event}")
-            for key in PRIVATE_FIELDS.get(etype, ()):
-                if key in event:
-                    self.fail("mp", viewer, f"event {etype} of seat {actor} shows {key!r}")
-            if etype == "FumblePenalty" and event.get("penalty") == "mp" and "amount" in event:
-                self.fail("mp", viewer, f"MP fumble of seat {actor} shows its amount")
-            if etype == "DiceRolled":
-                purpose = event["purpose"]
-                if purpose == "investigate":
-                    self.fail("investigation", viewer, f"investigation roll of seat {actor}")
-                elif purpose.startswith(MP_DICE) and (event["faces"] or event["total"] is not None):
-                    self.fail("mp", viewer, f"MP roll {purpose} of seat {actor}: {event}")
-            if etype == "SkillUsed" and event.get("skill") is not None and \
-                    tiers()[actor] < 1:
-                self.fail("skills", viewer, f"SkillUsed of seat {actor} names its skill")
+
+
+def event_leaks(event: dict[str, Any], mine: bool, hidden: dict[str, str],
+                tier_of: Callable[[int], int]) -> Iterator[tuple[str, str]]:
+    """Every secret one event shows to a viewer (`mine`: the event is the viewer's own camp's;
+    `tier_of(seat)`: how far the viewer has investigated that camp). Shared with the audit of
+    the server's messages."""
+    etype, actor = event["type"], event.get("seat")
+    yield from leaks(event, hidden)
+    if "hand" in event:
+        yield "hand", "carries a hand"
+    if mine:
+        return
+    if etype in OWN_EVENTS:
+        yield OWN_EVENTS[etype], f"another seat's {etype}: {event}"
+    for key in PRIVATE_FIELDS.get(etype, ()):
+        if key in event:
+            yield "mp", f"seat {actor} shows {key!r}"
+    if etype == "FumblePenalty" and event.get("penalty") == "mp" and "amount" in event:
+        yield "mp", f"MP fumble of seat {actor} shows its amount"
+    if etype == "DiceRolled":
+        purpose = event["purpose"]
+        if purpose == "investigate":
+            yield "investigation", f"investigation roll of seat {actor}"
+        elif purpose.startswith(MP_DICE) and (event["faces"] or event["total"] is not None):
+            yield "mp", f"MP roll {purpose} of seat {actor}: {event}"
+    if etype == "SkillUsed" and event.get("skill") is not None and tier_of(actor) < 1:
+        yield "skills", f"SkillUsed of seat {actor} names its skill"
 
 
 @pytest.fixture(scope="module")

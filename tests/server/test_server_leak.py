@@ -28,12 +28,10 @@ from grailwar.shared.engine.data import CLASSES
 from grailwar.shared.engine.state import GameState
 from server_kit import Pair, Recorder, Server, recording_bot, run
 from test_hidden_info import (
-    MP_DICE,
-    OWN_EVENTS,
     OWN_ONLY,
-    PRIVATE_FIELDS,
     PUBLIC_KEYS,
     TIER_KEYS,
+    event_leaks,
     leaks,
     secrets,
 )
@@ -141,28 +139,9 @@ class WireAudit:
         if etype == "Investigated" and mine and event.get("success"):
             known[event["cls"]] = max(known[event["cls"]], event["tier"])
             return True
-        for kind, message in leaks(event, hidden):
+        tiers = self.tiers(viewer, known)
+        for kind, message in event_leaks(event, mine, hidden, lambda seat: tiers[seat]):
             self.fail(kind, where, message)
-        if "hand" in event:
-            self.fail("hand", where, "carries a hand")
-        if mine:
-            return False
-        if etype in OWN_EVENTS:
-            self.fail(OWN_EVENTS[etype], where, f"another seat's {etype}: {event}")
-        for key in PRIVATE_FIELDS.get(etype, ()):
-            if key in event:
-                self.fail("mp", where, f"seat {actor} shows {key!r}")
-        if etype == "FumblePenalty" and event.get("penalty") == "mp" and "amount" in event:
-            self.fail("mp", where, f"MP fumble of seat {actor} shows its amount")
-        if etype == "DiceRolled":
-            purpose = event["purpose"]
-            if purpose == "investigate":
-                self.fail("investigation", where, f"investigation roll of seat {actor}")
-            elif purpose.startswith(MP_DICE) and (event["faces"] or event["total"] is not None):
-                self.fail("mp", where, f"MP roll {purpose} of seat {actor}: {event}")
-        if etype == "SkillUsed" and event.get("skill") is not None and \
-                self.tiers(viewer, known)[actor] < 1:
-            self.fail("skills", where, f"SkillUsed of seat {actor} names its skill")
         return False
 
 
