@@ -14,6 +14,7 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
 
+from ..shared.engine.prompts import PROMPTS
 from ..shared.protocol import MAX_LISTED
 from . import config, theme
 from .i18n import Tr
@@ -377,8 +378,8 @@ class GrailApp:
     def _prompted_in_battle(self, view: dict[str, Any]) -> bool:
         """This seat must answer inside the battle (a player who went back to the map during
         someone else's battle is left there otherwise)."""
-        return bool(self.model.legal) and view["prompt"]["kind"] in (
-            "intervene", "round_start", "main", "reaction", "critical")
+        kind = PROMPTS.get(view["prompt"]["kind"])
+        return bool(self.model.legal) and kind is not None and kind.battle
 
     # --- exports --------------------------------------------------------------------------------
     def export(self, what: str) -> str | None:

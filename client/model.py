@@ -15,6 +15,7 @@ from dataclasses import dataclass, field
 from typing import Any
 
 from ..shared.engine.data import CLASSES
+from ..shared.engine.prompts import PROMPTS
 from ..shared.engine.text import dice_line
 from .i18n import Tr
 
@@ -22,23 +23,8 @@ MAX_EVENTS = 3000
 DICE_KINDS = ("dice", "critical", "fumble")
 MAX_CHAT = 200
 
-# The action bar of each prompt kind, in display order. A verb is enabled when at least one
-# legal action maps to it (`verb_of`).
-VERBS: dict[str, tuple[str, ...]] = {
-    "declare": ("Move", "DeclareWait", "DeclareRest", "DeclareInvestigate", "DeclareSkill",
-                "DeclareEncounter", "DeclareAmbush", "DeclareSoulEating", "UseCommandSpell"),
-    "negotiate": ("NegotiateFight", "NegotiatePart", "UseCommandSpell"),
-    "ambush": ("AmbushFight", "AmbushFlee", "UseCommandSpell"),
-    "intervene": ("InterveneJoin", "InterveneStay", "UseCommandSpell"),
-    "round_start": ("Ready", "DeclareNoblePhantasm", "DeclareDisengage", "OfferTruce",
-                    "UseSkill", "UseCommandSpell"),
-    "main": ("Attack", "UseNoblePhantasm", "Move", "Wait", "UseSkill", "UseCommandSpell"),
-    "reaction": ("ReactDefend", "ReactLuck", "ReactGuard", "UseSkill", "UseCommandSpell"),
-    "critical": ("ChooseReward", "UseCommandSpell"),
-}
-BATTLE_PROMPTS = ("intervene", "round_start", "main", "reaction", "critical")
-
-
+# The action bar of each prompt kind, in display order, comes from its record (`PROMPTS`). A
+# verb is enabled when at least one legal action maps to it (`verb_of`).
 def verb_of(action: dict[str, Any]) -> str:
     """The action-bar button an action belongs to."""
     kind = action.get("type", "")
@@ -360,12 +346,12 @@ class ClientModel:
     # --- actions --------------------------------------------------------------------------------
     def verb_keys(self) -> tuple[str, ...]:
         kind = self.prompt_kind
-        if kind in VERBS:
-            keys = VERBS[kind]
+        if kind in PROMPTS:
+            keys = PROMPTS[kind].verbs
         elif self.in_battle:
-            keys = VERBS["main"]
+            keys = PROMPTS["main"].verbs
         else:
-            keys = VERBS["declare"]
+            keys = PROMPTS["declare"].verbs
         extra = tuple(dict.fromkeys(verb_of(a) for a in self.legal if verb_of(a) not in keys))
         return keys + extra
 

@@ -36,6 +36,7 @@ from ..shared.engine import (
     view_for,
 )
 from ..shared.engine.data import CLASSES
+from ..shared.engine.prompts import PROMPTS
 from ..shared.engine.text import event_line
 from ..shared.protocol import SECONDS, ProtocolError, message
 from .store import SeatRow, Store
@@ -505,9 +506,7 @@ class Room:
 
     # --- timers ----------------------------------------------------------------------------------
     def _timeout(self, kind: str) -> float:
-        o = self.options
-        return float({"declare": o["declare_s"], "main": o["main_s"],
-                      "reaction": o["reaction_s"]}.get(kind, o["prompt_s"]))
+        return float(self.options[PROMPTS[kind].timer])
 
     def _epoch(self) -> tuple:
         s = self.state

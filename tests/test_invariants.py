@@ -57,7 +57,7 @@ APPLY_EVERY = 5  # every 5th step goes through `apply` and its input is kept to 
 
 def snapshot(s: GameState) -> tuple[Any, ...]:
     """Every field of the state (camps and battle included) as comparable immutable values."""
-    skip = {"_owned", "_battle_owned", "events", "rules", "camps", "battle"}
+    skip = {"_owned", "_battle_owned", "_mods_owned", "events", "rules", "camps", "battle"}
     top = tuple(getattr(s, name) for name in GameState.__slots__ if name not in skip)
     camps = tuple(tuple(getattr(c, name) for name in Camp.__slots__) for c in s.camps)
     battle = None if s.battle is None else tuple(getattr(s.battle, n) for n in Battle.__slots__)

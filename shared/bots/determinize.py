@@ -27,6 +27,7 @@ from typing import Any
 from ..engine import dice
 from ..engine.core import skill_ids, sort_cards
 from ..engine.data import CLASSES, NO_EFFECT, Effect, Master, Ruleset, Skill
+from ..engine.modules import instances
 from ..engine.state import (
     ActiveBuff,
     Battle,
@@ -53,8 +54,14 @@ def state_from_view(view: dict[str, Any], rules: Ruleset, rng: random.Random) ->
     combat = {c["seat"]: c for c in view["battle"]["combatants"]} if view["battle"] else {}
     camps = [_camp(view, cv, rules, masters[cv["seat"]], combat.get(cv["seat"]), rng)
              for cv in view["camps"]]
-    state = GameState(rules, Settings(view["map"], view["day_limit"]), camps,
-                      dice.seed_state(rng.getrandbits(64)))
+    mods = view.get("modules", {})
+    names = tuple(mods)
+    options = {name: mods[name]["options"] for name in names}
+    state = GameState(rules, Settings(view["map"], view["day_limit"], names, options), camps,
+                      dice.seed_state(rng.getrandbits(64)), instances(rules, names, options))
+    for m in state.modules:  # the set-up first, then what the view shows of the module
+        m.setup(state)
+        m.rebuild(state, mods[m.name]["state"])
     for camp, cv in zip(camps, view["camps"], strict=True):
         camp.buffs = tuple(_buff(view, state, camp, bv, rng) for bv in cv["buffs"])
     state.day = view["day"]

@@ -13,10 +13,24 @@ from typing import Any
 
 from .errors import MalformedActionError
 
+ACTION_TYPES: dict[str, type[Action]] = {}
+
 
 @dataclass(frozen=True, slots=True)
 class Action:
+    """Every subclass is registered by its name as it is defined, so a module's actions decode
+    (`from_dict`) exactly like the base game's."""
+
     seat: int
+
+    def __init_subclass__(cls) -> None:
+        if "__slots__" not in cls.__dict__:  # the first, slot-less pass of @dataclass(slots=True)
+            return
+        known = ACTION_TYPES.get(cls.__name__)
+        if known is not None and known.__module__ != cls.__module__:
+            raise TypeError(f"action type {cls.__name__} is defined twice "
+                            f"({known.__module__} and {cls.__module__})")
+        ACTION_TYPES[cls.__name__] = cls
 
     def to_dict(self) -> dict[str, Any]:
         """The wire form; a plain loop over the field names (dataclasses.asdict deep-copies,
@@ -179,9 +193,6 @@ class UseCommandSpell(Action):
 @cache
 def _field_names(cls: type) -> tuple[str, ...]:
     return tuple(f.name for f in fields(cls))
-
-
-ACTION_TYPES: dict[str, type[Action]] = {cls.__name__: cls for cls in Action.__subclasses__()}
 
 
 def from_dict(data: Any) -> Action:

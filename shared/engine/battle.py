@@ -22,11 +22,10 @@ from .actions import (
     UseNoblePhantasm,
     Wait,
 )
-from .core import CHECK_STAT, COUNTER
-from .data import CLASSES, Dice
+from .core import CHECK_STAT, COUNTER, city
+from .data import CLASSES, CommandSpell, Dice
 from .geometry import distance, reachable
 from .state import Battle, Camp, GameState, PendingAttack, Prompt
-from .turns import city
 
 _D3 = Dice(1, 3, 0)
 _D2 = Dice(1, 2, 0)
@@ -80,6 +79,8 @@ def begin_battle(s: GameState) -> None:
         for skill in core.skills_of(s, s.camps[seat], "automatic"):
             if skill.trigger == "battle_start" and powers.usable_skill(s, s.camps[seat], skill):
                 powers.run_skill(s, seat, skill, -1)
+    for m in s.modules:
+        m.on_battle_start(s)
     round_upkeep(s)
 
 
@@ -115,6 +116,8 @@ def leave_battle(s: GameState, seat: int, how: str) -> None:
 
 def end_battle(s: GameState, reason: str) -> None:
     """Everyone returns to turn play; battle-only buffs, hands' bonuses and NP charges lapse."""
+    for m in s.modules:
+        m.on_battle_end(s)
     b = s.battle
     for seat in b.joined:
         if not s.camps[seat].alive:
@@ -190,7 +193,11 @@ def finish_round_start(s: GameState) -> None:
     if b.truce >= frozenset(b.seats):
         end_battle(s, "truce")
         return
-    b.order = initiative(s)
+    order = initiative(s)
+    for m in s.modules:
+        order = m.initiative(s, order)
+    b = s.edit_battle()
+    b.order = order
     b.cursor = 0
     b.stage = "turns"
     core.emit(s, "RoundStarted", round=b.round, order=list(b.order))
@@ -257,6 +264,9 @@ def next_activation(s: GameState) -> None:
     """End the actor's activation; a Noble Phantasm that was due and did not fire lapses."""
     b = s.edit_battle()
     if b.order and b.cursor < len(b.order):
+        for m in s.modules:
+            m.on_activation_end(s, b.actor)
+        b = s.edit_battle()
         camp = s.camps[b.actor]
         np = camp.servant.np
         if camp.war_roar:
@@ -272,6 +282,8 @@ def next_activation(s: GameState) -> None:
 
 def end_round(s: GameState) -> None:
     """Buffs count down; after every third round all hands return to their composition."""
+    for m in s.modules:
+        m.on_round_end(s)
     b = s.edit_battle()
     n = s.rules.numbers
     for seat in b.seats:
@@ -323,21 +335,28 @@ def round_start_actions(s: GameState, seat: int) -> list[Action]:
         out.append(DeclareDisengage(seat))
     if seat not in b.truce:
         out.append(OfferTruce(seat))
-    out.extend(powers.skill_actions(s, seat, "round_start"))
+    out.extend(powers.skill_actions(s, seat, "round_start",
+                                    *(("combat_start",) if b.round == 1 else ())))
     out.extend(powers.command_spell_actions(s, seat))
     return out
 
 
 def battle_moves(s: GameState, seat: int) -> dict[int, int]:
-    """Squares a combatant may move to: not into a bystander's square, not past a combatant."""
+    """Squares a combatant may move to: not into a bystander's square, not past a combatant,
+    and within the stops and limits of the modules switched on (seed 003's zones of control)."""
     b = s.battle
     camp = s.camps[seat]
     occupied = {c.pos for c in s.camps if c.alive and c.seat not in b.seats}
-    fighters = {s.camps[x].pos for x in b.seats if x != seat}
+    stops = frozenset(s.camps[x].pos for x in b.seats if x != seat)
     steps = core.movement(s, camp)
+    for m in s.modules:
+        more, limit = m.battle_move(s, seat)
+        stops |= more
+        if limit is not None:
+            steps = min(steps, limit)
     if steps <= 0:
         return {}
-    found = reachable(city(s), camp.pos, steps, frozenset(occupied), frozenset(fighters))
+    found = reachable(city(s), camp.pos, steps, frozenset(occupied), stops)
     del found[camp.pos]
     return found
 
@@ -371,7 +390,7 @@ def main_actions(s: GameState, seat: int) -> list[Action]:
             out.append(UseNoblePhantasm(seat, t))
     if fire and np.kind == "support":
         out.append(UseNoblePhantasm(seat, seat))
-    out.extend(powers.skill_actions(s, seat, "main"))
+    out.extend(powers.skill_actions(s, seat, *(() if b.acted else ("own_activation",))))
     out.extend(powers.command_spell_actions(s, seat, in_main=True))
     return out
 
@@ -387,7 +406,7 @@ def reaction_actions(s: GameState, seat: int) -> list[Action]:
     if not p.noble_phantasm:
         out.extend(React(seat, "L", c) for c in cards)
     out.extend(React(seat, "G", c) for c in cards)
-    out.extend(powers.skill_actions(s, seat, "reaction"))
+    out.extend(powers.skill_actions(s, seat))
     out.extend(powers.command_spell_actions(s, seat))
     return out
 
@@ -410,6 +429,9 @@ def answer_intervention(s: GameState, action: AnswerIntervention) -> None:
         b.seats = (*b.seats, action.seat)
         s.fought = s.fought | {action.seat}
     core.emit(s, "InterventionAnswered", seat=action.seat, join=action.join)
+    if action.join:
+        for m in s.modules:
+            m.on_join(s, action.seat)
 
 
 def round_start_action(s: GameState, action: Action) -> None:
@@ -567,7 +589,8 @@ def clash(s: GameState, a: int, b: int, d: int) -> None:
     if dmg[a] != dmg[b]:
         win, lose = (a, b) if dmg[a] > dmg[b] else (b, a)
         if d <= s.camps[win].servant.np.range:
-            deal_damage(s, win, lose, dmg[win] - dmg[lose], guard=False, halve=False)
+            deal_damage(s, win, lose, dmg[win] - dmg[lose], guard=False, halve=False,
+                        source="np")
     for me, them in ((a, b), (b, a)):
         np = s.camps[me].servant.np
         if s.camps[me].alive:
@@ -614,7 +637,7 @@ def react(s: GameState, action: React) -> None:
     """Resolve the pending attack against the chosen reaction."""
     p = s.battle.pending
     n = s.rules.numbers
-    seat, att = p.target, p.attacker
+    seat = p.target
     core.spend_card(s, seat, action.card)
     core.emit(s, "Reacted", seat=seat, kind=action.kind, card=action.card)
     a = core.Check(p.natural, p.total, p.critical, p.fumble)
@@ -633,6 +656,14 @@ def react(s: GameState, action: React) -> None:
         else:
             hit, halve = wins, False
         settle_specials(s, seat, d)
+    land_attack(s, hit, halve, guard=action.kind == "G")
+
+
+def land_attack(s: GameState, hit: bool, halve: bool, guard: bool) -> None:
+    """The pending attack's outcome: its damage and Noble Phantasm riders, then the next
+    activation."""
+    p = s.battle.pending
+    seat, att = p.target, p.attacker
     core.emit(s, "AttackResolved", seat=att, target=seat, hit=hit, halved=halve)
     attacker = s.camps[att]
     if hit and attacker.alive and s.camps[seat].alive:
@@ -640,7 +671,8 @@ def react(s: GameState, action: React) -> None:
             amount = np_damage(s, att, p.distance) + p.power
         else:
             amount = normal_damage(s, att, p.kind, p.distance) + p.power
-        deal_damage(s, att, seat, amount, guard=action.kind == "G", halve=halve)
+        deal_damage(s, att, seat, amount, guard=guard, halve=halve,
+                    source="np" if p.noble_phantasm else "attack")
         if p.noble_phantasm and s.camps[seat].alive:
             np = attacker.servant.np
             core.apply_effect(s, seat, np.target_effect, "np:" + np.id, np.duration, True,
@@ -666,8 +698,9 @@ def normal_damage(s: GameState, seat: int, kind: str, d: int) -> int:
 
 
 def deal_damage(s: GameState, att: int, seat: int, amount: int, guard: bool,
-                halve: bool) -> None:
-    """The defender's reductions in order: Luck halving, Guard END/10, damage-taken mods."""
+                halve: bool, source: str) -> None:
+    """The defender's reductions in order: Luck halving, Guard END/10, damage-taken mods,
+    the modules' say."""
     dfn = s.camps[seat]
     n = s.rules.numbers
     if halve:
@@ -677,6 +710,7 @@ def deal_damage(s: GameState, att: int, seat: int, amount: int, guard: bool,
     amount = max(0, amount + core.mod(s, dfn, "damage_taken"))
     if core.has_flag(s, dfn, "invincible") and not core.has_flag(s, s.camps[att], "pierce"):
         amount = 0
+    amount = core.module_damage(s, seat, amount, source)
     core.emit(s, "DamageDealt", seat=att, target=seat, amount=amount)
     core.take_damage(s, seat, amount)
 
@@ -733,3 +767,27 @@ def choose_reward(s: GameState, action: ChooseReward) -> None:
     else:
         buff = next(x for x in s.rules.buffs if x.id == arg)
         core.apply_effect(s, seat, buff.effect, "buff:" + buff.id, buff.duration, True)
+
+
+# --- Command Spells that move a camp ----------------------------------------------------------
+def _square_spells(s: GameState, seat: int, spell: CommandSpell, _in_main: bool) -> list:
+    """Teleport (anywhere else) and Retreat (anywhere, its own square too)."""
+    skip = -1 if spell.special == "retreat" else s.camps[seat].pos
+    squares = tuple(map(str, range(len(city(s).squares))))
+    return [a for a in powers.spell_args(seat, spell.id, squares) if a.arg != str(skip)]
+
+
+def _cast_square_spell(s: GameState, action, spell: CommandSpell) -> None:
+    """Retreat leaves the battle; a Teleport in battle only moves (battles use the city map)."""
+    seat = action.seat
+    if spell.special == "retreat":
+        leave_battle(s, seat, "retreat")
+    camp = s.edit(seat)
+    camp.pos = int(action.arg)
+    core.emit(s, "Moved", seat=seat, to=camp.pos)
+    if s.battle is not None and seat in s.battle.seats:
+        catch(s, seat, camp.pos)
+
+
+for _special in ("retreat", "teleport"):
+    powers.register_special(_special, powers.SpellSpecial(_square_spells, _cast_square_spell))

@@ -9,7 +9,7 @@ from __future__ import annotations
 from typing import Any, NamedTuple
 
 from . import dice
-from .data import Dice, Effect, Skill
+from .data import CityMap, Dice, Effect, Skill
 from .errors import IllegalActionError
 from .events import Event
 from .state import ActiveBuff, Camp, GameState
@@ -156,8 +156,23 @@ def skill_ids(camp: Camp) -> tuple[str, ...]:
 
 
 def mod(s: GameState, camp: Camp, key: str) -> int:
-    """A modifier from every source: active buffs plus constant skills and Noble Phantasm."""
-    return camp.mod(key) + constant_mods(s, camp).get(key, 0)
+    """A modifier from every source: active buffs, constant skills and Noble Phantasm, and
+    the modules switched on."""
+    value = camp.mod(key) + constant_mods(s, camp).get(key, 0)
+    for m in s.modules:
+        value += m.modifier(s, camp, key)
+    return value
+
+
+def module_damage(s: GameState, seat: int, amount: int, source: str) -> int:
+    """Damage after the modules' say (seed 003's Endure halves magecraft damage)."""
+    for m in s.modules:
+        amount = m.damage(s, seat, amount, source)
+    return amount
+
+
+def city(s: GameState) -> CityMap:
+    return s.rules.maps[s.settings.map_id]
 
 
 def param(s: GameState, camp: Camp, key: str) -> int:
@@ -328,9 +343,10 @@ def skills_of(s: GameState, camp: Camp, timing: str) -> list[Skill]:
 
 def apply_effect(
     s: GameState, seat: int, effect: Effect, source: str, rounds: int, removable: bool,
-    debuff: bool = False, owner: int = -1,
+    debuff: bool = False, owner: int = -1, source_kind: str = "effect",
 ) -> None:
-    """Instant parts happen now; modifiers become a buff lasting `rounds` (0 = none)."""
+    """Instant parts happen now; modifiers become a buff lasting `rounds` (0 = none).
+    `source_kind` tells modules what the damage comes from ("magecraft" for a hostile spell)."""
     if effect.heal_hp is not None:
         heal(s, seat, roll_dice(s, effect.heal_hp, seat, "heal"))
     if effect.heal_mp is not None:
@@ -345,7 +361,8 @@ def apply_effect(
         camp = s.edit(seat)
         camp.buffs = tuple(b for b in camp.buffs if not b.removable or b.debuff)
     if effect.damage is not None:
-        take_damage(s, seat, roll_dice(s, effect.damage, seat, "effect_damage"))
+        amount = roll_dice(s, effect.damage, seat, "effect_damage")
+        take_damage(s, seat, module_damage(s, seat, amount, source_kind))
     if effect.mods and rounds != 0 and s.camps[seat].alive:
         camp = s.edit(seat)
         camp.buffs = (*camp.buffs, ActiveBuff(source, effect, rounds, removable, debuff,

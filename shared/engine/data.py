@@ -12,6 +12,7 @@ import difflib
 import functools
 import re
 import tomllib
+from collections.abc import Sequence
 from dataclasses import dataclass, fields
 from importlib import resources
 from importlib.resources.abc import Traversable
@@ -22,22 +23,39 @@ CLASSES = ("saber", "archer", "lancer", "rider", "caster", "assassin", "berserke
 PARAMS = ("str", "end", "agi", "mag", "luk", "np")
 RANKS = {"E": 10, "D": 20, "C": 30, "B": 40, "A": 50, "EX": 60}  # a trailing "+" adds 5
 CARD_KINDS = ("B", "A", "Q")
-TIMINGS = ("constant", "combat_start", "round_start", "own_activation", "automatic",
-           "on_magecraft", "optional", "turn_action")
+# The vocabularies below are lists because modules extend them (`extend_vocabulary`) before
+# any data is loaded: a module's skills, mods and Command Spells validate like the base game's.
+TIMINGS = ["constant", "combat_start", "round_start", "own_activation", "automatic",
+           "on_magecraft", "optional", "turn_action"]
 TRIGGERS = ("battle_start", "lethal")  # for timing = "automatic" only
 ERAS = ("age_of_gods", "ancient", "medieval", "modern")
 LEYLINES = ("none", "small", "medium", "large", "dragon")
 NP_KINDS = ("attack", "support", "constant")
 NP_SCALES = ("anti_personnel", "anti_army", "anti_fortress")
-MOD_KEYS = ("str", "end", "agi", "mag", "luk", "np", "hit", "defense", "checks", "skill_check",
+MOD_KEYS = ["str", "end", "agi", "mag", "luk", "np", "hit", "defense", "checks", "skill_check",
             "damage_dealt", "damage_taken", "np_power", "crit", "movement", "guts",
             "mp_per_round", "hp_per_round", "investigation", "upkeep",
-            "invincible", "pierce", "first_strike")
-FLAG_KEYS = ("invincible", "pierce", "first_strike")  # mod keys whose only value is 1
+            "invincible", "pierce", "first_strike"]
+FLAG_KEYS = ["invincible", "pierce", "first_strike"]  # mod keys whose only value is 1
 SKILL_OWNERS = ("servant", "master")
 TARGETS = ("self", "enemy")
 SPELL_WHEN = ("any", "battle")
-SPELL_SPECIALS = ("retreat", "suicide", "teleport", "refine", "war_roar")
+SPELL_SPECIALS = ["retreat", "suicide", "teleport", "refine", "war_roar"]
+_VOCABULARIES = {"timings": TIMINGS, "mod_keys": MOD_KEYS, "flag_keys": FLAG_KEYS,
+                 "spell_specials": SPELL_SPECIALS}
+
+
+def extend_vocabulary(name: str, *values: str) -> None:
+    """Add words a module's data may use (`timings`, `mod_keys`, `flag_keys` — which are mod
+    keys too — or `spell_specials`); adding a known word is a no-op."""
+    vocabulary = _VOCABULARIES[name]
+    for value in values:
+        if value not in vocabulary:
+            vocabulary.append(value)
+        if name == "flag_keys" and value not in MOD_KEYS:
+            MOD_KEYS.append(value)
+
+
 LANGS = ("ja", "ko", "en")
 
 _ID = re.compile(r"[a-z][a-z0-9_]*")
@@ -332,7 +350,7 @@ def _show(value: object) -> str:
     return f'"{value}"' if isinstance(value, str) else repr(value)
 
 
-class _Reader:
+class Reader:
     """One TOML table with typed accessors; remembers used keys so leftovers count as unknown."""
 
     __slots__ = ("_data", "_used", "file", "path")
@@ -352,6 +370,14 @@ class _Reader:
 
     def __contains__(self, key: str) -> bool:
         return key in self._data
+
+    def ids(self) -> list[str]:
+        """The table's keys, for tables keyed by ids."""
+        return list(self._data)
+
+    def raw(self, key: str) -> Any:
+        """The value of a required key, unchecked (the caller validates its shape)."""
+        return self._take(key)
 
     def _take(self, key: str, default: object = None) -> Any:
         """The raw value of ``key``; a default of None means the key is required."""
@@ -383,7 +409,7 @@ class _Reader:
             self.fail(key, f"must be a lower-case id (a-z, 0-9, _), got {_show(value)}")
         return value
 
-    def choice(self, key: str, options: tuple[str, ...], default: str | None = None) -> str:
+    def choice(self, key: str, options: Sequence[str], default: str | None = None) -> str:
         value = self._take(key, default)
         if value not in options:
             self.fail(key, f"must be one of {', '.join(options)}, got {_show(value)}")
@@ -416,18 +442,18 @@ class _Reader:
             self.fail(key, f"must be {count} of the letters B, A, Q, got {_show(value)}")
         return value
 
-    def table(self, key: str) -> _Reader:
+    def table(self, key: str) -> Reader:
         value = self._take(key)
         if not isinstance(value, dict):
             self.fail(key, f"must be a table, got {_show(value)}")
-        return _Reader(self.file, self.at(key), value)
+        return Reader(self.file, self.at(key), value)
 
-    def tables(self, key: str) -> list[_Reader]:
+    def tables(self, key: str) -> list[Reader]:
         """An array of tables (``[[key]]``); entry i is reported as ``key[i]``, counted from 0."""
         value = self._take(key)
         if not isinstance(value, list) or not all(isinstance(v, dict) for v in value):
             self.fail(key, f"must be an array of tables ([[{key}]]), got {_show(value)}")
-        return [_Reader(self.file, f"{self.at(key)}[{i}]", v) for i, v in enumerate(value)]
+        return [Reader(self.file, f"{self.at(key)}[{i}]", v) for i, v in enumerate(value)]
 
     def idents(self, key: str, lo: int, hi: int) -> tuple[str, ...]:
         value = self._take(key)
@@ -473,7 +499,7 @@ class _Reader:
                         "remove_debuffs, strip_buffs", known=MOD_KEYS)
         return effect
 
-    def finish(self, hint: str = "", known: tuple[str, ...] = ()) -> None:
+    def finish(self, hint: str = "", known: Sequence[str] = ()) -> None:
         """Reject keys nobody read: they are typos or fields this version does not know."""
         for key in self._data:
             if key not in self._used:
@@ -485,7 +511,7 @@ class _Reader:
 # --------------------------------------------------------------------------- files
 
 
-def _read(root: Traversable, name: str) -> _Reader:
+def read_table(root: Traversable, name: str) -> Reader:
     """Parse ``root/name`` (a posix relative path) into a reader for its top-level table."""
     node = root
     for part in name.split("/"):
@@ -498,7 +524,7 @@ def _read(root: Traversable, name: str) -> _Reader:
         raise DataError(name, "", "not UTF-8 text") from None
     except tomllib.TOMLDecodeError as err:
         raise DataError(name, "", f"not valid TOML: {err}") from None
-    return _Reader(name, "", data)
+    return Reader(name, "", data)
 
 
 def _toml_names(root: Traversable, folder: str) -> list[str]:
@@ -509,7 +535,7 @@ def _toml_names(root: Traversable, folder: str) -> list[str]:
         raise DataError(f"{folder}/", "", "folder missing") from None
 
 
-def _unique(readers: list[_Reader], values: list[str], key: str = "id") -> None:
+def _unique(readers: list[Reader], values: list[str], key: str = "id") -> None:
     """Fail on the second occurrence of a value across entries read from one file."""
     seen: dict[str, str] = {}
     for reader, value in zip(readers, values, strict=True):
@@ -533,7 +559,7 @@ _NUMBER_BOUNDS = {
 }
 
 
-def _load_numbers(doc: _Reader) -> Numbers:
+def _load_numbers(doc: Reader) -> Numbers:
     values: dict[str, Any] = {}
     for f in fields(Numbers):
         lo, hi = _NUMBER_BOUNDS.get(f.name, (0, _MOD_LIMIT))
@@ -549,7 +575,7 @@ def _load_numbers(doc: _Reader) -> Numbers:
     return Numbers(**values)
 
 
-def _load_skill(r: _Reader) -> Skill:
+def _load_skill(r: Reader) -> Skill:
     timing = r.choice("timing", TIMINGS)
     if timing == "automatic":
         trigger: str | None = r.choice("trigger", TRIGGERS)
@@ -581,7 +607,7 @@ def _load_skill(r: _Reader) -> Skill:
     return skill
 
 
-def _load_skills(doc: _Reader) -> dict[str, Skill]:
+def _load_skills(doc: Reader) -> dict[str, Skill]:
     entries = doc.tables("skill")
     doc.finish()
     skills = [_load_skill(r) for r in entries]
@@ -589,7 +615,7 @@ def _load_skills(doc: _Reader) -> dict[str, Skill]:
     return {s.id: s for s in skills}
 
 
-def _check_skill_refs(r: _Reader, ids: tuple[str, ...], owner: str,
+def _check_skill_refs(r: Reader, ids: tuple[str, ...], owner: str,
                       skills: dict[str, Skill]) -> None:
     """Every id names a skill of skills.toml that belongs to ``owner``."""
     for i, skill_id in enumerate(ids):
@@ -601,7 +627,7 @@ def _check_skill_refs(r: _Reader, ids: tuple[str, ...], owner: str,
                                    f"expected a {owner} skill")
 
 
-def _load_np(r: _Reader) -> NoblePhantasm:
+def _load_np(r: Reader) -> NoblePhantasm:
     kind = r.choice("kind", NP_KINDS)
     fired = kind != "constant"
     if not fired:
@@ -629,7 +655,7 @@ def _load_np(r: _Reader) -> NoblePhantasm:
     return np
 
 
-def _load_servant(doc: _Reader, cls: str, skills: dict[str, Skill]) -> Servant:
+def _load_servant(doc: Reader, cls: str, skills: dict[str, Skill]) -> Servant:
     sheet_cls = doc.choice("class", CLASSES)
     if sheet_cls != cls:
         doc.fail("class", f'the file {cls}.toml must hold the {cls}, got "{sheet_cls}"')
@@ -657,7 +683,7 @@ def _load_servant(doc: _Reader, cls: str, skills: dict[str, Skill]) -> Servant:
     return servant
 
 
-def _load_master(doc: _Reader, master_id: str, skills: dict[str, Skill]) -> Master:
+def _load_master(doc: Reader, master_id: str, skills: dict[str, Skill]) -> Master:
     if doc.ident("id") != master_id:
         doc.fail("id", f"must match the file name ({_show(master_id)})")
     master = Master(
@@ -674,7 +700,7 @@ def _load_master(doc: _Reader, master_id: str, skills: dict[str, Skill]) -> Mast
     return master
 
 
-def _load_spells(doc: _Reader) -> dict[str, CommandSpell]:
+def _load_spells(doc: Reader) -> dict[str, CommandSpell]:
     entries = doc.tables("spell")
     doc.finish()
     spells = []
@@ -694,7 +720,7 @@ def _load_spells(doc: _Reader) -> dict[str, CommandSpell]:
     return {s.id: s for s in spells}
 
 
-def _load_tables(doc: _Reader) -> tuple[tuple[Debuff, ...], tuple[Buff, ...]]:
+def _load_tables(doc: Reader) -> tuple[tuple[Debuff, ...], tuple[Buff, ...]]:
     debuff_entries, buff_entries = doc.tables("debuff"), doc.tables("buff")
     doc.finish()
     if len(debuff_entries) != 20:
@@ -715,7 +741,7 @@ def _load_tables(doc: _Reader) -> tuple[tuple[Debuff, ...], tuple[Buff, ...]]:
     return tuple(debuffs), tuple(buffs)
 
 
-def _load_map(doc: _Reader, map_id: str) -> CityMap:
+def _load_map(doc: Reader, map_id: str) -> CityMap:
     if doc.ident("id") != map_id:
         doc.fail("id", f"must match the file name ({_show(map_id)})")
     name = doc.text("name")
@@ -764,14 +790,14 @@ def load_ruleset(root: Path | None = None) -> Ruleset:
     Raises DataError for the first problem found, naming the file and the field.
     """
     base: Traversable = resources.files("grailwar.resources") if root is None else root
-    numbers = _load_numbers(_read(base, "rules.toml"))
-    skills = _load_skills(_read(base, "skills.toml"))
+    numbers = _load_numbers(read_table(base, "rules.toml"))
+    skills = _load_skills(read_table(base, "skills.toml"))
 
     for name in _toml_names(base, "servants"):
         if name.removesuffix(".toml") not in CLASSES:
             raise DataError(f"servants/{name}", "",
                             f"servant files are named after their class ({', '.join(CLASSES)})")
-    servants = {cls: _load_servant(_read(base, f"servants/{cls}.toml"), cls, skills)
+    servants = {cls: _load_servant(read_table(base, f"servants/{cls}.toml"), cls, skills)
                 for cls in CLASSES}
     _check_unique_across([(f"servants/{s.cls}.toml", "id", s.id) for s in servants.values()])
     _check_unique_across([(f"servants/{s.cls}.toml", "np.id", s.np.id)
@@ -784,10 +810,10 @@ def load_ruleset(root: Path | None = None) -> Ruleset:
     masters = {}
     for name in master_files:
         master_id = name.removesuffix(".toml")
-        masters[master_id] = _load_master(_read(base, f"masters/{name}"), master_id, skills)
+        masters[master_id] = _load_master(read_table(base, f"masters/{name}"), master_id, skills)
 
-    command_spells = _load_spells(_read(base, "command_spells.toml"))
-    debuffs, buffs = _load_tables(_read(base, "tables.toml"))
+    command_spells = _load_spells(read_table(base, "command_spells.toml"))
+    debuffs, buffs = _load_tables(read_table(base, "tables.toml"))
 
     map_files = _toml_names(base, "maps")
     if not map_files:
@@ -795,7 +821,7 @@ def load_ruleset(root: Path | None = None) -> Ruleset:
     maps = {}
     for name in map_files:
         map_id = name.removesuffix(".toml")
-        maps[map_id] = _load_map(_read(base, f"maps/{name}"), map_id)
+        maps[map_id] = _load_map(read_table(base, f"maps/{name}"), map_id)
 
     return Ruleset(numbers, servants, masters, skills, command_spells, debuffs, buffs, maps)
 

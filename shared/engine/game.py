@@ -16,37 +16,16 @@ form used by simulations that keep no history.
 
 from __future__ import annotations
 
-from collections.abc import Callable, Sequence
+from collections.abc import Mapping, Sequence
+from typing import Any
 
-from . import battle, core, dice, powers, turns
-from .actions import (
-    Action,
-    AnswerAmbush,
-    AnswerIntervention,
-    Attack,
-    ChooseReward,
-    DeclareAmbush,
-    DeclareDisengage,
-    DeclareEncounter,
-    DeclareInvestigate,
-    DeclareNoblePhantasm,
-    DeclareRest,
-    DeclareSkill,
-    DeclareSoulEating,
-    DeclareWait,
-    Move,
-    Negotiate,
-    OfferTruce,
-    React,
-    Ready,
-    UseCommandSpell,
-    UseNoblePhantasm,
-    UseSkill,
-    Wait,
-)
+from . import battle, core, dice, turns
+from . import modules as _modules
+from .actions import Action, Move
 from .data import CLASSES, Ruleset, default_ruleset
 from .errors import GameOverError, IllegalActionError, NotPromptedError
 from .events import Event
+from .prompts import PROMPTS
 from .state import NO_PROMPT, Camp, GameState, Prompt, Settings
 
 # --- setting up ----------------------------------------------------------------------------------
@@ -60,9 +39,13 @@ def new_game(
     day_limit: int | None = None,
     masters: Sequence[str] | None = None,
     forced: Sequence[int] = (),
+    modules: Sequence[str] = (),
+    options: Mapping[str, Mapping[str, Any]] | None = None,
 ) -> GameState:
-    """A game with one camp per class in `classes` (seat i plays classes[i]), on day 1 morning."""
+    """A game with one camp per class in `classes` (seat i plays classes[i]), on day 1 morning,
+    with the rules `modules` switched on (`options`: per module, its options)."""
     rules = rules or default_ruleset()
+    names, resolved = _modules.normalize(modules, options)
     if type(seed) is not int:
         raise ValueError(f"seed must be an integer, got {seed!r}")
     if len(set(classes)) != len(classes) or not 2 <= len(classes) <= len(CLASSES):
@@ -82,9 +65,12 @@ def new_game(
         Camp(seat, rules.servants[cls], rules.masters[master_ids[seat]], city.starts[cls])
         for seat, cls in enumerate(classes)
     ]
-    settings = Settings(map_id, day_limit or rules.numbers.day_limit)
-    state = GameState(rules, settings, camps, dice.seed_state(seed))
+    settings = Settings(map_id, day_limit or rules.numbers.day_limit, names, resolved)
+    state = GameState(rules, settings, camps, dice.seed_state(seed),
+                      _modules.instances(rules, names, resolved))
     state.forced = tuple(forced)
+    for m in state.modules:
+        m.setup(state)
     core.emit(state, "GameStarted", seats=[c.cls for c in camps], map=map_id, seed=seed)
     core.emit(state, "TurnStarted", day=1, turn=turns.TURN_NAMES[0])
     turns_advance(state)
@@ -107,6 +93,8 @@ def _draw_masters(rules: Ruleset, seed: int, count: int) -> list[str]:
 def turns_advance(s: GameState) -> None:
     """Walk days, turns, resolution and battles until some seats must act (or the game ends)."""
     while True:
+        if any(m.advance(s) for m in s.modules):
+            return
         if s.over:
             if s.battle is not None:
                 battle.end_battle(s, "game_over")
@@ -136,18 +124,6 @@ def turns_advance(s: GameState) -> None:
 
 
 # --- legal actions -----------------------------------------------------------------------------
-_LEGAL: dict[str, Callable[[GameState, int], list[Action]]] = {
-    "declare": turns.declaration_actions,
-    "negotiate": turns.parley_actions,
-    "ambush": turns.parley_actions,
-    "intervene": battle.intervention_actions,
-    "round_start": battle.round_start_actions,
-    "main": battle.main_actions,
-    "reaction": battle.reaction_actions,
-    "critical": battle.reward_actions,
-}
-
-
 def legal_actions(state: GameState, seat: int) -> list[Action]:
     """Everything `seat` may do now; empty when the game is not waiting for it.
 
@@ -158,32 +134,14 @@ def legal_actions(state: GameState, seat: int) -> list[Action]:
         return []
     cached = state._legal.get(seat)
     if cached is None:
-        cached = state._legal[seat] = _LEGAL[state.prompt.kind](state, seat)
+        cached = PROMPTS[state.prompt.kind].legal(state, seat)
+        for m in state.modules:
+            cached = m.legal(state, seat, cached)
+        state._legal[seat] = cached
     return cached
 
 
 # --- applying actions ----------------------------------------------------------------------------
-_HANDLERS: dict[tuple[str, type], Callable[[GameState, Action], None]] = {}
-for _kind, _types, _handler in (
-    ("declare", (Move,), turns.move),
-    ("declare", (DeclareWait, DeclareRest, DeclareInvestigate, DeclareSkill, DeclareEncounter,
-                 DeclareAmbush, DeclareSoulEating), turns.declare),
-    ("negotiate", (Negotiate,), turns.answer_parley),
-    ("ambush", (AnswerAmbush,), turns.answer_parley),
-    ("intervene", (AnswerIntervention,), battle.answer_intervention),
-    ("round_start", (Ready, DeclareNoblePhantasm, DeclareDisengage, OfferTruce),
-     battle.round_start_action),
-    ("main", (Move,), battle.battle_move),
-    ("main", (Attack,), battle.attack),
-    ("main", (UseNoblePhantasm,), battle.use_noble_phantasm),
-    ("main", (Wait,), battle.wait),
-    ("reaction", (React,), battle.react),
-    ("critical", (ChooseReward,), battle.choose_reward),
-):
-    for _type in _types:
-        _HANDLERS[(_kind, _type)] = _handler
-
-
 def _check(state: GameState, action: Action) -> None:
     """Refuse, with the precise reason, anything the seat may not do now."""
     if state.over:
@@ -211,15 +169,14 @@ def play(state: GameState, action: Action) -> list[Event]:
 def _play_checked(state: GameState, action: Action) -> list[Event]:
     state.events = []
     state._legal.clear()
-    kind = state.prompt.kind
-    if isinstance(action, UseSkill):
-        powers.use_skill(state, action)
-    elif isinstance(action, UseCommandSpell):
-        powers.use_command_spell(state, action)
-    else:
-        _HANDLERS[(kind, type(action))](state, action)
+    handler = PROMPTS[state.prompt.kind].handler(action)
+    for m in state.modules:
+        m.on_action(state, action)
+    handler(state, action)
     state.version += 1
     turns_advance(state)
+    for m in state.modules:
+        m.after_action(state, action, state.events)
     events, state.events = state.events, []
     return events
 
@@ -232,21 +189,13 @@ def apply(state: GameState, action: Action) -> tuple[GameState, list[Event]]:
 
 
 def default_action(state: GameState, seat: int) -> Action:
-    """What the server issues for a seat whose timer ran out (seed 000: no declaration = Wait)."""
+    """What the server issues for a seat whose timer ran out (seed 000: no declaration = Wait);
+    each prompt kind names its own."""
     kind = state.prompt.kind
     legal = legal_actions(state, seat)
     if not legal:
         raise NotPromptedError(f"seat {seat} is not asked to act now")
-    wanted = {
-        "declare": DeclareWait(seat),
-        "negotiate": Negotiate(seat, False),
-        "ambush": AnswerAmbush(seat, False),
-        "intervene": AnswerIntervention(seat, False),
-        "round_start": Ready(seat),
-        "main": Wait(seat),
-        "reaction": React(seat, "G", ""),
-        "critical": ChooseReward(seat, "hp"),
-    }[kind]
+    wanted = PROMPTS[kind].default(state, seat)
     if wanted in legal:
         return wanted
     # A disengaging camp must move: take the first of its forced moves.

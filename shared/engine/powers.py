@@ -6,18 +6,14 @@ timing at all"), filtered here by timing, cost, once-per-round and no-stacking.
 
 from __future__ import annotations
 
+from collections.abc import Callable, Iterable
 from functools import cache
+from typing import NamedTuple
 
 from . import core
 from .actions import Action, UseCommandSpell, UseSkill
-from .data import Skill
+from .data import CommandSpell, Skill, extend_vocabulary
 from .state import Camp, GameState
-
-# Timings usable at each prompt kind (besides "optional", usable at any battle prompt).
-_PROMPT_TIMINGS = {
-    "round_start": ("round_start",),
-    "main": ("own_activation",),
-}
 
 
 def skill_cost_ok(camp: Camp, skill: Skill, extra: Skill | None = None) -> bool:
@@ -44,17 +40,14 @@ def usable_skill(s: GameState, camp: Camp, skill: Skill) -> bool:
     )
 
 
-def skill_actions(s: GameState, seat: int, kind: str) -> list[Action]:
-    """UseSkill actions for a battle prompt of `kind` (own-activation only before acting)."""
+def skill_actions(s: GameState, seat: int, *timings: str) -> list[Action]:
+    """UseSkill actions at a battle prompt: skills of the "optional" timing (usable at any
+    battle prompt) and of the `timings` the prompt adds."""
     b = s.battle
     if b is None:
         return []
     camp = s.camps[seat]
-    timings = ["optional", *_PROMPT_TIMINGS.get(kind, ())]
-    if kind == "round_start" and b.round == 1:
-        timings.append("combat_start")
-    if kind == "main" and b.acted:
-        timings.remove("own_activation")
+    timings = ("optional", *timings)
     foes = [t for t in b.seats if t != seat]
     companions = [sk for sk in core.skills_of(s, camp, "on_magecraft") if usable_skill(s, camp, sk)]
     out: list[Action] = []
@@ -88,43 +81,68 @@ def run_skill(s: GameState, seat: int, skill: Skill, target: int) -> None:
     core.pay_skill(s, seat, skill)
     core.emit(s, "SkillUsed", frozenset({seat}), {"seat": seat, "skill": None},
               seat=seat, skill=skill.id, target=target)
-    if not core.skill_check(s, seat, skill, core.mod(s, s.camps[seat], "skill_check")):
+    bonus = core.mod(s, s.camps[seat], "skill_check")
+    void = False
+    for m in s.modules:
+        bonus += m.skill_check(s, seat, skill, target)
+        void = void or m.skill_void(s, seat, skill, target)
+    if not core.skill_check(s, seat, skill, bonus):
         core.emit(s, "SkillFailed", seat=seat)
+        return
+    if void:  # immunity: the caster's roll stood, the effect does nothing (seed 003 P4.3)
+        core.emit(s, "SkillResisted", seat=seat, target=target)
         return
     who = target if target >= 0 else seat
     core.apply_effect(s, who, skill.effect, skill.id, skill.duration, removable=True,
-                      debuff=target >= 0, owner=seat)
+                      debuff=target >= 0, owner=seat,
+                      source_kind="magecraft" if skill.magecraft and target >= 0 else "effect")
 
 
 # --- Command Spells --------------------------------------------------------------------------
+class SpellSpecial(NamedTuple):
+    """What a Command Spell with a `special` does: the actions it offers a seat that can pay
+    its strokes now (`in_main`: at the seat's own Main Action), and how it is cast (after the
+    strokes are spent and CommandSpellUsed is announced)."""
+
+    actions: Callable[[GameState, int, CommandSpell, bool], Iterable[Action]]
+    cast: Callable[[GameState, UseCommandSpell, CommandSpell], None]
+
+
+SPECIALS: dict[str | None, SpellSpecial] = {}
+
+
+def register_special(name: str | None, special: SpellSpecial) -> None:
+    """Give the Command Spell data a `special` (None: an ordinary spell with an effect)."""
+    if name is not None:
+        extend_vocabulary("spell_specials", name)
+    SPECIALS[name] = special
+
+
 def command_spell_actions(s: GameState, seat: int, in_main: bool = False) -> list[Action]:
     """Every Command Spell this seat may cast now (never while its Master sleeps)."""
     camp = s.camps[seat]
     if camp.asleep or camp.spells <= 0:
         return []
     in_battle = s.battle is not None and seat in s.battle.seats
-    squares = tuple(map(str, range(len(s.rules.maps[s.settings.map_id].squares))))
     out: list[Action] = []
     for spell in s.rules.command_spells.values():
         if spell.cost > camp.spells or (spell.when == "battle" and not in_battle):
             continue
-        special = spell.special
-        if special in ("retreat", "teleport"):
-            skip = -1 if special == "retreat" else camp.pos
-            out.extend(a for a in _spell_args(seat, spell.id, squares) if a.arg != str(skip))
-        elif special == "refine":
-            out.extend(_spell_args(seat, spell.id, _SIX_CARDS))
-        elif special == "war_roar":
-            running = s.battle is not None and camp.disengage_round == s.battle.round
-            if in_main and not camp.war_roar and not running and camp.servant.np.kind != "constant":
-                out.append(UseCommandSpell(seat, spell.id))
-        elif special == "suicide" or not core.buff_active(camp, "cs:" + spell.id):
-            out.append(UseCommandSpell(seat, spell.id))
+        out.extend(SPECIALS[spell.special].actions(s, seat, spell, in_main))
     return out
 
 
+def use_command_spell(s: GameState, action: UseCommandSpell) -> None:
+    seat = action.seat
+    spell = s.rules.command_spells[action.spell]
+    camp = s.edit(seat)
+    camp.spells -= spell.cost
+    core.emit(s, "CommandSpellUsed", seat=seat, spell=spell.id, left=camp.spells)
+    SPECIALS[spell.special].cast(s, action, spell)
+
+
 @cache
-def _spell_args(seat: int, spell: str, args: tuple[str, ...]) -> tuple[UseCommandSpell, ...]:
+def spell_args(seat: int, spell: str, args: tuple[str, ...]) -> tuple[UseCommandSpell, ...]:
     """The same long lists (every square, every six-card hand) are built once per seat."""
     return tuple(UseCommandSpell(seat, spell, arg) for arg in args)
 
@@ -140,31 +158,41 @@ def _six_card_hands() -> tuple[str, ...]:
 _SIX_CARDS = _six_card_hands()
 
 
-def use_command_spell(s: GameState, action: UseCommandSpell) -> None:
-    seat = action.seat
-    spell = s.rules.command_spells[action.spell]
-    camp = s.edit(seat)
-    camp.spells -= spell.cost
-    core.emit(s, "CommandSpellUsed", seat=seat, spell=spell.id, left=camp.spells)
-    special = spell.special
-    if special in ("retreat", "teleport"):
-        if special == "retreat":  # a Teleport in battle only moves: battles use the city map
-            from .battle import leave_battle
+def _once(s: GameState, seat: int, spell: CommandSpell, _in_main: bool) -> list[Action]:
+    """An ordinary spell is not cast again while its effect is on."""
+    return [] if core.buff_active(s.camps[seat], "cs:" + spell.id) else [
+        UseCommandSpell(seat, spell.id)]
 
-            leave_battle(s, seat, special)
-        camp = s.edit(seat)
-        camp.pos = int(action.arg)
-        core.emit(s, "Moved", seat=seat, to=camp.pos)
-        if s.battle is not None and seat in s.battle.seats:
-            from .battle import catch
 
-            catch(s, seat, camp.pos)
-    elif special == "suicide":
-        core.take_damage(s, seat, 500, lethal_rescue=False)
-    elif special == "refine":
-        camp.hand = action.arg
-    elif special == "war_roar":
-        camp.war_roar = True
-    else:
-        core.apply_effect(s, seat, spell.effect, "cs:" + spell.id, spell.duration,
-                          removable=False)
+def _cast_effect(s: GameState, action: UseCommandSpell, spell: CommandSpell) -> None:
+    core.apply_effect(s, action.seat, spell.effect, "cs:" + spell.id, spell.duration,
+                      removable=False)
+
+
+def _war_roar_actions(s: GameState, seat: int, spell: CommandSpell,
+                      in_main: bool) -> list[Action]:
+    camp = s.camps[seat]
+    running = s.battle is not None and camp.disengage_round == s.battle.round
+    if in_main and not camp.war_roar and not running and camp.servant.np.kind != "constant":
+        return [UseCommandSpell(seat, spell.id)]
+    return []
+
+
+def _cast_war_roar(s: GameState, action: UseCommandSpell, _spell: CommandSpell) -> None:
+    s.edit(action.seat).war_roar = True
+
+
+def _cast_refine(s: GameState, action: UseCommandSpell, _spell: CommandSpell) -> None:
+    s.edit(action.seat).hand = action.arg
+
+
+def _cast_suicide(s: GameState, action: UseCommandSpell, _spell: CommandSpell) -> None:
+    core.take_damage(s, action.seat, 500, lethal_rescue=False)
+
+
+register_special(None, SpellSpecial(_once, _cast_effect))
+register_special("war_roar", SpellSpecial(_war_roar_actions, _cast_war_roar))
+register_special("refine", SpellSpecial(
+    lambda s, seat, spell, _m: spell_args(seat, spell.id, _SIX_CARDS), _cast_refine))
+register_special("suicide", SpellSpecial(
+    lambda s, seat, spell, _m: [UseCommandSpell(seat, spell.id)], _cast_suicide))

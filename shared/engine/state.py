@@ -8,18 +8,24 @@ it was given.
 
 from __future__ import annotations
 
-from dataclasses import dataclass
-from typing import NamedTuple
+from dataclasses import dataclass, field
+from typing import TYPE_CHECKING, Any, NamedTuple
 
 from .data import CLASSES, Effect, Master, Ruleset, Servant
+
+if TYPE_CHECKING:
+    from .modules import Module
 
 
 @dataclass(frozen=True, slots=True)
 class Settings:
-    """Room options the engine needs (timers stay on the server)."""
+    """Room options the engine needs (timers stay on the server): the map, the day limit, and
+    the modules switched on with their resolved options (`modules.normalize`)."""
 
     map_id: str
     day_limit: int
+    modules: tuple[str, ...] = ()
+    options: dict[str, dict[str, Any]] = field(default_factory=dict)
 
 
 class Prompt(NamedTuple):
@@ -173,14 +179,19 @@ class GameState:
     """Everything a game is: replayable from (seed, actions), never touched by a clock."""
 
     __slots__ = (
-        "_battle_owned", "_legal", "_owned", "agenda", "battle", "bound", "camps", "contest", "day",
-        "decls", "eaten", "events", "forced", "fought", "over", "parley", "phase", "prompt",
-        "rewards", "rng", "rules", "settings", "turn", "version", "winner",
+        "_battle_owned", "_legal", "_mods_owned", "_owned", "agenda", "battle", "bound", "camps",
+        "contest", "day", "decls", "eaten", "events", "forced", "fought", "mods", "modules",
+        "over", "parley", "phase", "prompt", "rewards", "rng", "rules", "settings", "turn",
+        "version", "winner",
     )
 
-    def __init__(self, rules: Ruleset, settings: Settings, camps: list[Camp], rng: int) -> None:
+    def __init__(self, rules: Ruleset, settings: Settings, camps: list[Camp], rng: int,
+                 modules: tuple[Module, ...] = ()) -> None:
         self.rules = rules
         self.settings = settings
+        self.modules = modules
+        self.mods: dict[str, Any] = {}
+        self._mods_owned = True
         self.camps = camps
         self.rng = rng
         self.forced: tuple[int, ...] = ()
@@ -213,11 +224,21 @@ class GameState:
         new.events = []
         new._legal = {}
         new._owned = set()
-        new._battle_owned = False
-        # Both sides now share camps and battle: neither may write them without copying.
+        new._battle_owned = new._mods_owned = False
+        # Both sides now share camps, battle and module slots: neither may write them without
+        # copying.
         self._owned = set()
-        self._battle_owned = False
+        self._battle_owned = self._mods_owned = False
         return new
+
+    def set_mod(self, name: str, value: Any) -> None:
+        """Replace a module's state (its values are immutable; the slot table is copied first
+        if shared with another state)."""
+        self._legal.clear()
+        if not self._mods_owned:
+            self.mods = dict(self.mods)
+            self._mods_owned = True
+        self.mods[name] = value
 
     def edit(self, seat: int) -> Camp:
         """The camp at `seat`, safe to change (copied first if shared with another state)."""

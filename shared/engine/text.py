@@ -41,6 +41,8 @@ def to_text(s: GameState) -> str:
         b = s.battle
         lines.append(f"battle {b.purpose} {','.join(map(str, b.seats))} r{b.round} {b.stage} "
                      f"order {','.join(map(str, b.order)) or '-'} cursor {b.cursor}")
+    for m in s.modules:
+        lines.extend(f"{m.name} {line}" for line in m.text(s))
     if s.over:
         lines.append(f"over winner {s.winner}")
     return "\n".join(lines)

@@ -24,7 +24,9 @@ from .actions import (
     Move,
     Negotiate,
 )
-from .data import CLASSES, CityMap
+from .battle import open_battle
+from .core import city
+from .data import CLASSES
 from .geometry import Size, distance, reachable
 from .state import Declaration, GameState, Parley, Prompt
 
@@ -41,10 +43,6 @@ def awaiting_declaration(s: GameState) -> frozenset[int]:
     declared = {d.seat for d in s.decls}
     return frozenset(c.seat for c in s.camps if c.alive and c.seat not in declared
                      and c.seat not in s.bound)
-
-
-def city(s: GameState) -> CityMap:
-    return s.rules.maps[s.settings.map_id]
 
 
 # --- legal actions -------------------------------------------------------------------------------
@@ -192,8 +190,6 @@ def resolve_skill(s: GameState, _i: int, decl: Declaration) -> None:
 
 
 def resolve_encounter(s: GameState, i: int, decl: Declaration) -> None:
-    from .battle import open_battle
-
     if not s.camps[decl.target].alive:
         core.emit(s, "ActionCancelled", seat=decl.seat, kind="encounter")
         return
@@ -264,8 +260,6 @@ def parley_actions(s: GameState, seat: int) -> list[Action]:
 
 
 def answer_parley(s: GameState, action: Action) -> None:
-    from .battle import open_battle
-
     _kind, opener, target, answered = s.parley
     if isinstance(action, AnswerAmbush):
         s.parley = None
@@ -291,6 +285,8 @@ def answer_parley(s: GameState, action: Action) -> None:
 # --- end of turn and day -------------------------------------------------------------------------
 def end_turn(s: GameState) -> None:
     """Count time with the Master, then move to the next turn (or close the day)."""
+    for m in s.modules:
+        m.on_turn_end(s)
     n = s.rules.numbers
     for d in s.decls:
         camp = s.camps[d.seat]

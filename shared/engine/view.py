@@ -53,6 +53,9 @@ def view_for(state: GameState, seat: int | None) -> dict[str, Any]:
             "kind": state.parley.kind, "opener": state.parley.opener,
             "target": state.parley.target, "answered": sorted(state.parley.answered)},
         "battle": None if b is None else battle_view(state),
+        # The modules switched on, their options, and what this seat may know of their state.
+        "modules": {m.name: {"options": dict(m.values), "state": m.view(state, seat)}
+                    for m in state.modules},
     }
 
 

@@ -10,7 +10,7 @@ from typing import Any
 
 import pytest
 from grailwar.client.i18n import LANGS, Tr, catalog
-from grailwar.client.model import VERBS
+from grailwar.shared.engine.prompts import PROMPTS
 from grailwar.shared.protocol import ERRORS
 
 PLACEHOLDER = re.compile(r"{(\w+)}")
@@ -35,8 +35,8 @@ def test_no_message_is_empty_and_placeholders_agree() -> None:
 
 def test_every_verb_error_and_class_has_a_message() -> None:
     tr = Tr("ko")
-    for verbs in VERBS.values():
-        for verb in verbs:
+    for kind in PROMPTS.values():
+        for verb in kind.verbs:
             assert tr.has(f"verb.{verb}") and tr.has(f"verb_help.{verb}"), verb
     for code in ERRORS:
         assert tr.has(f"error.{code}"), code

@@ -1,0 +1,204 @@
+"""The module door: rules modules switched on per game, hooked in at fixed points.
+
+A module (seed 003's tactics, later the colossus and the campaign) is a `Module` subclass
+registered by name. A game switches modules on with `new_game(modules=[...], options={...})`;
+the names and resolved options travel in `Settings`, so replays, scenario files and the room
+log rebuild the same game. Each module owns one slot of `GameState.mods` (plain, immutable
+data replaced through `GameState.set_mod`, so clones share it until one side writes) and
+overrides the hooks it needs; every hook of the base class does nothing, and with no module on
+the engine never calls one. `docs/modules.md` describes each hook and when it runs.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Mapping, Sequence
+from dataclasses import dataclass
+from typing import TYPE_CHECKING, Any, ClassVar
+
+if TYPE_CHECKING:
+    from .actions import Action
+    from .data import Ruleset, Skill
+    from .events import Event
+    from .state import Camp, GameState
+
+
+@dataclass(frozen=True, slots=True)
+class OptionSpec:
+    """One option of a module: its type, default, and the values it may take."""
+
+    default: Any
+    choices: tuple[Any, ...] = ()
+    doc: str = ""
+
+    def check(self, module: str, name: str, value: Any) -> Any:
+        kind = type(self.default)
+        if type(value) is not kind:
+            raise ValueError(f"module {module!r} option {name!r}: expected {kind.__name__}, "
+                             f"got {value!r}")
+        if self.choices and value not in self.choices:
+            raise ValueError(f"module {module!r} option {name!r}: must be one of "
+                             f"{', '.join(map(repr, self.choices))}, got {value!r}")
+        return value
+
+
+class Module:
+    """The base of every rules module. Subclasses set `name`, `options`, `requires` and
+    override hooks; one instance serves every game with the same options (it holds no game
+    state: that lives in the game's module slot)."""
+
+    name: ClassVar[str] = ""
+    options: ClassVar[Mapping[str, OptionSpec]] = {}
+    requires: ClassVar[tuple[str, ...]] = ()  # modules this one turns on
+
+    def __init__(self, rules: Ruleset, values: Mapping[str, Any]) -> None:
+        self.rules = rules
+        self.values = dict(values)
+
+    def option(self, name: str) -> Any:
+        return self.values[name]
+
+    # --- set-up -------------------------------------------------------------------------------
+    def setup(self, s: GameState) -> None:
+        """Put the module's initial state in its slot (new_game, before the first prompt)."""
+
+    # --- legal actions ----------------------------------------------------------------------------
+    def legal(self, s: GameState, seat: int, actions: list[Action]) -> list[Action]:
+        """The seat's legal actions at `s.prompt.kind` after this module: add and filter."""
+        return actions
+
+    def battle_move(self, s: GameState, seat: int) -> tuple[frozenset[int], int | None]:
+        """Squares where a battle Move must end, and the most squares it may cover (None: no
+        limit). Applies to Disengage runs too."""
+        return frozenset(), None
+
+    # --- modifiers ----------------------------------------------------------------------------
+    def modifier(self, s: GameState, camp: Camp, key: str) -> int:
+        """An addition to every modifier lookup of `key` for `camp` (mods, params, checks)."""
+        return 0
+
+    def skill_check(self, s: GameState, seat: int, skill: Skill, target: int) -> int:
+        """An addition to a skill's 1d100 check value when `seat` uses it on `target` (-1:
+        itself)."""
+        return 0
+
+    def skill_void(self, s: GameState, seat: int, skill: Skill, target: int) -> bool:
+        """True when the skill's effect does nothing to `target` whatever the check (immunity)."""
+        return False
+
+    def damage(self, s: GameState, seat: int, amount: int, source: str) -> int:
+        """Damage `seat` is about to take from `source` ("attack", "np", "magecraft"), after
+        every base reduction."""
+        return amount
+
+    def initiative(self, s: GameState, order: tuple[int, ...]) -> tuple[int, ...]:
+        """The round's initiative order after this module."""
+        return order
+
+    # --- steps and listeners ------------------------------------------------------------------
+    def advance(self, s: GameState) -> bool:
+        """Called at each step of the engine's walk before the base; True once it set a prompt
+        (a module with a stage machine of its own walks it here)."""
+        return False
+
+    def on_action(self, s: GameState, action: Action) -> None:
+        """Before an accepted action is handled."""
+
+    def after_action(self, s: GameState, action: Action, events: list[Event]) -> None:
+        """After an action and everything it set off: an event listener."""
+
+    def on_battle_start(self, s: GameState) -> None:
+        """Round 1 of a battle is about to begin (hands given, before round-start prompts)."""
+
+    def on_join(self, s: GameState, seat: int) -> None:
+        """A camp intervened in the battle."""
+
+    def on_activation_end(self, s: GameState, seat: int) -> None:
+        """`seat`'s activation (its Main Action) is over."""
+
+    def on_round_end(self, s: GameState) -> None:
+        """The battle round is over (before the next one or the end of the battle)."""
+
+    def on_battle_end(self, s: GameState) -> None:
+        """The battle is over; `s.battle` is still set."""
+
+    def on_turn_end(self, s: GameState) -> None:
+        """The turn's actions are resolved, before the next turn (or day) begins."""
+
+    # --- what leaves the engine -----------------------------------------------------------------
+    def view(self, s: GameState, seat: int | None) -> Any:
+        """What `seat` (None: a spectator) may know of the module's state; plain data."""
+        return None
+
+    def rebuild(self, s: GameState, view: Any) -> None:
+        """Set the module's state from its `view` (a bot rebuilding a game from one seat's view),
+        sampling nothing: hidden parts stay at their set-up values."""
+
+    def text(self, s: GameState) -> list[str]:
+        """Lines of the canonical text form (`to_text`)."""
+        return []
+
+
+MODULES: dict[str, type[Module]] = {}
+
+
+def register(cls: type[Module]) -> type[Module]:
+    """Make a module known by its name (a class decorator)."""
+    if not cls.name or cls.name in MODULES:
+        raise TypeError(f"module name {cls.name!r} is empty or taken")
+    MODULES[cls.name] = cls
+    return cls
+
+
+def normalize(modules: Sequence[str] = (),
+              options: Mapping[str, Mapping[str, Any]] | None = None
+              ) -> tuple[tuple[str, ...], dict[str, dict[str, Any]]]:
+    """The canonical (names, options) of a game: required modules added, registry order,
+    every option filled with its default. Raises ValueError naming an unknown module or
+    option, or a value of the wrong type."""
+    if isinstance(modules, str) or not all(isinstance(m, str) for m in modules):
+        raise ValueError(f"modules must be a list of names, got {modules!r}")
+    options = options or {}
+    wanted = set(modules)
+    for name in [*wanted, *options]:
+        if name not in MODULES:
+            known = ", ".join(MODULES) or "none"
+            raise ValueError(f"unknown module {name!r}; modules: {known}")
+    for name in list(options):
+        if name not in wanted:
+            raise ValueError(f"options given for module {name!r}, which is not switched on")
+    pending = list(wanted)
+    while pending:
+        for need in MODULES[pending.pop()].requires:
+            if need not in wanted:
+                wanted.add(need)
+                pending.append(need)
+    names = tuple(n for n in MODULES if n in wanted)
+    resolved: dict[str, dict[str, Any]] = {}
+    for name in names:
+        given = dict(options.get(name, {}))
+        specs = MODULES[name].options
+        unknown = sorted(set(given) - set(specs))
+        if unknown:
+            choices = ", ".join(specs) or "none"
+            raise ValueError(f"module {name!r} has no option {unknown[0]!r}; options: {choices}")
+        resolved[name] = {k: spec.check(name, k, given.get(k, spec.default))
+                          for k, spec in specs.items()}
+    return names, resolved
+
+
+_INSTANCES: dict[tuple, tuple[Ruleset, Module]] = {}
+
+
+def instances(rules: Ruleset, names: tuple[str, ...],
+              options: Mapping[str, Mapping[str, Any]]) -> tuple[Module, ...]:
+    """The module objects of a game (shared by every game with the same rules and options, so
+    their data is loaded once)."""
+    out = []
+    for name in names:
+        values = options.get(name, {})
+        key = (id(rules), name, tuple(sorted(values.items())))
+        hit = _INSTANCES.get(key)
+        if hit is None:
+            hit = _INSTANCES[key] = (rules, MODULES[name](rules, values))
+        out.append(hit[1])
+    return tuple(out)
