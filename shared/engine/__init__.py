@@ -26,3 +26,5 @@ __all__ = [
     "events_for", "from_dict", "legal_actions", "new_game", "play", "to_text", "view_event",
     "view_for",
 ]
+
+from .. import modules as _shipped_modules  # noqa: F401  (registers tactics and the rest)
