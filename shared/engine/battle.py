@@ -7,6 +7,8 @@ critical-reward queue (`s.rewards`) interrupts it between steps.
 
 from __future__ import annotations
 
+from functools import cache
+
 from . import core, powers
 from .actions import (
     Action,
@@ -19,6 +21,7 @@ from .actions import (
     OfferTruce,
     React,
     Ready,
+    UseCommandSpell,
     UseNoblePhantasm,
     Wait,
 )
@@ -770,14 +773,21 @@ def choose_reward(s: GameState, action: ChooseReward) -> None:
 
 
 # --- Command Spells that move a camp ----------------------------------------------------------
-def _square_spells(s: GameState, seat: int, spell: CommandSpell, _in_main: bool) -> list:
+def _square_spells(s: GameState, seat: int, spell: CommandSpell,
+                   _in_main: bool) -> tuple[UseCommandSpell, ...]:
     """Teleport (anywhere else) and Retreat (anywhere, its own square too)."""
     skip = -1 if spell.special == "retreat" else s.camps[seat].pos
-    squares = tuple(map(str, range(len(city(s).squares))))
-    return [a for a in powers.spell_args(seat, spell.id, squares) if a.arg != str(skip)]
+    return _square_args(seat, spell.id, len(city(s).squares), skip)
 
 
-def _cast_square_spell(s: GameState, action, spell: CommandSpell) -> None:
+@cache
+def _square_args(seat: int, spell: str, squares: int, skip: int) -> tuple[UseCommandSpell, ...]:
+    """Every square but `skip`, built once per (seat, spell, map size, square left out)."""
+    return tuple(UseCommandSpell(seat, spell, str(q)) for q in range(squares)
+                 if q != skip)
+
+
+def _cast_square_spell(s: GameState, action: UseCommandSpell, spell: CommandSpell) -> None:
     """Retreat leaves the battle; a Teleport in battle only moves (battles use the city map)."""
     seat = action.seat
     if spell.special == "retreat":

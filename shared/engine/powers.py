@@ -142,7 +142,7 @@ def use_command_spell(s: GameState, action: UseCommandSpell) -> None:
 
 
 @cache
-def spell_args(seat: int, spell: str, args: tuple[str, ...]) -> tuple[UseCommandSpell, ...]:
+def _spell_args(seat: int, spell: str, args: tuple[str, ...]) -> tuple[UseCommandSpell, ...]:
     """The same long lists (every square, every six-card hand) are built once per seat."""
     return tuple(UseCommandSpell(seat, spell, arg) for arg in args)
 
@@ -193,6 +193,6 @@ def _cast_suicide(s: GameState, action: UseCommandSpell, _spell: CommandSpell) -
 register_special(None, SpellSpecial(_once, _cast_effect))
 register_special("war_roar", SpellSpecial(_war_roar_actions, _cast_war_roar))
 register_special("refine", SpellSpecial(
-    lambda s, seat, spell, _m: spell_args(seat, spell.id, _SIX_CARDS), _cast_refine))
+    lambda s, seat, spell, _m: _spell_args(seat, spell.id, _SIX_CARDS), _cast_refine))
 register_special("suicide", SpellSpecial(
     lambda s, seat, spell, _m: [UseCommandSpell(seat, spell.id)], _cast_suicide))

@@ -29,7 +29,7 @@ from .data import TacticsData, load_tactics
 from .lines import crossed, zone
 
 extend_vocabulary("mod_keys", "mr")  # T6.1: magic resistance, in grades
-USES = ("initiative", "endure", "dodge")
+_AIMED = frozenset({Attack, UseNoblePhantasm, UseSkill})  # what lines and sight can rule out
 
 
 @dataclass(frozen=True, slots=True)
@@ -171,7 +171,7 @@ class Tactics(Module):
         if b is None or seat not in b.seats:
             return actions
         kind = s.prompt.kind
-        out = [a for a in actions if self._allowed(s, a)]
+        out = [a for a in actions if type(a) not in _AIMED or self._allowed(s, a)]
         if not self.concentration or kind not in ("round_start", "main", "reaction"):
             return out
         st = self.st(s)
@@ -184,7 +184,7 @@ class Tactics(Module):
         elif kind == "reaction":
             out.append(Concentrate(seat, "dodge"))
         out.extend(ConcentrateCast(seat, a.skill, a.target, a.extra) for a in out
-                   if isinstance(a, UseSkill) and a.target >= 0 and self._castable(a.skill))
+                   if type(a) is UseSkill and a.target >= 0 and self._castable(a.skill))
         return out
 
     def _allowed(self, s: GameState, action: Action) -> bool:
