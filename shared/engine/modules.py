@@ -124,6 +124,9 @@ class Module:
     def on_turn_end(self, s: GameState) -> None:
         """The turn's actions are resolved, before the next turn (or day) begins."""
 
+    def on_day_end(self, s: GameState) -> None:
+        """The day's last turn is over, before upkeep and the Masters' sleep check."""
+
     # --- what leaves the engine -----------------------------------------------------------------
     def view(self, s: GameState, seat: int | None) -> Any:
         """What `seat` (None: a spectator) may know of the module's state; plain data."""

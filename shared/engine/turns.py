@@ -316,6 +316,8 @@ def end_turn(s: GameState) -> None:
 
 def end_day(s: GameState) -> None:
     """Upkeep (seed 000 §1), then the Master's rest check (§16), then the day limit."""
+    for m in s.modules:
+        m.on_day_end(s)
     n = s.rules.numbers
     unpaid = []
     for seat in s.living:
