@@ -9,7 +9,7 @@ from __future__ import annotations
 from typing import Any, NamedTuple
 
 from . import dice
-from .data import Dice, Effect, Skill
+from .data import CLASSES, Dice, Effect, Skill
 from .errors import IllegalActionError
 from .events import Event
 from .state import ActiveBuff, Camp, GameState
@@ -112,15 +112,30 @@ def attacker_wins(att: Check, dfn: Check) -> bool:
 
 
 def skill_check(s: GameState, seat: int, skill: Skill, bonus: int) -> bool:
-    """1d100 at or under the skill's value (plus skill_check modifiers) succeeds."""
+    """1d100 at or under the skill's value (plus skill_check modifiers) succeeds.
+
+    The value identifies the skill, and the face with the result bounds the value, so only
+    those who know the skill see either; the others see the result, which the skill's effect
+    (or SkillFailed) shows anyway."""
     if skill.check is None:
         return True
     face = roll(s, 1, s.rules.numbers.skill_die)[0]
     value = skill.check + bonus
     ok = face <= value
-    emit(s, "DiceRolled", None, None, seat=seat, purpose="skill", dice="1D100",
-         faces=[face], mod=0, total=face, target=value, result="success" if ok else "failure")
+    data = dict(seat=seat, purpose="skill", dice="1D100", faces=[face], mod=0, total=face,
+                target=value, result="success" if ok else "failure")
+    public = {**data, "faces": [], "total": None, "target": None}
+    emit(s, "DiceRolled", skill_viewers(s, seat, skill), public, **data)
     return ok
+
+
+def skill_viewers(s: GameState, seat: int, skill: Skill) -> frozenset[int]:
+    """Who knows a skill's sheet: its camp, and for a Servant skill the seats whose
+    investigation of that camp reached tier 1 (no investigation reveals a Master's skills)."""
+    if skill.owner == "master":
+        return frozenset({seat})
+    idx = CLASSES.index(s.camps[seat].cls)
+    return frozenset({seat} | {c.seat for c in s.camps if c.known[idx] >= 1})
 
 
 # --- modifiers ---------------------------------------------------------------------------------
