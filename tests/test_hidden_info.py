@@ -64,6 +64,7 @@ PRIVATE_FIELDS = {
     "SoulsEaten": ("mp",),
     "MasterSuppliedMana": ("amount",),
     "UpkeepPaid": ("cost",),
+    "UpkeepUnpaid": ("cost",),  # the cost carries hidden upkeep modifiers (skills, NP)
 }
 # Dice whose result is another camp's MP: faces and total hidden.
 MP_DICE = ("rest_mp", "rest_master", "soul_eating", "critical_mp", "mana:")
@@ -520,11 +521,29 @@ def test_master_skill_check_value_reaches_its_own_camp_only() -> None:
     assert (roll["target"], roll["faces"], roll["total"]) == (None, [], None)
 
 
-def test_audit_flags_skill_check_values() -> None:
-    """The audit itself: a skill check's value or face shown to a seat below tier 1 of its camp
-    is a leak."""
+def test_unpaid_upkeep_cost_is_private() -> None:
+    """The upkeep cost carries the camp's hidden upkeep modifiers: an unpaid one, like a paid
+    one, shows its cost to its own camp only; the others see whose upkeep went unpaid."""
+    s = game(("saber", "lancer", "archer"))
+    s.edit(0).spells, s.edit(0).mp = 0, 1
+    events: list[Event] = []
+    while s.day == 1:
+        s, ev = act(s, DeclareWait(min(s.prompt.seats)))
+        events += ev
+    (unpaid,) = find(events, "UpkeepUnpaid")
+    assert view_event(unpaid, 0)["cost"] > 0
+    for other in (1, None):
+        assert view_event(unpaid, other) == {"type": "UpkeepUnpaid", "seat": 0}
+
+
+def test_audit_flags_skill_check_values_and_upkeep_costs() -> None:
+    """The audit itself: a skill check's value or face, or an upkeep cost paid or unpaid, shown
+    to another camp is a leak (a skill check only to a seat below tier 1)."""
     roll = {"type": "DiceRolled", "seat": 0, "purpose": "skill", "dice": "1D100", "faces": [10],
             "mod": 0, "total": 10, "target": 70, "result": "success"}
     public = {**roll, "faces": [], "total": None, "target": None}
     kinds = lambda event, tier: [k for k, _ in event_leaks(event, False, {}, lambda _: tier)]  # noqa: E731
     assert kinds(roll, 0) == ["skills"] and kinds(roll, 1) == [] and kinds(public, 0) == []
+    for etype in ("UpkeepPaid", "UpkeepUnpaid"):
+        assert kinds({"type": etype, "seat": 0, "cost": 45}, 3) == ["mp"]
+        assert kinds({"type": etype, "seat": 0}, 0) == []

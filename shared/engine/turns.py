@@ -330,7 +330,7 @@ def end_day(s: GameState) -> None:
             core.pay_mp(s, seat, cost)
             core.emit(s, "UpkeepPaid", frozenset({seat}), {"seat": seat}, seat=seat, cost=cost)
         else:
-            core.emit(s, "UpkeepUnpaid", seat=seat, cost=cost)
+            core.emit(s, "UpkeepUnpaid", frozenset({seat}), {"seat": seat}, seat=seat, cost=cost)
             unpaid.append(seat)
     for seat in unpaid:  # they vanish together: the victory check comes after all of them
         core.kill(s, seat, "vanished", judge=False)
