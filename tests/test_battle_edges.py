@@ -4,6 +4,7 @@ a support NP's bonus window, hidden fumble MP, teleport catching, and fixed amou
 from __future__ import annotations
 
 from dataclasses import replace
+from pathlib import Path
 
 from grailwar.shared.engine import apply, events_for, legal_actions
 from grailwar.shared.engine.actions import (
@@ -123,6 +124,15 @@ def test_a_support_np_bonus_is_gone_after_the_next_round():
     s, _events = act_all(s, Attack(0, 1, "B", "B"), faces(12))
     assert s.battle.pending.power == 0
     assert s.camps[0].pending_power == 0
+
+
+def test_the_rulebook_says_an_unused_support_np_bonus_is_lost():
+    """docs/rules.md §5.14 tells what the test above shows: a support NP's bonus that no attack
+    of the next Round uses is lost, it does not wait for a later Round."""
+    rules = (Path(__file__).parent.parent / "docs" / "rules.md").read_text(encoding="utf-8")
+    section = rules.split("\n### 5.14 ", 1)[1].split("\n### ", 1)[0]
+    assert "next Round, the bonus is lost" in section
+    assert "from the next Round on" not in rules
 
 
 def test_a_fumbles_mp_loss_is_rolled_out_of_sight():

@@ -18,6 +18,7 @@ from grailwar.shared.engine.actions import (
     DeclareEncounter,
     DeclareNoblePhantasm,
     DeclareRest,
+    DeclareSkill,
     DeclareWait,
     Move,
     OfferTruce,
@@ -27,7 +28,7 @@ from grailwar.shared.engine.actions import (
     UseSkill,
     Wait,
 )
-from grailwar.shared.engine.data import NO_EFFECT, Effect, Skill, Text
+from grailwar.shared.engine.data import NO_EFFECT, Effect, Skill, Text, default_ruleset
 from grailwar.shared.engine.geometry import distance
 from grailwar.shared.engine.state import GameState
 from helpers import (
@@ -143,6 +144,20 @@ def skill(sid: str, timing: str, *, check: int | None = None, duration: int = 1,
 def with_skills(rules, cls: str, *skills: Skill):
     rules = replace(rules, skills={**rules.skills, **{k.id: k for k in skills}})
     return tweak(rules, cls, skills=tuple(k.id for k in skills))
+
+
+def with_masters(rules, *masters: str):
+    """`rules` with these Masters' own skills back (`bare` gives every Master inert ones)."""
+    real = default_ruleset().masters
+    return replace(rules, masters={**rules.masters, **{m: real[m] for m in masters}})
+
+
+def master_skills_offered(s: GameState, seat: int) -> set[str]:
+    """The Master skills `seat` is offered now, in battle (UseSkill) or as a turn action."""
+    uses = only(s, seat, UseSkill)
+    offered = {a.skill for a in uses} | {a.extra for a in uses}
+    offered |= {a.skill for a in only(s, seat, DeclareSkill)}
+    return {sid for sid in offered if sid and s.rules.skills[sid].owner == "master"}
 
 
 # --- costs and availability ----------------------------------------------------------------------
@@ -522,3 +537,56 @@ def test_default_actions_never_cast_spells():
     assert not isinstance(default_action(s, 0), UseCommandSpell)
     s = attack(ready_all(s))
     assert default_action(s, 1) == React(1, "G", "")
+
+
+# --- the last stroke spent: the Master's MP is closed (§15) -------------------------------------
+@pytest.mark.parametrize("spells", [1, 0])
+def test_master_skills_need_a_command_spell_in_battle(spells):
+    """"If all Command Spells are lost, the Master's MP can no longer be used": with no stroke
+    left none of Koga's battle skills (Healing Magecraft, Reinforcement) is offered; with one
+    they are. Baek's on-magecraft companion (Amplified Chant) goes with them."""
+    s = duel(PAIR, rules=with_masters(R, "koga", "baek"), masters=("koga", "baek"))
+    for seat in (0, 1):
+        s.edit(seat).spells = spells
+    offered = {0: {"healing_magecraft", "reinforcement"}, 1: {"gale_talisman", "reinforcement",
+                                                              "amplified_chant"}}
+    for seat in (0, 1):
+        assert master_skills_offered(s, seat) == (offered[seat] if spells else set())
+
+
+@pytest.mark.parametrize("spells", [1, 0])
+def test_master_turn_skills_need_a_command_spell(spells):
+    """No Master turn-action skill without a stroke, not even Meditation, which costs no MP (it
+    fills the Servant from the Master's own mana)."""
+    s = game(PAIR, rules=with_masters(R, "koga", "han"), masters=("koga", "han"))
+    for seat in (0, 1):
+        s.edit(seat).spells = spells
+    assert master_skills_offered(s, 0) == ({"herbal_tonic"} if spells else set())
+    assert master_skills_offered(s, 1) == ({"meditation"} if spells else set())
+
+
+def test_a_declared_master_skill_is_cancelled_once_the_last_stroke_is_gone():
+    """A Master turn-action skill declared with a stroke left, resolved after the last one is
+    gone, is cancelled and its MP stays with the Master."""
+    s = game(PAIR, rules=with_masters(R, "koga"), masters=("koga", "han"))
+    s.edit(0).hp -= 50
+    s, _ = act_all(s, DeclareSkill(0, "herbal_tonic"))
+    s.edit(0).spells = 0
+    s, events = act_all(s, DeclareWait(1))
+    assert [e.data["kind"] for e in find(events, "ActionCancelled")] == ["skill"]
+    assert s.camps[0].master_mp == s.camps[0].master.mp and not find(events, "SkillUsed")
+
+
+@pytest.mark.parametrize("spells", [1, 0])
+def test_a_lethal_master_skill_needs_a_command_spell(spells):
+    """Koga's Hangontan (automatic, on lethal damage, paid from the Master's MP) holds Caster up
+    while its Master has a stroke, and does not fire once the last one is spent."""
+    s = fight(PAIR, rules=with_masters(R, "koga"), masters=("han", "koga"))
+    camp = s.edit(1)
+    camp.unlocked, camp.hp, camp.spells = True, 1, spells
+    s = attack(s, "B", hit=11)
+    # damage 2d10 = 6+6, then (only if it may fire) Hangontan's 1d100 = 1
+    after, events = act_all(s, React(1, "G", ""), [6, 6, 1] if spells else [6, 6])
+    assert after.camps[1].alive is bool(spells)
+    assert bool(find(events, "SkillTriggered")) is bool(spells)
+    assert (after.camps[1].master_mp < s.camps[1].master_mp) is bool(spells)

@@ -24,6 +24,7 @@ from grailwar.shared.bots import make_bot
 from grailwar.shared.bots.match import run_match
 from grailwar.shared.engine import new_game, view_for
 from grailwar.shared.engine.actions import (
+    AnswerIntervention,
     Attack,
     DeclareEncounter,
     DeclareInvestigate,
@@ -63,6 +64,7 @@ PRIVATE_FIELDS = {
     "SoulsEaten": ("mp",),
     "MasterSuppliedMana": ("amount",),
     "UpkeepPaid": ("cost",),
+    "UpkeepUnpaid": ("cost",),  # the cost carries hidden upkeep modifiers (skills, NP)
 }
 # Dice whose result is another camp's MP: faces and total hidden.
 MP_DICE = ("rest_mp", "rest_master", "soul_eating", "critical_mp", "mana:")
@@ -227,6 +229,10 @@ def event_leaks(event: dict[str, Any], mine: bool, hidden: dict[str, str],
             yield "investigation", f"investigation roll of seat {actor}"
         elif purpose.startswith(MP_DICE) and (event["faces"] or event["total"] is not None):
             yield "mp", f"MP roll {purpose} of seat {actor}: {event}"
+        elif purpose == "skill" and tier_of(actor) < 1 and (
+                event["target"] is not None or event["faces"] or event["total"] is not None):
+            # the check value names the skill; a face with the (public) result bounds the value
+            yield "skills", f"skill check of seat {actor} shows its value or face: {event}"
     if etype == "SkillUsed" and event.get("skill") is not None and tier_of(actor) < 1:
         yield "skills", f"SkillUsed of seat {actor} names its skill"
 
@@ -474,3 +480,70 @@ def test_lethal_skill_trigger_does_not_name_the_skill() -> None:
     s, events = act(s, React(1, "G", ""), dice=[4, 4, 10, 10, 1])
     assert s.camps[1].alive and s.camps[1].hp > 1
     assert spectator_leaks(s, events) == []
+
+
+# --- skill check values and the upkeep cost ----------------------------------------------------
+def skill_rolls(events: list[Event], seat: int | None) -> list[dict[str, Any]]:
+    return [e for e in events_for(events, seat)
+            if e["type"] == "DiceRolled" and e["purpose"] == "skill"]
+
+
+def test_skill_check_value_reaches_only_those_who_know_the_skill() -> None:
+    """A skill check's value (Campeador's 70 at combat start) identifies the skill as surely as
+    its id, and its face bounds the value: both reach Saber's camp and a seat that investigated
+    Saber to tier 1 (Archer, not in the battle); Lancer at tier 0 and the spectator see that a
+    1D100 skill check was rolled and its result, which SkillFailed or the buff show anyway."""
+    s = game(("saber", "lancer", "archer"))
+    with_tier(s, 2, "saber", 1)
+    place(s, 0, 10)
+    place(s, 1, 10)
+    s, _ = act(s, DeclareEncounter(0, 1, "battle"))
+    s, _ = act(s, DeclareWait(2))
+    s, _ = act(s, AnswerIntervention(2, False))
+    s, events = act(s, UseSkill(0, "campeador"), dice=[10])
+    value = RULES.skills["campeador"].check
+    for seat in (0, 2):
+        (roll,) = skill_rolls(events, seat)
+        assert (roll["target"], roll["faces"], roll["result"]) == (value, [10], "success")
+    for seat in (1, None):
+        (roll,) = skill_rolls(events, seat)
+        assert (roll["target"], roll["faces"], roll["total"]) == (None, [], None)
+        assert (roll["dice"], roll["result"]) == ("1D100", "success")
+
+
+def test_master_skill_check_value_reaches_its_own_camp_only() -> None:
+    """No investigation reveals a Master skill (rules §7): even at tier 1 a rival does not see
+    the value of Reinforcement's check (75)."""
+    s = with_tier(duel(("saber", "lancer"), masters=("baek", "han")), 1, "saber", 3)
+    s, events = act(s, UseSkill(0, "reinforcement"), dice=[10])
+    assert skill_rolls(events, 0)[0]["target"] == RULES.skills["reinforcement"].check
+    (roll,) = skill_rolls(events, 1)
+    assert (roll["target"], roll["faces"], roll["total"]) == (None, [], None)
+
+
+def test_unpaid_upkeep_cost_is_private() -> None:
+    """The upkeep cost carries the camp's hidden upkeep modifiers: an unpaid one, like a paid
+    one, shows its cost to its own camp only; the others see whose upkeep went unpaid."""
+    s = game(("saber", "lancer", "archer"))
+    s.edit(0).spells, s.edit(0).mp = 0, 1
+    events: list[Event] = []
+    while s.day == 1:
+        s, ev = act(s, DeclareWait(min(s.prompt.seats)))
+        events += ev
+    (unpaid,) = find(events, "UpkeepUnpaid")
+    assert view_event(unpaid, 0)["cost"] > 0
+    for other in (1, None):
+        assert view_event(unpaid, other) == {"type": "UpkeepUnpaid", "seat": 0}
+
+
+def test_audit_flags_skill_check_values_and_upkeep_costs() -> None:
+    """The audit itself: a skill check's value or face, or an upkeep cost paid or unpaid, shown
+    to another camp is a leak (a skill check only to a seat below tier 1)."""
+    roll = {"type": "DiceRolled", "seat": 0, "purpose": "skill", "dice": "1D100", "faces": [10],
+            "mod": 0, "total": 10, "target": 70, "result": "success"}
+    public = {**roll, "faces": [], "total": None, "target": None}
+    kinds = lambda event, tier: [k for k, _ in event_leaks(event, False, {}, lambda _: tier)]  # noqa: E731
+    assert kinds(roll, 0) == ["skills"] and kinds(roll, 1) == [] and kinds(public, 0) == []
+    for etype in ("UpkeepPaid", "UpkeepUnpaid"):
+        assert kinds({"type": etype, "seat": 0, "cost": 45}, 3) == ["mp"]
+        assert kinds({"type": etype, "seat": 0}, 0) == []

@@ -179,6 +179,31 @@ def test_timeout_wins_over_action(capsys: pytest.CaptureFixture[str], tmp_path: 
 
 
 # --- the documentation --------------------------------------------------------------------------
+HIDDEN_IN_STATE = (
+    'classes = ["saber", "caster"]\n[[camp]]\nseat = 0\npos = 10\n[[camp]]\nseat = 1\npos = 10\n'
+    '[[step]]\naction = {type = "DeclareEncounter", seat = 0, target = 1, intent = "battle"}\n'
+    '[[step]]\ndice = [1]\naction = {type = "UseSkill", seat = 1, skill = "bog_song", target = 0}\n'
+    '[[step]]\ndice = [1]\naction = {type = "UseSkill", seat = 0, skill = "campeador"}\n')
+
+
+def test_json_state_is_each_camp_as_it_sees_itself(capsys: pytest.CaptureFixture[str],
+                                                   tmp_path: Path) -> None:
+    """The --json `state` is what docs/scenarios.md says, not all-seeing: Caster's Bog Song on
+    Saber reads "skill" in Saber's buffs (Saber has not investigated Caster) while the events and
+    the text output name it; Saber's own Campeador is named."""
+    path = write(tmp_path, HIDDEN_IN_STATE)
+    code, out, _ = run(capsys, path, "--json")
+    assert code == 0
+    data = json.loads(out)
+    assert [b["source"] for b in data["state"]["camps"][0]["buffs"]] == ["skill", "campeador"]
+    assert {"type": "SkillUsed", "seat": 1, "skill": "bog_song", "target": 0} in (
+        data["steps"][1]["events"])
+    code, out, _ = run(capsys, path)
+    assert code == 0 and "buffs bog_song/1,campeador/3" in out
+    doc = DOC.read_text(encoding="utf-8")
+    assert "It is not all-seeing" in doc and "reads `\"skill\"` or `\"np\"`" in doc
+
+
 def test_docs_list_every_action_type_with_its_fields() -> None:
     """docs/scenarios.md has a table row for every action type naming each of its fields, and
     the defaults of optional fields."""

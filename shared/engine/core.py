@@ -9,7 +9,7 @@ from __future__ import annotations
 from typing import Any, NamedTuple
 
 from . import dice
-from .data import CityMap, Dice, Effect, Skill
+from .data import CLASSES, CityMap, Dice, Effect, Skill
 from .errors import IllegalActionError
 from .events import Event
 from .state import ActiveBuff, Camp, GameState
@@ -112,15 +112,30 @@ def attacker_wins(att: Check, dfn: Check) -> bool:
 
 
 def skill_check(s: GameState, seat: int, skill: Skill, bonus: int) -> bool:
-    """1d100 at or under the skill's value (plus skill_check modifiers) succeeds."""
+    """1d100 at or under the skill's value (plus skill_check modifiers) succeeds.
+
+    The value identifies the skill, and the face with the result bounds the value, so only
+    those who know the skill see either; the others see the result, which the skill's effect
+    (or SkillFailed) shows anyway."""
     if skill.check is None:
         return True
     face = roll(s, 1, s.rules.numbers.skill_die)[0]
     value = skill.check + bonus
     ok = face <= value
-    emit(s, "DiceRolled", None, None, seat=seat, purpose="skill", dice="1D100",
-         faces=[face], mod=0, total=face, target=value, result="success" if ok else "failure")
+    data = dict(seat=seat, purpose="skill", dice="1D100", faces=[face], mod=0, total=face,
+                target=value, result="success" if ok else "failure")
+    public = {**data, "faces": [], "total": None, "target": None}
+    emit(s, "DiceRolled", skill_viewers(s, seat, skill), public, **data)
     return ok
+
+
+def skill_viewers(s: GameState, seat: int, skill: Skill) -> frozenset[int]:
+    """Who knows a skill's sheet: its camp, and for a Servant skill the seats whose
+    investigation of that camp reached tier 1 (no investigation reveals a Master's skills)."""
+    if skill.owner == "master":
+        return frozenset({seat})
+    idx = CLASSES.index(s.camps[seat].cls)
+    return frozenset({seat} | {c.seat for c in s.camps if c.known[idx] >= 1})
 
 
 # --- modifiers ---------------------------------------------------------------------------------
@@ -235,16 +250,36 @@ def gain_mp(s: GameState, seat: int, amount: int) -> int:
     return camp.mp - before
 
 
+def master_mp_open(camp: Camp) -> bool:
+    """Seed 000 §15: "If all Command Spells are lost, the Master's MP can no longer be used"."""
+    return camp.spells > 0
+
+
 def can_pay(camp: Camp, amount: int, master_share: int = 0) -> bool:
     """Whether the Servant can pay `amount` and still be kept (a Servant left at 0 MP vanishes
-    unless its Master can top it up). It draws on its Master's MP only while the Master holds a
-    Command Spell; `master_share` is what the Master pays from its own MP at the same time."""
+    unless its Master can top it up); `master_share` is what the Master pays from its own MP at
+    the same time. Both draws on the Master's MP need it open (a Command Spell left)."""
     left = camp.master_mp - master_share
-    if left < 0:
+    if left < 0 or (master_share and not master_mp_open(camp)):
         return False
     if camp.mp > amount:
         return True
-    return camp.spells > 0 and camp.mp + left > amount
+    return master_mp_open(camp) and camp.mp + left > amount
+
+
+def can_pay_skills(camp: Camp, *skills: Skill) -> bool:
+    """Master skills are paid from the Master's MP, a Servant's from its own (and its Master's);
+    a magecraft skill used with an on-magecraft companion must afford both. A Master skill needs
+    the Master's MP open even when it costs none: it is the Master's mana at work (§15)."""
+    servant_mp = master_mp = 0
+    for sk in skills:
+        if sk.owner == "master":
+            if not master_mp_open(camp):
+                return False
+            master_mp += sk.mp
+        else:
+            servant_mp += sk.mp
+    return can_pay(camp, servant_mp, master_mp)
 
 
 def pay_mp(s: GameState, seat: int, amount: int) -> None:
@@ -299,10 +334,8 @@ def take_damage(s: GameState, seat: int, amount: int, lethal_rescue: bool = True
                 emit(s, "GutsTriggered", seat=seat, hp=camp.hp)
                 return
         for skill in skills_of(s, camp, "automatic"):
-            master = skill.owner == "master"
             if skill.trigger == "lethal" and skill.id not in camp.skills_used and not (
-                    master and camp.asleep) and (
-                    can_pay(camp, 0, skill.mp) if master else can_pay(camp, skill.mp)):
+                    skill.owner == "master" and camp.asleep) and can_pay_skills(camp, skill):
                 camp.skills_used = camp.skills_used | {skill.id}
                 pay_skill(s, seat, skill)
                 camp = s.edit(seat)

@@ -16,19 +16,6 @@ from .data import CommandSpell, Skill, extend_vocabulary
 from .state import Camp, GameState
 
 
-def skill_cost_ok(camp: Camp, skill: Skill, extra: Skill | None = None) -> bool:
-    """Master skills are paid from the Master's MP, a Servant's from its own (and its Master's);
-    a magecraft skill used with an on-magecraft companion must afford both."""
-    servant_mp = master_mp = 0
-    for sk in (skill, extra):
-        if sk is not None:
-            if sk.owner == "master":
-                master_mp += sk.mp
-            else:
-                servant_mp += sk.mp
-    return core.can_pay(camp, servant_mp, master_mp)
-
-
 def usable_skill(s: GameState, camp: Camp, skill: Skill) -> bool:
     """Once per round, not again while its buff is on, affordable, and a sleeping Master
     casts nothing."""
@@ -36,7 +23,7 @@ def usable_skill(s: GameState, camp: Camp, skill: Skill) -> bool:
         not (camp.asleep and skill.owner == "master")
         and skill.id not in camp.skills_used
         and not core.buff_active(camp, skill.id)
-        and skill_cost_ok(camp, skill)
+        and core.can_pay_skills(camp, skill)
     )
 
 
@@ -61,7 +48,7 @@ def skill_actions(s: GameState, seat: int, *timings: str) -> list[Action]:
                 out.append(UseSkill(seat, skill.id, t))
                 if skill.magecraft:
                     out.extend(UseSkill(seat, skill.id, t, extra.id) for extra in companions
-                               if skill_cost_ok(camp, skill, extra))
+                               if core.can_pay_skills(camp, skill, extra))
     return out
 
 

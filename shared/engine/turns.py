@@ -60,7 +60,7 @@ def declaration_actions(s: GameState, seat: int) -> list[Action]:
         if camp.known[CLASSES.index(c.cls)] < 3:
             out.append(DeclareInvestigate(seat, c.cls))
     for skill in core.skills_of(s, camp, "turn_action"):
-        if powers.skill_cost_ok(camp, skill):
+        if core.can_pay_skills(camp, skill):
             out.append(DeclareSkill(seat, skill.id))
     if window_open(s):
         eaters = {d.seat for d in s.decls if d.kind == "soul_eating"}
@@ -183,7 +183,7 @@ def resolve_investigate(s: GameState, _i: int, decl: Declaration) -> None:
 
 def resolve_skill(s: GameState, _i: int, decl: Declaration) -> None:
     skill = s.rules.skills[decl.arg]
-    if powers.skill_cost_ok(s.camps[decl.seat], skill):
+    if core.can_pay_skills(s.camps[decl.seat], skill):
         powers.run_skill(s, decl.seat, skill, -1)
     else:
         core.emit(s, "ActionCancelled", seat=decl.seat, kind="skill")
@@ -328,7 +328,7 @@ def end_day(s: GameState) -> None:
             core.pay_mp(s, seat, cost)
             core.emit(s, "UpkeepPaid", frozenset({seat}), {"seat": seat}, seat=seat, cost=cost)
         else:
-            core.emit(s, "UpkeepUnpaid", seat=seat, cost=cost)
+            core.emit(s, "UpkeepUnpaid", frozenset({seat}), {"seat": seat}, seat=seat, cost=cost)
             unpaid.append(seat)
     for seat in unpaid:  # they vanish together: the victory check comes after all of them
         core.kill(s, seat, "vanished", judge=False)

@@ -174,7 +174,9 @@ def events_for(events: list[Event], seat: int | None) -> list[dict[str, Any]]:
 
 
 def omniscient_view(state: GameState) -> dict[str, Any]:
-    """Everything, for scenario output and debugging (never sent to a seat)."""
+    """The spectator view with each camp as it sees itself, for scenario output and debugging
+    (never sent to a seat). Not everything: buffs keep `buff_view`'s names per carrying camp and
+    declarations their public form (docs/scenarios.md, Output)."""
     out = view_for(state, None)
     out["camps"] = [camp_view(state, c, c.seat) for c in state.camps]
     return out
