@@ -10,6 +10,7 @@ of tests/scenarios/tactics/ are played at the end of this file.
 
 from __future__ import annotations
 
+import random
 import shutil
 import tomllib
 from dataclasses import replace
@@ -17,12 +18,17 @@ from pathlib import Path
 from typing import Any
 
 import pytest
+from grailwar.shared.bots import make_bot
+from grailwar.shared.bots.determinize import state_from_view
 from grailwar.shared.engine import (
     apply,
     default_action,
     from_dict,
     legal_actions,
     new_game,
+    play,
+    to_text,
+    view_for,
 )
 from grailwar.shared.engine.actions import (
     Action,
@@ -330,6 +336,34 @@ def test_t1_13_an_intervener_arrives_with_an_active_zone_on_its_square():
     assert s.prompt.kind == "round_start" and s.camps[2].pos == 12
     view = zone_view(s, 2)
     assert view["active"] and set(view["squares"]) == {5, 11, 12, 13, 19}
+
+
+def zone_facts(s: GameState) -> tuple:
+    """What the module's state decides for the battle's combatants: whose zone is active now,
+    whose goes when its activation ends, uses left, declared initiative and endure."""
+    st, seats = s.mods["tactics"], set(s.battle.seats)
+    return (st.zoc & seats, st.dropped & seats, st.uses, st.seize, st.endure)
+
+
+def test_t1_4_the_zone_state_is_public_and_rebuilt_exactly_from_any_view():
+    """The module's state is public: a determinization from the prompted seat's view (what a
+    search bot plays on) rebuilds every zone fact, including a zone that will drop when the
+    current activation ends (after a ranged Attack or a Servant's magecraft), at every battle
+    step of random-bot games."""
+    checked = dropping = 0
+    for seed in (1, 2, 3):
+        s = new_game(seed=seed, modules=ON)
+        bots = [make_bot("random", seed * 31 + i) for i in range(len(s.camps))]
+        arrival = random.Random(seed)
+        while not s.over:
+            seat = arrival.choice(sorted(s.prompt.seats))
+            if s.battle is not None:
+                rebuilt = state_from_view(view_for(s, seat), s.rules, random.Random(seed))
+                assert zone_facts(rebuilt) == zone_facts(s), f"seed {seed}\n{to_text(s)}"
+                checked += 1
+                dropping += bool(s.mods["tactics"].dropped)
+            play(s, bots[seat].choose(None, legal_actions(s, seat)))
+    assert checked > 100 and dropping > 10
 
 
 # --- T2 lines of fire and sight ------------------------------------------------------------------
