@@ -21,7 +21,7 @@ from grailwar.shared.engine import modules as door
 from grailwar.shared.engine.actions import ACTION_TYPES, Attack, React, UseSkill
 from grailwar.shared.engine.data import DataError, default_ruleset
 from grailwar.shared.engine.errors import MalformedActionError
-from grailwar.shared.modules.tactics import USES, Concentrate, ConcentrateCast
+from grailwar.shared.modules.tactics import Concentrate, ConcentrateCast
 from grailwar.shared.modules.tactics.data import load_tactics
 from helpers import act_all, battle_at, find, rolls, to_main
 
@@ -123,7 +123,8 @@ def test_the_offered_module_actions_cover_every_module_action_type():
     """The sample below holds every action type a module defines, and every concentration
     use, so the round trips are not vacuous."""
     assert {type(a) for a in OFFERED} == MODULE_ACTIONS == {Concentrate, ConcentrateCast}
-    assert {a.use for a in OFFERED if isinstance(a, Concentrate)} == set(USES)
+    assert {a.use for a in OFFERED if isinstance(a, Concentrate)} == {"initiative", "endure",
+                                                                       "dodge"}
 
 
 @pytest.mark.parametrize("action", OFFERED, ids=str)
