@@ -105,8 +105,8 @@ def master_with(rules, master: str, *skill_ids: str):
     return replace(rules, masters={**rules.masters, master: replace(sheet, skills=skills)})
 
 
-# Caster sings Bog Song (a Servant hostile magecraft skill); Baek's Master casts Curse (a Master
-# hostile magecraft skill) and Reinforcement (Master magecraft on itself).
+# Caster sings Bog Song (a Servant hostile magecraft skill); the Master Baek casts Curse (a
+# Master hostile magecraft skill) and Reinforcement (Master magecraft on its own Servant).
 MAGE = master_with(with_skills(R, "caster", "bog_song"), "baek", "curse", "reinforcement")
 MASTERS = ("seo", "koga", "hayase")  # bare Masters for most games; "baek" where named
 
@@ -261,7 +261,7 @@ HIT, GUARD_DAMAGE = faces(7), [5, 5]
 @pytest.mark.parametrize(("actions", "saber", "archer", "active"), [
     ([(Wait(0), [])], (2, 2), (1, 2), True),
     ([(Attack(0, 1, "B", "B"), HIT), (React(1, "G", ""), GUARD_DAMAGE)], (2, 2), (2, 2), True),
-    ([(Move(0, 16), []), (Wait(0), [])], (2, 1), (1, 2), True),
+    ([(Move(0, 16), []), (Wait(0), [])], (2, 1), (1, 2), True),  # 16 = (2,2)
     ([(UseSkill(0, "reinforcement"), [1]), (Wait(0), [])], (2, 2), (1, 2), True),
     ([(Attack(0, 1, "B", "B"), HIT), (React(1, "G", ""), GUARD_DAMAGE)], (2, 2), (1, 2), False),
     ([(UseSkill(0, "bog_song", 1), [100]), (Wait(0), [])], (2, 2), (1, 2), False),
@@ -328,14 +328,14 @@ def test_t1_13_an_intervener_arrives_with_an_active_zone_on_its_square():
     """T1.13, T1.3: a melee camp that joined the battle from its own square has an active zone
     there in round 1, before its first activation."""
     s = game(("archer", "caster", "berserker"), rules=R, modules=ON)
-    for seat, square in enumerate((10, 10, 12)):
+    for seat, square in enumerate((10, 10, 12)):  # (3,1), (3,1), (5,1)
         place(s, seat, square)
     s, _ = act_all(s, DeclareEncounter(0, 1, "battle"))
     s, _ = act_all(s, DeclareWait(2))
     s, _ = act_all(s, AnswerIntervention(2, True))
     assert s.prompt.kind == "round_start" and s.camps[2].pos == 12
     view = zone_view(s, 2)
-    assert view["active"] and set(view["squares"]) == {5, 11, 12, 13, 19}
+    assert view["active"] and set(view["squares"]) == {5, 11, 12, 13, 19}  # (5,1) and around
 
 
 def zone_facts(s: GameState) -> tuple:
