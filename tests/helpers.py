@@ -6,7 +6,15 @@ from collections.abc import Iterable, Sequence
 from dataclasses import replace
 
 from grailwar.shared.engine import apply, legal_actions
-from grailwar.shared.engine.actions import Action, DeclareEncounter, Ready, Wait
+from grailwar.shared.engine.actions import (
+    Action,
+    AnswerIntervention,
+    DeclareEncounter,
+    DeclareRest,
+    DeclareWait,
+    Ready,
+    Wait,
+)
 from grailwar.shared.engine.data import Effect, Ruleset, Skill, Text, default_ruleset
 from grailwar.shared.engine.events import Event
 from grailwar.shared.engine.game import new_game
@@ -18,7 +26,7 @@ def game(classes: Sequence[str] = ("saber", "lancer"), seed: int = 0, **kw) -> G
 
 
 def place(s: GameState, seat: int, pos: int) -> None:
-    """Put a camp on a square (setup only, before the first action)."""
+    """Put a camp on a square (setup only, before the camp's first move)."""
     s.edit(seat).pos = pos
 
 
@@ -44,6 +52,35 @@ def duel(classes: Sequence[str] = ("saber", "lancer"), square: int = 10, seed: i
         place(s, seat, square)
     s, _ = apply(s, DeclareEncounter(0, 1, "battle"))
     assert s.prompt.kind == "round_start", s.prompt
+    return s
+
+
+def battle_at(classes: Sequence[str], squares: Sequence[tuple[int, int]],
+              fighters: int | None = None, seed: int = 0, **kw) -> GameState:
+    """The first `fighters` camps (default: all) in one battle at round 1's round-start prompt,
+    each camp on its square (x, y) of the map: seat 0 encountered seat 1, the other fighters
+    waited on that square and joined, the rest rested and stay out of the battle."""
+    s = game(classes, seed, **kw)
+    fighters = len(classes) if fighters is None else fighters
+    for seat in range(len(classes)):
+        place(s, seat, s.camps[1].pos)
+    s, _ = apply(s, DeclareEncounter(0, 1, "battle"))
+    for seat in range(2, len(classes)):
+        s, _ = apply(s, DeclareWait(seat) if seat < fighters else DeclareRest(seat))
+    while s.prompt.kind == "intervene":
+        s, _ = apply(s, AnswerIntervention(min(s.prompt.seats), True))
+    assert s.prompt.kind == "round_start" and len(s.battle.seats) == fighters, s.prompt
+    grid = s.rules.maps[s.settings.map_id]
+    for seat, (x, y) in enumerate(squares):
+        place(s, seat, grid.index(x, y))
+    return s
+
+
+def to_main(s: GameState, seat: int) -> GameState:
+    """Ready / Wait everyone until `seat` has its main prompt."""
+    while not (s.prompt.kind == "main" and s.prompt.seats == {seat}):
+        who = min(s.prompt.seats)
+        s, _ = act_all(s, Ready(who) if s.prompt.kind == "round_start" else Wait(who))
     return s
 
 

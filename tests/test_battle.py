@@ -52,6 +52,7 @@ from helpers import (
     place,
     ready_all,
     rolls,
+    to_main,
     tweak,
     wait_round,
 )
@@ -149,14 +150,6 @@ def reward(s: GameState, seat: int, choice: str = "card:A") -> GameState:
     """`seat` is asked for its critical reward and takes `choice` (a card: no dice)."""
     assert s.prompt == ("critical", {seat}), s.prompt
     s, _ = act_all(s, ChooseReward(seat, choice))
-    return s
-
-
-def to_main(s: GameState, seat: int) -> GameState:
-    """Ready / Wait everyone until `seat` has its main prompt."""
-    while not (s.prompt.kind == "main" and s.prompt.seats == {seat}):
-        who = min(s.prompt.seats)
-        s, _ = act_all(s, Ready(who) if s.prompt.kind == "round_start" else Wait(who))
     return s
 
 

@@ -1,9 +1,11 @@
 """The rules engine is pure (DESIGN principle 1, STYLE "What we take" 1): no network, no
-Twisted, no arcade, no msgpack, no clock, no global random.
+Twisted, no arcade, no msgpack, no clock, no global random. The rules modules
+(`shared/modules/`, e.g. tactics) are part of the rules and held to the same standard.
 
 Two checks: importing the engine in a fresh interpreter pulls in none of the forbidden
-packages; and the engine's own source files import none of the forbidden modules (the standard
-library may import `time` or `random` for itself, so only the engine's own imports are judged).
+packages; and the source files of the engine and of every rules module import none of the
+forbidden modules (the standard library may import `time` or `random` for itself, so only the
+rules' own imports are judged).
 """
 
 from __future__ import annotations
@@ -25,7 +27,13 @@ FORBIDDEN_IMPORTS = (*FORBIDDEN_PACKAGES, "random", "secrets", "time", "datetime
                      "uuid")
 
 ENGINE = Path(str(resources.files("grailwar.shared.engine")))
-SOURCES = sorted(ENGINE.glob("*.py"))
+MODULES = Path(str(resources.files("grailwar.shared.modules")))
+SOURCES = sorted([*ENGINE.glob("*.py"), *MODULES.rglob("*.py")])
+
+
+def shared_name(path: Path) -> str:
+    """A source's path inside `shared/`, e.g. engine/game.py, modules/tactics/lines.py."""
+    return path.relative_to(ENGINE.parent).as_posix()
 
 
 def test_importing_the_engine_loads_no_network_gui_or_wire_package() -> None:
@@ -37,7 +45,7 @@ def test_importing_the_engine_loads_no_network_gui_or_wire_package() -> None:
     out = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True,
                          check=True, timeout=60)
     loaded = json.loads(out.stdout)
-    assert "grailwar.shared.engine.game" in loaded
+    assert {"grailwar.shared.engine.game", "grailwar.shared.modules.tactics"} <= set(loaded)
     bad = sorted(m for m in loaded if m.split(".")[0] in FORBIDDEN_PACKAGES)
     assert not bad, f"importing the engine loaded {bad}"
 
@@ -60,14 +68,19 @@ def imported_modules(path: Path) -> set[str]:
     return found
 
 
-def test_engine_sources_are_found() -> None:
-    """The engine package is where the test looks (guards against an empty parametrization)."""
-    assert {"game.py", "state.py", "dice.py", "view.py"} <= {p.name for p in SOURCES}
+def test_engine_and_module_sources_are_found() -> None:
+    """The engine and the modules packages are where the test looks (guards against an empty
+    parametrization)."""
+    names = {shared_name(p) for p in SOURCES}
+    assert {"engine/game.py", "engine/state.py", "engine/dice.py", "engine/view.py",
+            "modules/tactics/__init__.py", "modules/tactics/lines.py",
+            "modules/tactics/data.py"} <= names
 
 
-@pytest.mark.parametrize("path", SOURCES, ids=lambda p: p.name)
-def test_engine_source_imports_no_clock_random_network_or_ui(path: Path) -> None:
-    """No engine module imports random, time, datetime, socket, Twisted, arcade, msgpack …:
-    dice come from the state's own generator, and time reaches the engine as actions."""
+@pytest.mark.parametrize("path", SOURCES, ids=shared_name)
+def test_rules_source_imports_no_clock_random_network_or_ui(path: Path) -> None:
+    """No engine or rules-module source imports random, time, datetime, socket, Twisted, arcade,
+    msgpack …: dice come from the state's own generator, and time reaches the engine as
+    actions."""
     bad = sorted(imported_modules(path) & set(FORBIDDEN_IMPORTS))
-    assert not bad, f"{path.name} imports {bad}"
+    assert not bad, f"{shared_name(path)} imports {bad}"

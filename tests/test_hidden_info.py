@@ -130,7 +130,12 @@ def leaks(data: Any, hidden: dict[str, str]) -> Iterator[tuple[str, str]]:
 
 
 # --- the whole-game audit --------------------------------------------------------------------
-GAMES = [("heuristic", seed) for seed in (1, 2, 3)] + [("random", seed) for seed in (1, 2, 3)]
+# (bot, seed, modules switched on): the base games, and games with the tactics module.
+GAMES = [(bot, seed, ()) for bot in ("heuristic", "random") for seed in (1, 2, 3)] + [
+    ("heuristic", 4, ("tactics",)), ("random", 4, ("tactics",))]
+# Modules whose state is public by design: every seat sees the spectator's view of it, except
+# for keys that only concern the prompted seat (tactics: the targets it cannot hit, and why).
+PUBLIC_MODULES = {"tactics": {"ruled_out"}}
 VIEWERS_OF = lambda state: [*range(len(state.camps)), None]  # noqa: E731
 
 
@@ -142,17 +147,19 @@ class Audit:
         self.counts: dict[str, int] = defaultdict(int)
         self.label = ""
         self.step = 0
-        self.tiers_seen: set[int] = set()
+        self.tiers_seen: dict[tuple[str, ...], set[int]] = defaultdict(set)
+        self.module_views: dict[str, int] = defaultdict(int)
+        self.spectator: tuple[Any, Any] = (None, None)  # (state, version) -> its module views
 
     def fail(self, kind: str, viewer: int | None, message: str) -> None:
         self.counts[kind] += 1
         if len(self.found[kind]) < 8:
             self.found[kind].append(f"{self.label} step {self.step} viewer {viewer}: {message}")
 
-    def play(self, bot: str, seed: int) -> None:
-        state = new_game(seed=seed)
+    def play(self, bot: str, seed: int, modules: tuple[str, ...] = ()) -> None:
+        state = new_game(seed=seed, modules=modules)
         before = [c.known for c in state.camps]
-        self.label = f"{bot} seed {seed}"
+        self.label = f"{bot} seed {seed} modules {list(modules)}"
         self.step = 0
 
         def on_step(s: GameState, events: list[Event]) -> None:
@@ -162,7 +169,7 @@ class Audit:
                 self.check_events(s, events, viewer, before)
                 self.check_view(s, viewer)
             before = [c.known for c in s.camps]
-            self.tiers_seen.update(*before)
+            self.tiers_seen[modules].update(*before)
 
         bots = [make_bot(bot, seed * 31 + i) for i in range(len(state.camps))]
         run_match(state, bots, on_step=on_step, arrival_seed=seed)
@@ -182,6 +189,24 @@ class Audit:
                           f"camp {seat} (tier {tiers[seat]}) shows key {key!r}")
         for kind, message in leaks(view, secrets(state, tiers, viewer)):
             self.fail(kind, viewer, f"view: {message}")
+        self.check_public_modules(state, view, viewer)
+
+    def check_public_modules(self, state: GameState, view: dict[str, Any],
+                             viewer: int | None) -> None:
+        """A public module shows every seat what the spectator sees (its per-seat keys
+        aside): it has no secret a seat's view could carry."""
+        key = (id(state), state.version)
+        if self.spectator[0] != key:
+            self.spectator = (key, view_for(state, None)["modules"])
+        for name, own in PUBLIC_MODULES.items():
+            if name not in view["modules"]:
+                continue
+            mine = public_part(view["modules"][name]["state"], own)
+            theirs = public_part(self.spectator[1][name]["state"], own)
+            self.module_views[name] += state.battle is not None
+            if mine != theirs:
+                self.fail("modules", viewer, f"module {name} shows this seat {mine}, "
+                                             f"the spectator {theirs}")
 
     def check_events(self, state: GameState, events: list[Event], viewer: int | None,
                      before: list[tuple[int, ...]]) -> None:
@@ -203,6 +228,13 @@ class Audit:
                 continue
             for kind, message in event_leaks(event, mine, hidden, lambda a: tiers()[a]):
                 self.fail(kind, viewer, f"event {etype}: {message}")
+
+
+def public_part(module_view: Any, own: set[str]) -> Any:
+    """A module's view without the keys that concern only the viewing seat."""
+    if not isinstance(module_view, dict):
+        return module_view
+    return {k: v for k, v in module_view.items() if k not in own}
 
 
 def event_leaks(event: dict[str, Any], mine: bool, hidden: dict[str, str],
@@ -240,8 +272,8 @@ def event_leaks(event: dict[str, Any], mine: bool, hidden: dict[str, str],
 @pytest.fixture(scope="module")
 def audit() -> Audit:
     result = Audit()
-    for bot, seed in GAMES:
-        result.play(bot, seed)
+    for bot, seed, modules in GAMES:
+        result.play(bot, seed, modules)
     return result
 
 
@@ -251,17 +283,23 @@ def report(audit: Audit, kind: str) -> str:
 
 
 @pytest.mark.parametrize("kind", ["skills", "servant", "master", "mp", "hand", "investigation",
-                                  "view_keys"])
+                                  "view_keys", "modules"])
 def test_whole_games_leak_nothing(audit: Audit, kind: str) -> None:
-    """No view and no event of six whole bot games shows a secret of this kind to a seat (or to
-    the spectator) that has not revealed it."""
+    """No view and no event of eight whole bot games (two with the tactics module on) shows a
+    secret of this kind to a seat (or to the spectator) that has not revealed it; a public
+    module's state is the same for every seat."""
     assert not audit.counts[kind], report(audit, kind)
 
 
 def test_audit_saw_every_tier(audit: Audit) -> None:
-    """The games are worth auditing: investigations reached tiers 1, 2 and 3 during them, so
-    every tier-dependent part of the views was exercised (guards the audit itself)."""
-    assert audit.tiers_seen >= {1, 2, 3}
+    """The games are worth auditing: with and without the tactics module, investigations
+    reached tiers 1, 2 and 3, so every base hidden field and every tier-dependent part of the
+    views was checked with the module on too; and the tactics state was compared in battle
+    (guards the audit itself)."""
+    assert set(audit.tiers_seen) == {modules for _, _, modules in GAMES}
+    for modules, tiers in audit.tiers_seen.items():
+        assert tiers >= {1, 2, 3}, f"modules {modules}: only tiers {sorted(tiers)}"
+    assert audit.module_views["tactics"] > 100
 
 
 # --- tiers, unit by unit ---------------------------------------------------------------------

@@ -6,7 +6,8 @@ seat has any; HP, MP, Master MP and Command Spells stay within their sheet bound
 never act; cards are neither made nor lost (each hand is recomputed from the previous hands and
 the step's events). On a sample of steps the game goes through `apply` instead of `play`, and the
 state it was given must not change, then or later. Finally the game is replayed from its seed and
-its action list and must give the same events and the same final text.
+its action list and must give the same events and the same final text. Some games are played
+with the tactics module on (zones, lines of fire, concentration), under the same checks.
 """
 
 from __future__ import annotations
@@ -14,6 +15,7 @@ from __future__ import annotations
 import random
 from collections.abc import Sequence
 from dataclasses import dataclass, field, replace
+from functools import cache
 from typing import Any
 
 import pytest
@@ -51,7 +53,8 @@ PROMPT_KINDS = {"declare", "negotiate", "ambush", "intervene", "round_start", "m
 ACTING = {"Declared", "Moved", "Attacked", "Reacted", "NoblePhantasmDeclared",
           "NoblePhantasmFired", "SkillUsed", "CommandSpellUsed", "Waited", "TruceOffered",
           "DisengageDeclared", "InterventionAnswered", "CriticalReward", "NegotiationAnswered",
-          "AmbushAnswered", "Rested", "SoulsEaten", "Investigated"}
+          "AmbushAnswered", "Rested", "SoulsEaten", "Investigated", "ConcentrationDeclared",
+          "ConcentrationRolled"}
 APPLY_EVERY = 5  # every 5th step goes through `apply` and its input is kept to recheck later
 
 
@@ -68,6 +71,7 @@ def snapshot(s: GameState) -> tuple[Any, ...]:
 class Played:
     seed: int
     classes: tuple[str, ...]
+    modules: tuple[str, ...] = ()
     actions: list[Action] = field(default_factory=list)
     events: list[list[Event]] = field(default_factory=list)
     final: str = ""
@@ -217,14 +221,17 @@ class Checker:
         return [sort_cards(h) for h in hands]
 
 
-def play_checked(bot: str, seed: int, classes: Sequence[str]) -> Played:
-    """One whole game between bots of one level, every invariant checked at every step."""
-    state = new_game(seed=seed, classes=classes)
+@cache
+def play_checked(bot: str, seed: int, classes: Sequence[str],
+                 modules: tuple[str, ...] = ()) -> Played:
+    """One whole game between bots of one level, with `modules` on, every invariant checked at
+    every step (played once per session: the fixture and the module test share it)."""
+    state = new_game(seed=seed, classes=classes, modules=modules)
     bots = [make_bot(bot, seed * 31 + i) for i in range(len(classes))]
     arrival = random.Random(seed)
     check = Checker(state)
     check.state(state)
-    record = Played(seed, tuple(classes), check=check)
+    record = Played(seed, tuple(classes), modules, check=check)
     kept: list[tuple[GameState, str, tuple[Any, ...]]] = []
     while not state.over:
         seats = sorted(state.prompt.seats)
@@ -254,18 +261,25 @@ def play_checked(bot: str, seed: int, classes: Sequence[str]) -> Played:
     return record
 
 
+TACTICS = ("tactics",)
 GAMES = [
-    ("heuristic", 11, CLASSES), ("heuristic", 12, CLASSES), ("heuristic", 13, CLASSES),
-    ("heuristic", 14, ("saber", "berserker")), ("heuristic", 15, ("archer", "caster", "rider")),
-    ("random", 11, CLASSES), ("random", 12, CLASSES), ("random", 13, CLASSES),
-    ("random", 14, ("lancer", "assassin")), ("random", 15, ("saber", "archer", "caster")),
+    ("heuristic", 11, CLASSES, ()), ("heuristic", 12, CLASSES, ()), ("heuristic", 13, CLASSES, ()),
+    ("heuristic", 14, ("saber", "berserker"), ()),
+    ("heuristic", 15, ("archer", "caster", "rider"), ()),
+    ("random", 11, CLASSES, ()), ("random", 12, CLASSES, ()), ("random", 13, CLASSES, ()),
+    ("random", 14, ("lancer", "assassin"), ()), ("random", 15, ("saber", "archer", "caster"), ()),
+    ("heuristic", 16, CLASSES, TACTICS), ("heuristic", 17, ("lancer", "caster"), TACTICS),
+    ("random", 16, CLASSES, TACTICS), ("random", 17, ("saber", "archer", "caster"), TACTICS),
 ]
 
 
-@pytest.fixture(scope="module", params=GAMES, ids=lambda g: f"{g[0]}-{g[1]}-{len(g[2])}camps")
+def game_id(g: tuple) -> str:
+    return f"{g[0]}-{g[1]}-{len(g[2])}camps{''.join('-' + m for m in g[3])}"
+
+
+@pytest.fixture(scope="module", params=GAMES, ids=game_id)
 def played(request: pytest.FixtureRequest) -> Played:
-    bot, seed, classes = request.param
-    return play_checked(bot, seed, classes)
+    return play_checked(*request.param)
 
 
 @pytest.mark.parametrize("kind", KINDS)
@@ -282,11 +296,20 @@ def test_invariant_holds_at_every_step(played: Played, kind: str) -> None:
 def test_replay_reproduces_events_and_final_text(played: Played) -> None:
     """The same seed and the same actions give the same events, step by step, and the same
     final canonical text."""
-    state = new_game(seed=played.seed, classes=played.classes)
+    state = new_game(seed=played.seed, classes=played.classes, modules=played.modules)
     for i, (action, events) in enumerate(zip(played.actions, played.events, strict=True)):
         state, again = apply(state, action)
         assert again == events, f"step {i + 1} ({action}) gave other events"
     assert to_text(state) == played.final
+
+
+@pytest.mark.parametrize("game", [g for g in GAMES if g[3]], ids=game_id)
+def test_module_games_fight_under_the_module(game: tuple) -> None:
+    """A game with the tactics module on fought battles, so its rules were under the checks;
+    the random bot also used concentration in them."""
+    kinds = {e.type for events in play_checked(*game).events for e in events}
+    assert "BattleStarted" in kinds
+    assert game[0] != "random" or "ConcentrationRolled" in kinds
 
 
 def test_refused_action_leaves_state_unchanged() -> None:

@@ -306,6 +306,7 @@ class Tactics(Module):
             r = self.radius(camp)
             out["zoc"].append({"seat": x, "radius": r, "active": x in st.zoc,
                                "squares": sorted(zone(grid.width, grid.height, camp.pos, r))})
+        out["dropping"] = sorted(st.dropped)  # zones that go when the activation ends (T1.4)
         out["seize"] = sorted(st.seize)
         out["endure"] = sorted(st.endure)
         if seat is not None and seat in s.prompt.seats and seat in b.seats:
@@ -314,14 +315,15 @@ class Tactics(Module):
 
     def rebuild(self, s: GameState, view: dict[str, Any]) -> None:
         self.put(s, zoc=frozenset(z["seat"] for z in view["zoc"] if z["active"]),
-                 uses=tuple(view["uses"]), seize=frozenset(view.get("seize", ())),
-                 endure=frozenset(view.get("endure", ())))
+                 dropped=frozenset(view.get("dropping", ())), uses=tuple(view["uses"]),
+                 seize=frozenset(view.get("seize", ())), endure=frozenset(view.get("endure", ())))
 
     def text(self, s: GameState) -> list[str]:
         st = self.st(s)
         if s.battle is None:
             return []
         return [f"zoc {','.join(map(str, sorted(st.zoc))) or '-'} "
+                f"dropping {','.join(map(str, sorted(st.dropped))) or '-'} "
                 f"uses {''.join(map(str, st.uses))} seize {sorted(st.seize) or '-'} "
                 f"endure {sorted(st.endure) or '-'}"]
 
