@@ -573,9 +573,6 @@ def test_t6_1_a_very_large_resistance_makes_the_check_impossible():
     assert check_value(events) <= 0 and find(events, "SkillFailed") and s.camps[1].hp == hp
 
 
-@pytest.mark.xfail(strict=True, reason="engine bug (shared/engine/powers.py use_skill): the "
-                   "on-magecraft companion skill (`extra`, e.g. Kantele Echo: heal 2D6) runs on "
-                   "the hostile skill's target, so Caster's song heals the enemy it hurts")
 def test_t4_2_an_on_magecraft_companion_heals_the_caster_not_the_target():
     """ConcentrateCast(Bog Song + Kantele Echo) hurts Saber by 2 and heals Caster by 6."""
     s = caster_turn(with_skills(MAGE, "caster", "bog_song", "kantele_echo"))

@@ -53,12 +53,13 @@ def skill_actions(s: GameState, seat: int, *timings: str) -> list[Action]:
 
 
 def use_skill(s: GameState, action: UseSkill) -> None:
+    """The skill on its target, then its on-magecraft companion (if any) on its own: a
+    self-targeted companion such as Kantele Echo helps the caster, never the enemy."""
     seat = action.seat
-    for sid in (action.skill, action.extra):
-        if not sid:
-            continue
-        skill = s.rules.skills[sid]
-        run_skill(s, seat, skill, action.target)
+    run_skill(s, seat, s.rules.skills[action.skill], action.target)
+    if action.extra:
+        extra = s.rules.skills[action.extra]
+        run_skill(s, seat, extra, action.target if extra.target == "enemy" else -1)
 
 
 def run_skill(s: GameState, seat: int, skill: Skill, target: int) -> None:
