@@ -23,8 +23,6 @@ MAX_EVENTS = 3000
 DICE_KINDS = ("dice", "critical", "fumble")
 MAX_CHAT = 200
 
-# The action bar of each prompt kind, in display order, comes from its record (`PROMPTS`). A
-# verb is enabled when at least one legal action maps to it (`verb_of`).
 # The verbs a rules module adds to the shared prompt records, with the module and the option
 # that switch them on: `PROMPTS` is the same for every game, so a game without the module must
 # not show them (not even greyed).
@@ -35,6 +33,8 @@ MODULE_VERBS = {"Concentrate": ("tactics", "concentration"),
 RULED_OUT_VERBS = {"Attack": "attack", "UseSkill": "skill", "ConcentrateCast": "skill"}
 
 
+# The action bar of each prompt kind, in display order, comes from its record (`PROMPTS`). A
+# verb is enabled when at least one legal action maps to it (`verb_of`).
 def verb_of(action: dict[str, Any]) -> str:
     """The action-bar button an action belongs to."""
     kind = action.get("type", "")

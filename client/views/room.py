@@ -73,7 +73,7 @@ class RoomView(BaseView):
         t = s.text(tr("room.options", days=o["day_limit"], declare=o["declare_s"],
                       main=o["main_s"], reaction=o["reaction_s"]), 30, th.HEIGHT - 86, 13,
                    th.MUTED)
-        modules = room.get("modules") or []
+        modules = self.model.modules()
         if modules:  # the rules modules, shown to everyone; each explained on hover
             x = 30 + t.content_width + 24
             t = s.text(tr("room.modules", list=" · ".join(map(tr.module, modules))), x,
