@@ -151,9 +151,10 @@ def test_the_tactics_events_read_as_lines_in_every_language(lang: str) -> None:
 
 
 # --- the screens ---------------------------------------------------------------------------------
-def show(app: Any, state: Any, seat: int, seconds: int = 60) -> None:
+def show(app: Any, state: Any, seat: int) -> None:
+    """The messages of `seat` joining the game at `state`, with 60 s for each prompted seat."""
     join(app, seat)
-    app.model.handle(state_msg(state, seat, {str(x): seconds for x in state.prompt.seats}))
+    app.model.handle(state_msg(state, seat, {str(x): 60 for x in state.prompt.seats}))
 
 
 def test_zones_are_shaded_in_their_owners_colour_and_blocking_terrain_is_hatched(
@@ -214,6 +215,14 @@ def test_a_ruled_out_attack_is_drawn_disabled_with_its_reason_and_never_sent(app
     assert isinstance(options[legal].action, dict) and options[legal].action["type"] == "Attack"
 
 
+SECONDS = range(55, 61)  # a countdown of 60 s, a few seconds into it on a loaded machine
+
+
+def shown(view: Any, texts: list[str]) -> bool:
+    """One of `texts` is among the countdowns (the layer redrawn every second)."""
+    return any(label in texts for label, _x, _y in view.live.labels)
+
+
 def test_the_countdown_shows_while_concentration_is_offered(app: Any) -> None:
     """Concentration is offered at the round start (the header's countdown runs) and as a
     reaction (the reaction banner's countdown runs); each camp's rolls left are on its card."""
@@ -222,7 +231,7 @@ def test_the_countdown_shows_while_concentration_is_offered(app: Any) -> None:
     render(app, "battle")
     view = app.current
     assert view.region_by_id("verb:Concentrate").enabled
-    assert "1:00" in [label for label, _x, _y in view.live.labels]
+    assert shown(view, [f"{s // 60}:{s % 60:02d}" for s in SECONDS])
     labels = [label for label, _x, _y in view.base.labels]
     assert sum(app.tr("tactics.uses", n=2) in label for label in labels) == 3
     state, actor = main_prompt()
@@ -230,11 +239,11 @@ def test_the_countdown_shows_while_concentration_is_offered(app: Any) -> None:
     state.forced = (3, 4)  # a plain hit roll: no critical, no fumble
     state, _ = apply(state, attack)
     assert state.prompt.kind == "reaction"
-    show(app, state, attack.target, seconds=30)
+    show(app, state, attack.target)
     render(app, "battle")
     view = app.current
     assert view.region_by_id("verb:Concentrate").enabled
-    assert app.tr("battle.reaction_time", s=30) in [label for label, _x, _y in view.live.labels]
+    assert shown(view, [app.tr("battle.reaction_time", s=s) for s in SECONDS])
 
 
 def test_the_owner_switches_tactics_on_and_the_room_shows_it(app: Any) -> None:
@@ -277,3 +286,17 @@ def test_every_module_and_option_has_its_names_in_every_language() -> None:
                     *(f"tactics.use_help.{u}" for u in ("initiative", "endure", "dodge"))):
             assert tr.has(key), (lang, key)
     assert ClientModel("ja").tr.module("colossus") == "colossus"  # unknown: its id, no crash
+
+
+def test_a_verb_with_one_legal_option_and_a_ruled_out_one_opens_its_menu(app: Any) -> None:
+    """One choice is usually sent at the verb's click; with a ruled-out target beside it the
+    menu opens instead, so the player sees why the other target is not offered."""
+    state, actor = main_prompt((32, 16))  # 16: two squares from 18, the line clear
+    state.edit(actor).hand = "B"  # one ranged attack: Buster at the camp on 16
+    show(app, state, actor)
+    app.session = recorder = ActRecorder(app.model)
+    render(app, "battle")
+    assert len(app.model.options("Attack")) == 1
+    app.current.click("verb:Attack")
+    assert recorder.acts == [] and app.ui.verb == "Attack"
+    assert [o.reason for o in app.current.current_options()] == ["", "line"]
