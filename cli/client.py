@@ -38,6 +38,8 @@ def register(sub: argparse._SubParsersAction) -> None:
     t.add_argument("--out", required=True, help="folder for the PNG files")
     t.add_argument("--lang", choices=("ja", "ko", "en"), default="ja")
     t.add_argument("--seed", type=int, default=None, help="the scripted game's seed")
+    t.add_argument("--modules", default="", help="tactics: that module's screens instead (a "
+                   "staged battle fed to the client as the server's messages)")
     t.set_defaults(run=run_tour)
 
 
@@ -128,7 +130,8 @@ def run_tour(args: argparse.Namespace) -> int:
     from ..client.tour import run_tour as tour
 
     try:
-        files = tour(args.out, args.lang, args.seed if args.seed is not None else TOUR_SEED)
+        files = tour(args.out, args.lang, args.seed if args.seed is not None else TOUR_SEED,
+                     tuple(m for m in args.modules.split(",") if m))
     except Exception as err:
         if "display" in str(err).lower() or "NoSuchDisplay" in err.__class__.__name__:
             print("grailwar tour: no display; set ARCADE_HEADLESS=1", file=sys.stderr)

@@ -44,8 +44,8 @@ def click_action(app: Any, action: dict[str, Any]) -> bool:
     index = next((i for i, o in enumerate(options) if o.action == action), None)
     if index is None:  # behind a heading (a Command Spell's squares): open it first
         spell = action.get("spell", "")
-        head = next((i for i, o in enumerate(options) if o.action is None and o.group == spell),
-                    None)
+        head = next((i for i, o in enumerate(options)
+                     if o.action is None and not o.reason and o.group == spell), None)
         if head is None or not _click_option(view, head, len(options)):
             return False
         options = view.current_options()

@@ -141,5 +141,9 @@ class Tr:
         master = self.rules.masters.get(master_id)
         return master.name.get(self.lang) if master else master_id
 
+    def module(self, name: str) -> str:
+        """A rules module's name (its id if this client does not know it)."""
+        return self(f"module.{name}") if self.has(f"module.{name}") else name
+
     def card(self, kind: str) -> str:
         return self(f"card.{kind}") if kind else self("card.none")

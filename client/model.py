@@ -23,6 +23,16 @@ MAX_EVENTS = 3000
 DICE_KINDS = ("dice", "critical", "fumble")
 MAX_CHAT = 200
 
+# The verbs a rules module adds to the shared prompt records, with the module and the option
+# that switch them on: `PROMPTS` is the same for every game, so a game without the module must
+# not show them (not even greyed).
+MODULE_VERBS = {"Concentrate": ("tactics", "concentration"),
+                "ConcentrateCast": ("tactics", "concentration")}
+# The verbs whose targets a tactics line of fire or sight may rule out (the `what` of each
+# `ruled_out` entry of the module's view).
+RULED_OUT_VERBS = {"Attack": "attack", "UseSkill": "skill", "ConcentrateCast": "skill"}
+
+
 # The action bar of each prompt kind, in display order, comes from its record (`PROMPTS`). A
 # verb is enabled when at least one legal action maps to it (`verb_of`).
 def verb_of(action: dict[str, Any]) -> str:
@@ -55,6 +65,7 @@ class Option:
     target: int = -1
     square: int = -1
     group: str = ""  # options of one Command Spell share a group (its id)
+    reason: str = ""  # why it cannot be chosen (a ruled-out target): shown, never sent
 
 
 @dataclass
@@ -88,6 +99,9 @@ class Cell:
     battle: bool = False
     eaten: bool = False
     mine: bool = False
+    zoc: tuple[int, ...] = ()  # seats whose active zone of control covers it (tactics)
+    zoc_idle: tuple[int, ...] = ()  # seats whose inactive zone covers it
+    blocking: bool = False  # it blocks lines of fire (tactics terrain)
 
 
 class ClientModel:
@@ -282,6 +296,22 @@ class ClientModel:
     def over(self) -> bool:
         return bool(self.view and self.view.get("over"))
 
+    def modules(self) -> list[str]:
+        """The rules modules of this game: the view's once it runs, the room's before."""
+        if self.view is not None:
+            return list(self.view.get("modules", {}))
+        return list((self.room or {}).get("modules") or [])
+
+    def module_option(self, name: str, option: str) -> Any:
+        """A module's option in the running game; None when the module is off."""
+        module = (self.view or {}).get("modules", {}).get(name)
+        return None if module is None else module.get("options", {}).get(option)
+
+    def tactics(self) -> dict[str, Any] | None:
+        """The tactics module's public state (zones, blocking squares, concentration), if on."""
+        module = (self.view or {}).get("modules", {}).get("tactics")
+        return module["state"] if module else None
+
     def camp(self, seat: int) -> dict[str, Any]:
         return self.view["camps"][seat]
 
@@ -352,6 +382,8 @@ class ClientModel:
             keys = PROMPTS["main"].verbs
         else:
             keys = PROMPTS["declare"].verbs
+        keys = tuple(k for k in keys
+                     if k not in MODULE_VERBS or self.module_option(*MODULE_VERBS[k]))
         extra = tuple(dict.fromkeys(verb_of(a) for a in self.legal if verb_of(a) not in keys))
         return keys + extra
 
@@ -363,8 +395,12 @@ class ClientModel:
         out = []
         for key in self.verb_keys():
             actions = grouped.get(key, [])
-            out.append(Verb(key, self.tr(f"verb.{key}"), self.tr(f"verb_help.{key}"),
-                            bool(actions), [self.option(a) for a in actions]))
+            help_text = self.tr(f"verb_help.{key}")
+            if not actions:  # a greyed verb says which targets are ruled out, and why
+                help_text = "\n".join([help_text, *(f"{o.label} — {o.help}"
+                                                    for o in self.ruled_out_options(key))])
+            out.append(Verb(key, self.tr(f"verb.{key}"), help_text, bool(actions),
+                            [self.option(a) for a in actions]))
         return out
 
     def options(self, verb: str, card: str | None = None) -> list[Option]:
@@ -372,6 +408,34 @@ class ClientModel:
         if card is not None:
             opts = [o for o in opts if o.card == card]
         return opts
+
+    def menu(self, verb: str) -> list[Option]:
+        """A verb's options as its menu shows them: the legal ones, then the ruled-out ones."""
+        return self.options(verb) + self.ruled_out_options(verb)
+
+    def ruled_out_options(self, verb: str) -> list[Option]:
+        """Targets in reach that a line of fire or sight rules out (tactics T2), as options
+        shown disabled with the reason. They carry no action: nothing can send them."""
+        what = RULED_OUT_VERBS.get(verb)
+        entries = [r for r in (self.tactics() or {}).get("ruled_out", []) if r["what"] == what]
+        if not entries or not self.legal:
+            return []
+        tr = self.tr
+        if what == "attack":
+            aims = [(self.who(r["target"]), r) for r in entries]
+        else:  # every skill the seat may aim at another camp now, at each unseen target
+            skills = dict.fromkeys(a["skill"] for a in self.legal if a["type"] == verb
+                                   and a.get("target", -1) >= 0 and a["target"] != self.me)
+            aims = [(self.aimed(skill, r["target"]), r) for skill in skills for r in entries]
+        return [Option(f"× {label}", None, tr(f"tactics.ruled_out.{r['reason']}"),
+                       target=r["target"], reason=r["reason"]) for label, r in aims]
+
+    def aimed(self, skill: str, target: int) -> str:
+        """A skill and its target as an option names them."""
+        label = self.tr.skill(skill)
+        if target >= 0 and target != self.me:
+            label += " " + self.tr("option.target", target=self.who(target))
+        return label
 
     def grouped(self, options: list[Option], group: str | None) -> list[Option]:
         """A long menu in two steps: one heading per group (a Command Spell with its many
@@ -420,13 +484,18 @@ class ClientModel:
                           target=seat)
         if kind == "DeclareSkill":
             return Option(tr.skill(a["skill"]), a, tr.skill_text(a["skill"]))
-        if kind == "UseSkill":
-            label = tr.skill(a["skill"])
-            if a.get("target", -1) >= 0 and a["target"] != me:
-                label += " " + tr("option.target", target=whom(a["target"]))
+        if kind in ("UseSkill", "ConcentrateCast"):
+            label = self.aimed(a["skill"], a.get("target", -1))
             if a.get("extra"):
                 label += " + " + tr.skill(a["extra"])
-            return Option(label, a, tr.skill_text(a["skill"]), target=a.get("target", -1))
+            text = tr.skill_text(a["skill"])
+            if kind == "ConcentrateCast":
+                text = "\n".join((help_text, self.uses_left(), text))
+            return Option(label, a, text, target=a.get("target", -1))
+        if kind == "Concentrate":
+            use = a["use"]
+            return Option(tr(f"tactics.use.{use}"), a,
+                          "\n".join((tr(f"tactics.use_help.{use}"), self.uses_left())))
         if kind == "Attack":
             card = a["card"]
             kind_name = tr.card(a["kind"])
@@ -455,6 +524,12 @@ class ClientModel:
             square = int(arg) if arg.isdigit() else -1
             return Option(name, a, tr.spell_text(spell), square=square, group=spell)
         return Option(tr(f"verb.{verb_of(a)}"), a, help_text)
+
+    def uses_left(self) -> str:
+        """This seat's concentration rolls left in the battle."""
+        uses = (self.tactics() or {}).get("uses", [])
+        me = self.me
+        return self.tr("tactics.uses", n=uses[me] if me is not None and me < len(uses) else 0)
 
     def reward_label(self, reward: str) -> str:
         tr = self.tr
@@ -518,6 +593,12 @@ class ClientModel:
             battle_squares.add(battle["square"])
             battle_squares.update(self.camp(s)["pos"] for s in battle["seats"])
         eaten = set(view.get("eaten", []))
+        tactics = self.tactics() or {}
+        blocking = set(tactics.get("blocking", ()))
+        zones: dict[bool, dict[int, list[int]]] = {True: {}, False: {}}
+        for z in tactics.get("zoc", ()):  # listed during a battle only
+            for q in z["squares"]:
+                zones[z["active"]].setdefault(q, []).append(z["seat"])
         me = self.me
         out = []
         for i, sq in enumerate(grid.squares):
@@ -525,8 +606,20 @@ class ClientModel:
             out.append(Cell(
                 i, sq.x, sq.y, sq.name.get(self.tr.lang), sq.leyline, camps, moves.get(i),
                 any(c["seat"] in targets for c in camps), i in battle_squares, i in eaten,
-                any(c["seat"] == me for c in camps)))
+                any(c["seat"] == me for c in camps), tuple(zones[True].get(i, ())),
+                tuple(zones[False].get(i, ())), i in blocking))
         return out
+
+    def cell_help(self, cell: Cell) -> list[str]:
+        """The tactics lines of a square's hover text: whose zones cover it, whether it blocks."""
+        tr = self.tr
+        lines = []
+        for key, seats in (("tactics.zone_of", cell.zoc), ("tactics.zone_idle_of", cell.zoc_idle)):
+            if seats:
+                lines.append(tr(key, list=", ".join(self.who(x) for x in seats)))
+        if cell.blocking:
+            lines.append(tr("tactics.blocking"))
+        return lines
 
     def grid_size(self) -> tuple[int, int]:
         grid = self.tr.rules.maps[self.view["map"]] if self.view else None
@@ -546,6 +639,8 @@ class ClientModel:
         refill_round = ((max(b["round"], 1) - 1) // n.hand_refill_every + 1) * n.hand_refill_every
         order = list(b["order"]) or list(b["seats"])
         actor = b.get("actor")
+        tactics = self.tactics()
+        zones = {z["seat"]: z for z in (tactics or {}).get("zoc", ())}
         combatants = []
         for c in b["combatants"]:
             seat = c["seat"]
@@ -569,12 +664,19 @@ class ClientModel:
                 flags.append(tr("battle.truce"))
             if b["stage"] == "round_start" and seat in b.get("ready", []):
                 flags.append(tr("battle.ready"))
+            uses = None
+            if tactics is not None:
+                flags.extend(tr(key) for key, part in (("tactics.seizing", "seize"),
+                                                       ("tactics.enduring", "endure"))
+                             if seat in tactics.get(part, ()))
+                if self.module_option("tactics", "concentration"):
+                    uses = tactics["uses"][seat]
             combatants.append({
                 "seat": seat, "cls": camp["cls"], "hp": camp["hp"], "max_hp": camp["max_hp"],
                 "alive": camp["alive"], "in": seat in b["seats"], "acting": seat == actor,
                 "np": np_status, "flags": flags, "pos": camp["pos"], "mine": seat == self.me,
                 "hand_size": camp["hand_size"], "buffs": camp.get("buffs", []),
-                "spells": camp["spells"],
+                "spells": camp["spells"], "uses": uses, "zone": zones.get(seat),
             })
         pending = b.get("pending")
         reaction = None
@@ -594,6 +696,7 @@ class ClientModel:
             "refill_round": refill_round, "refill_now": b["round"] == refill_round,
             "order": order, "cursor": b["cursor"], "actor": actor, "stage": b["stage"],
             "combatants": combatants, "pending": reaction, "seats": list(b["seats"]),
+            "tactics": tactics is not None,
         }
 
     def np_charge(self, seat: int) -> int | None:
@@ -720,6 +823,11 @@ class ClientModel:
             return tr("event.LeftBattle", who=who, how=how)
         if kind == "CommandSpellUsed":
             return tr("event.CommandSpellUsed", who=who, spell=tr.spell(e.get("spell", "")))
+        if kind in ("ConcentrationDeclared", "ConcentrationRolled"):
+            result = tr("event.concentration_ok" if e.get("success") else
+                        "event.concentration_ng")
+            return tr(f"event.{kind}", who=who, use=tr(f"tactics.use.{e.get('use')}"),
+                      result=result)
         if kind == "SkillUsed" and e.get("skill"):
             return tr("event.SkillUsedNamed", who=who, skill=tr.skill(e["skill"]))
         if kind == "GameEnded":
@@ -763,7 +871,8 @@ def event_kind(e: dict[str, Any]) -> str:
         return "death"
     if kind in ("BattleOpened", "BattleStarted", "BattleEnded", "RoundStarted", "Attacked",
                 "Reacted", "AttackResolved", "DamageDealt", "NoblePhantasmFired",
-                "NoblePhantasmDeclared", "LeftBattle"):
+                "NoblePhantasmDeclared", "LeftBattle", "ConcentrationDeclared",
+                "ConcentrationRolled", "SkillResisted"):
         return "battle"
     return "event"
 

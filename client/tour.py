@@ -4,6 +4,9 @@ The tour starts the embedded server, makes a few rooms for the lobby to show, th
 game from a fixed seed through the client's own input handlers (the seat's choices come from
 the engine's normal bot, with investigations first so the dossier fills). Each screen is
 captured when the game reaches it. Works with ARCADE_HEADLESS=1.
+
+`--modules tactics` shows the tactics module's screens instead: a staged battle
+(`tactics_battle`) fed to the client as the server's messages, with no server.
 """
 
 from __future__ import annotations
@@ -11,7 +14,17 @@ from __future__ import annotations
 from pathlib import Path
 from typing import Any
 
+from ..shared.engine import apply, events_for, legal_actions, new_game, view_for
+from ..shared.engine.actions import (
+    AnswerIntervention,
+    DeclareEncounter,
+    DeclareWait,
+)
 from ..shared.engine.data import CLASSES
+from ..shared.engine.events import Event
+from ..shared.engine.state import GameState
+from ..shared.modules.tactics import Concentrate
+from ..shared.protocol import PROTOCOL_VERSION
 from .driver import AutoPlayer
 
 SAMPLE_CHAT = {
@@ -21,6 +34,36 @@ SAMPLE_CHAT = {
 }
 PLAYER = {"ja": "衛宮", "ko": "한서진", "en": "Ayaka"}
 TOUR_SEED = 20240611
+# The staged tactics battle on Akatsukigahama: Caster on 18 (x4 y2), Lancer two squares below on
+# 32 behind the blocking Business District (25), Saber four squares away on 22, out of sight.
+TACTICS_CLASSES = ("caster", "lancer", "saber")
+TACTICS_SQUARES = (18, 32, 22)
+
+
+def state_message(state: GameState, seat: int | None,
+                  deadlines: dict[str, int] | None = None) -> dict[str, Any]:
+    """The `state` message the server sends a seat (as server/room.py builds it)."""
+    return {"t": "state", "view": view_for(state, seat),
+            "legal": [a.to_dict() for a in legal_actions(state, seat)],
+            "state_id": state.version, "deadlines": deadlines or {}}
+
+
+def tactics_battle(seed: int = TOUR_SEED) -> tuple[GameState, list[Event]]:
+    """A tactics battle at the round start of round 1, staged so that every mark shows: Caster
+    (seat 0) meets Lancer, Saber joins, then the three stand on TACTICS_SQUARES, where a blocking
+    square cuts Caster's line of fire to Lancer and Saber is out of Caster's sight; Lancer has
+    declared a concentration roll for the initiative. Returns the state and its events."""
+    s = new_game(seed=seed, classes=TACTICS_CLASSES, modules=["tactics"])
+    for seat, square in enumerate((17, 17, 18)):  # Saber near enough to join
+        s.edit(seat).pos = square
+    events: list[Event] = []
+    for action in (DeclareEncounter(0, 1, "battle"), DeclareWait(2), AnswerIntervention(2, True),
+                   Concentrate(1, "initiative")):
+        s, new = apply(s, action)
+        events.extend(new)
+    for seat, square in enumerate(TACTICS_SQUARES):
+        s.edit(seat).pos = square
+    return s, events
 
 
 class Tour:
@@ -51,6 +94,41 @@ class Tour:
 
     def wait(self, until: Any, timeout: float = 20.0, step: Any = None) -> bool:
         return self.app.pump(until=until, timeout=timeout, render=False, step=step)
+
+    def hover(self, rid: str) -> None:
+        view = self.app.current
+        view.rebuild()
+        region = view.region_by_id(rid)
+        if region is not None:
+            view.on_mouse_motion(int(region.center[0]), int(region.center[1]), 0, 0)
+
+    def tactics(self) -> list[Path]:
+        """The tactics module's screens: the map with the zones of control and blocking terrain,
+        the battle with a ruled-out target's reason, the concentration options."""
+        app, m = self.app, self.app.model
+        state, events = tactics_battle(self.seed)
+        seat = 0
+        names = [PLAYER.get(self.lang, "Ayaka"), "", ""]
+        m.handle({"t": "welcome", "version": PROTOCOL_VERSION, "server": "tour"})
+        m.handle({"t": "joined", "room": 1, "seat": seat, "token": "", "spectator": False})
+        m.handle({"t": "room", "room": {"modules": ["tactics"], "seat_list": [
+            {"seat": i, "kind": "bot" if i else "human", "name": name, "level": "normal"}
+            for i, name in enumerate(names)]}})
+        m.handle({"t": "events", "events": events_for(events, seat), "log": []})
+        m.handle(state_message(state, seat, {str(x): 60 for x in state.prompt.seats}))
+        app.show("game")
+        self.hover("cell:34")  # blocking terrain under Lancer's zone (its tooltip hides little)
+        self.shot("tactics_map")
+        app.show("battle")
+        app.current.click("verb:UseSkill")
+        ruled_out = next(i for i, o in enumerate(app.current.current_options()) if o.reason)
+        self.hover(f"opt:{ruled_out}")
+        self.shot("tactics_battle")
+        app.ui.reset()
+        app.current.click("verb:Concentrate")
+        self.hover("opt:0")
+        self.shot("tactics_concentrate")
+        return self.files
 
     def run(self) -> list[Path]:
         app = self.app
@@ -205,10 +283,15 @@ def demo_host(reactor: Any, port: int, player: str, name: str, password: str | N
     return conn
 
 
-def run_tour(out: str | Path, lang: str = "ja", seed: int = TOUR_SEED) -> list[Path]:
+def run_tour(out: str | Path, lang: str = "ja", seed: int = TOUR_SEED,
+             modules: tuple[str, ...] = ()) -> list[Path]:
+    """The scripted game's screens, or with `modules` ("tactics") that module's screens."""
+    unknown = set(modules) - {"tactics"}
+    if unknown:
+        raise ValueError(f"the tour has no screens for module(s) {', '.join(sorted(unknown))}")
     tour = Tour(out, lang, seed)
     try:
-        return tour.run()
+        return tour.tactics() if modules else tour.run()
     finally:
         for note in tour.notes:
             print(f"tour: {note}")

@@ -7,12 +7,14 @@ from typing import Any
 
 from .. import theme as th
 from ..gfx import Scene
-from ..model import Option
+from ..model import Cell, Option
 from .base import BaseView
 
 HEADER_H = 52
 TABS = ("game", "battle", "dossier", "log")
 OPTIONS_PER_PAGE = 10
+ZONE_MIX = 0.42  # how far a zone of control moves its squares' paper toward the owner's colour
+HATCH = (118, 106, 96)  # the hatching of blocking terrain (tactics)
 
 
 def token(s: Scene, x: float, y: float, r: float, cls: str, label: str, *, mine: bool = False,
@@ -28,6 +30,42 @@ def token(s: Scene, x: float, y: float, r: float, cls: str, label: str, *, mine:
     s.circle(x, y, r * 0.62, colour)
     s.text(label, x, y, size or max(9, r * 0.8), th.WHITE, bold=True, anchor_x="center",
            anchor_y="center")
+
+
+LEYLINE_PAPER = (th.PAPER, (226, 230, 206), (214, 228, 204), (200, 224, 200), (240, 222, 170))
+
+
+def paper(cell: Cell) -> tuple[int, int, int]:
+    """A square's paper: tinted by its leyline, washed blue when a Move reaches it."""
+    tint = LEYLINE_PAPER[th.LEYLINE_DOTS.get(cell.leyline, 0)]
+    return th.mix(tint, th.SKY, 0.24) if cell.move is not None else tint
+
+
+def tactics_marks(s: Scene, m: Any, cell: Cell, x: float, y: float, w: float, h: float,
+                  paper: tuple[int, int, int]) -> None:
+    """A square's tactics marks over its paper: a band per active zone of control in its
+    owner's camp colour with a strip of the pure colour on top (whose zone, at a glance), an
+    outline only per inactive zone, and hatching on terrain that blocks lines of fire."""
+    if cell.zoc:
+        bw = (w - 2) / len(cell.zoc)
+        for i, seat in enumerate(cell.zoc):
+            colour = th.class_colour(m.camp(seat)["cls"])
+            s.rect(x + 1 + i * bw, y + 1, bw, h - 2, th.mix(paper, colour, ZONE_MIX))
+            s.rect(x + 1 + i * bw, y + h - 5, bw, 4, colour)
+    for k, seat in enumerate(cell.zoc_idle):
+        inset = 3 + 4 * k
+        s.frame(x + inset, y + inset, w - 2 * inset, h - 2 * inset,
+                th.class_colour(m.camp(seat)["cls"]), 2)
+    if cell.blocking:
+        hatch(s, x + 1, y + 1, w - 2, h - 2, HATCH)
+
+
+def hatch(s: Scene, x: float, y: float, w: float, h: float, colour: tuple[int, ...],
+          step: int = 14, width: float = 2.5) -> None:
+    """Diagonal lines across a box (each line u - v = c, cut at the box's edges)."""
+    for c in range(step // 2 - int(h), int(w), step):
+        v0, v1 = max(0.0, -c), min(h, w - c)
+        s.line(x + v0 + c, y + v0, x + v1 + c, y + v1, width, colour)
 
 
 class InGameView(BaseView):
@@ -189,7 +227,7 @@ class InGameView(BaseView):
         if ui.card:
             return [o for o in (m.option(a) for a in m.legal) if o.card == ui.card]
         if ui.verb:
-            return m.grouped(m.options(ui.verb), ui.extra.get("group"))
+            return m.grouped(m.menu(ui.verb), ui.extra.get("group"))
         return []
 
     def open_group(self, group: str) -> None:
@@ -199,7 +237,7 @@ class InGameView(BaseView):
     def option_rows(self, s: Scene, options: list[Option], left: float, bottom: float,
                     width: float, height: float) -> None:
         ui = self.app.ui
-        per_row = 5
+        per_row = 4 if len(options) <= 8 else 5  # few options: wider buttons, whole labels
         rows = max(1, int((height + 6) // 40))
         per_page = per_row * rows
         pages = max(1, (len(options) + per_page - 1) // per_page)
@@ -212,11 +250,12 @@ class InGameView(BaseView):
             x = left + col * (bw + 6)
             y = bottom + height - 34 - row * 40
             colour = th.CARD_COLOURS.get(opt.card) if opt.card else None
-            click = (lambda g=opt.group: self.open_group(g)) if opt.action is None else \
-                (lambda a=opt.action: self.send(a))
+            click = None if opt.reason else (lambda g=opt.group: self.open_group(g)) \
+                if opt.action is None else (lambda a=opt.action: self.send(a))
             self.button(s, f"opt:{ui.page * per_page + i}", x, y, bw, 34, opt.label, click,
-                        help=opt.help, style="paper" if opt.action is not None else "normal",
-                        size=13, colour=colour)
+                        enabled=not opt.reason, help=opt.help,
+                        style="paper" if opt.action is not None else "normal", size=13,
+                        colour=colour)
         if pages > 1:
             x = left + width - nav + 4
             self.button(s, "page:prev", x, bottom + height - 34, 34, 34, "◀",
@@ -236,8 +275,8 @@ class InGameView(BaseView):
             return
         ui.card = None
         ui.extra.pop("group", None)
-        if len(options) == 1 and verb != "Move":
-            self.send(options[0].action)
+        if len(options) == 1 and verb != "Move" and not m.ruled_out_options(verb):
+            self.send(options[0].action)  # one choice: at once (unless a ruled-out one shows)
             return
         ui.verb = None if ui.verb == verb else verb
         ui.page = 0

@@ -9,7 +9,7 @@ from typing import Any
 from .. import theme as th
 from ..gfx import Scene
 from ..model import Cell
-from .common import HEADER_H, InGameView, token
+from .common import HEADER_H, InGameView, paper, tactics_marks, token
 
 MAP = (16, 196, 764, 544)  # left, bottom, width, height
 SIDE = (792, 196, 472, 544)
@@ -58,10 +58,9 @@ class GameView(InGameView):
              selected_targets: set[int]) -> None:
         tr, m = self.tr, self.model
         rank = th.LEYLINE_DOTS.get(cell.leyline, 0)
-        tint = (th.PAPER, (226, 230, 206), (214, 228, 204), (200, 224, 200), (240, 222, 170))[rank]
-        if cell.move is not None:  # within reach: the paper takes a blue wash (opaque, mixed)
-            tint = th.mix(tint, th.SKY, 0.24)
+        tint = paper(cell)
         s.box(x, y, w, h, tint, th.PAPER_DARK, 1)
+        tactics_marks(s, m, cell, x, y, w, h, tint)
         # leyline marks (bottom right): jade dots, a gold diamond for a Dragon Vein
         for k in range(min(rank, 3)):
             s.circle(x + w - 10 - k * 11, y + 10, 4, th.JADE)
@@ -99,6 +98,7 @@ class GameView(InGameView):
                 f"{tr.cls(c['cls'])} {m.player_name(c['seat'])}".strip() for c in camps)))
         if cell.eaten:
             help_lines.append(tr("map.eaten"))
+        help_lines.extend(m.cell_help(cell))
         on_click = None
         if cell.move is not None:
             on_click = partial(self.send, cell.move)

@@ -1,11 +1,12 @@
-"""Lobby: the server's rooms with their state and seats; create a room with its options; join
-as a player or a spectator; the password prompt of a locked room."""
+"""Lobby: the server's rooms with their state and seats; create a room with its options and
+rules modules; join as a player or a spectator; the password prompt of a locked room."""
 
 from __future__ import annotations
 
 from typing import Any
 
 from ...shared.engine.data import CLASSES
+from ...shared.engine.modules import MODULES
 from .. import theme as th
 from ..gfx import Region, Scene, TextField
 from ..model import check_name
@@ -31,6 +32,11 @@ class LobbyView(BaseView):
         self.options: dict[str, Any] = {"seats": 7, "day_limit": 7, "declare_s": 300,
                                         "cls": "saber"}
         self.asking: dict[str, Any] | None = None  # the locked room whose password we ask
+        self.modules: list[str] = []  # the rules modules switched on for the new room
+        # each module's on/off options (the others keep their defaults)
+        self.module_options = {name: {k: spec.default for k, spec in cls.options.items()
+                                      if isinstance(spec.default, bool)}
+                               for name, cls in MODULES.items()}
 
     def on_show_view(self) -> None:
         super().on_show_view()
@@ -53,7 +59,16 @@ class LobbyView(BaseView):
                                   "cls": self.options["cls"]}
         if self.fields["password"].value:
             fields["password"] = self.fields["password"].value
+        if self.modules:
+            fields["modules"] = list(self.modules)
+            fields["options"] = {name: dict(self.module_options[name]) for name in self.modules}
         self.app.session.send("create_room", **fields)
+
+    def toggle_module(self, name: str) -> None:
+        self.modules = [m for m in MODULES if (m in self.modules) != (m == name)]
+
+    def toggle_option(self, name: str, option: str) -> None:
+        self.module_options[name][option] = not self.module_options[name][option]
 
     def join(self, room: dict[str, Any], spectator: bool) -> None:
         if room.get("locked"):
@@ -132,13 +147,18 @@ class LobbyView(BaseView):
             fill = th.PANEL2 if i % 2 == 0 else th.PANEL
             s.rect(left + 8, y, width - 16, ROW_H - 4, fill)
             name = room["name"]
+            modules = room.get("modules") or []
+            ny = y + 19 if modules else y + 14  # the room's rules modules go below its name
             if room.get("locked"):
                 padlock(s, cols[0] + 7, y + 13)
-                s.text(name, cols[0] + 24, y + 14, 15, th.TEXT, max_width=250)
+                s.text(name, cols[0] + 24, ny, 15, th.TEXT, max_width=250)
                 self.add_region(f"locked:{room['id']}", cols[0], y + 6, 18, 26,
                                 help=tr("lobby.locked"))
             else:
-                s.text(name, cols[0], y + 14, 15, th.TEXT, max_width=270)
+                s.text(name, cols[0], ny, 15, th.TEXT, max_width=270)
+            if modules:
+                s.text(" · ".join(map(tr.module, modules)), cols[0] + 24, y + 4, 10,
+                       th.SKY, max_width=250)
             state = "state_over" if room.get("over") else "state_playing" if room.get(
                 "started") else "state_waiting"
             colour = th.MUTED if state == "state_over" else th.GOLD if state == \
@@ -198,8 +218,33 @@ class LobbyView(BaseView):
                         style="ghost", size=12)
             if chosen:
                 s.frame(bx - 2, by - 2, (width - 40) / 4 - 2, 40, th.GOLD, 2)
+        self.module_rows(s, x, y - 104, left + width - 220)
         self.button(s, "create", x, bottom + 24, width - 40, 48, tr("lobby.create"),
                     self.create, style="primary", size=17)
+
+    def module_rows(self, s: Scene, x: float, y: float, right: float) -> None:
+        """A switch per rules module, and below a module switched on, one per option."""
+        tr = self.tr
+        s.text(tr("lobby.modules"), x, y + 15, 14, th.TEXT, anchor_y="center")
+
+        def switch(rid: str, label: str, on: bool, click: Any, help: str = "") -> None:
+            self.button(s, rid, right, y, 198, 30, label, click, help=help,
+                        style="selected" if on else "ghost", size=13)
+
+        for name in MODULES:
+            on = name in self.modules
+            state = tr("lobby.on" if on else "lobby.off")
+            switch(f"module:{name}", f"{tr.module(name)} · {state}", on,
+                   lambda n=name: self.toggle_module(n), tr(f"module_help.{name}"))
+            y -= 38
+            if not on:
+                continue
+            for option, value in self.module_options[name].items():
+                s.text(tr(f"option.{name}.{option}"), x + 16, y + 15, 13, th.MUTED,
+                       anchor_y="center")
+                switch(f"option:{name}.{option}", tr("lobby.on" if value else "lobby.off"),
+                       value, lambda n=name, o=option: self.toggle_option(n, o))
+                y -= 38
 
     def _choose(self, cls: str) -> None:
         self.options["cls"] = cls

@@ -70,8 +70,17 @@ class RoomView(BaseView):
         s.text("— " + room["name"], 28 + t.content_width + 12, th.HEIGHT - 44, 22, th.TEXT,
                max_width=800)
         o = room["options"]
-        s.text(tr("room.options", days=o["day_limit"], declare=o["declare_s"], main=o["main_s"],
-                  reaction=o["reaction_s"]), 30, th.HEIGHT - 86, 13, th.MUTED)
+        t = s.text(tr("room.options", days=o["day_limit"], declare=o["declare_s"],
+                      main=o["main_s"], reaction=o["reaction_s"]), 30, th.HEIGHT - 86, 13,
+                   th.MUTED)
+        modules = self.model.modules()
+        if modules:  # the rules modules, shown to everyone; each explained on hover
+            x = 30 + t.content_width + 24
+            t = s.text(tr("room.modules", list=" · ".join(map(tr.module, modules))), x,
+                       th.HEIGHT - 86, 13, th.SKY, bold=True)
+            self.add_region("modules", x, th.HEIGHT - 92, t.content_width, 22,
+                            help="\n".join(tr(f"module_help.{m}") for m in modules
+                                           if tr.has(f"module_help.{m}")))
         self.button(s, "leave", th.WIDTH - 150, th.HEIGHT - 50, 126, 36, tr("room.leave"),
                     self.leave, style="ghost")
         self.seats(s, 24, 40, 700, 640)

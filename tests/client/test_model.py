@@ -9,6 +9,7 @@ from typing import Any
 import pytest
 from grailwar.client.i18n import Tr
 from grailwar.client.model import ClientModel, check_name, parse_host, verb_of
+from grailwar.client.tour import state_message
 from grailwar.shared.bots import make_bot
 from grailwar.shared.engine import events_for, legal_actions, new_game, play, view_for
 from grailwar.shared.engine.data import CLASSES
@@ -17,11 +18,7 @@ from grailwar.shared.protocol import PROTOCOL_VERSION
 SEAT = 0
 
 
-def state_msg(state: Any, seat: int = SEAT, deadlines: dict[str, int] | None = None) -> dict:
-    """The `state` message the server sends this seat (as room.py builds it)."""
-    return {"t": "state", "view": view_for(state, seat),
-            "legal": [a.to_dict() for a in legal_actions(state, seat)],
-            "state_id": state.version, "deadlines": deadlines or {}}
+state_msg = state_message  # the `state` message the server sends a seat
 
 
 def model_for(state: Any, lang: str = "en", seat: int = SEAT) -> ClientModel:

@@ -48,7 +48,7 @@ def record_sends(app: Any) -> list[dict]:
     sent: list[dict] = []
 
     class Recorder:
-        def send(self, name: str, **fields: Any) -> bool:
+        def send(self, name: str, /, **fields: Any) -> bool:
             sent.append({"t": name, **fields})
             return True
 
