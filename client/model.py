@@ -26,8 +26,6 @@ MAX_CHAT = 200
 # The verbs a rules module adds to the shared prompt records, with the module and the option
 # that switch them on: `PROMPTS` is the same for every game, so a game without the module must
 # not show them (not even greyed).
-MODULE_VERBS = {"Concentrate": ("tactics", "concentration"),
-                "ConcentrateCast": ("tactics", "concentration")}
 # The verbs whose targets a tactics line of fire or sight may rule out (the `what` of each
 # `ruled_out` entry of the module's view).
 RULED_OUT_VERBS = {"Attack": "attack", "UseSkill": "skill", "ConcentrateCast": "skill"}
@@ -375,15 +373,13 @@ class ClientModel:
 
     # --- actions --------------------------------------------------------------------------------
     def verb_keys(self) -> tuple[str, ...]:
+        """The prompt's verbs in order (a module's only where its game offers them), then any
+        other verb a legal action has."""
         kind = self.prompt_kind
-        if kind in PROMPTS:
-            keys = PROMPTS[kind].verbs
-        elif self.in_battle:
-            keys = PROMPTS["main"].verbs
-        else:
-            keys = PROMPTS["declare"].verbs
-        keys = tuple(k for k in keys
-                     if k not in MODULE_VERBS or self.module_option(*MODULE_VERBS[k]))
+        record = PROMPTS.get(kind) or PROMPTS["main" if self.in_battle else "declare"]
+        offered = {v for m in (self.view or {}).get("modules", {}).values()
+                   for v in m.get("verbs", ())}
+        keys = tuple(k for k in record.verbs if k not in record.verb_modules or k in offered)
         extra = tuple(dict.fromkeys(verb_of(a) for a in self.legal if verb_of(a) not in keys))
         return keys + extra
 

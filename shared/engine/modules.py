@@ -128,6 +128,10 @@ class Module:
         """The day's last turn is over, before upkeep and the Masters' sleep check."""
 
     # --- what leaves the engine -----------------------------------------------------------------
+    def verbs(self) -> tuple[str, ...]:
+        """The action-bar verbs (`prompts.extend`) this module's games may offer."""
+        return ()
+
     def view(self, s: GameState, seat: int | None) -> Any:
         """What `seat` (None: a spectator) may know of the module's state; plain data."""
         return None

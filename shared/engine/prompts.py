@@ -63,6 +63,7 @@ class PromptKind:
     verbs: tuple[str, ...] = ()
     battle: bool = False
     doc: str = ""
+    verb_modules: dict[str, str] = field(default_factory=dict)  # a module's verb -> its module
     _all: dict[type[Action], Handler] = field(default_factory=dict, repr=False)
 
     def __post_init__(self) -> None:
@@ -83,12 +84,14 @@ def register(kind: PromptKind) -> PromptKind:
     return kind
 
 
-def extend(name: str, handlers: dict[type[Action], Handler], verbs: tuple[str, ...] = ()
-           ) -> None:
-    """A module's new actions at an existing prompt kind (its legal hook offers them)."""
+def extend(name: str, module: str, handlers: dict[type[Action], Handler],
+           verbs: tuple[str, ...] = ()) -> None:
+    """A module's new actions at an existing prompt kind (its legal hook offers them); a client
+    shows the module's `verbs` only in games where the module offers them (`Module.verbs`)."""
     kind = PROMPTS[name]
     PROMPTS[name] = replace(kind, handlers={**kind.handlers, **handlers},
                             verbs=(*kind.verbs, *(v for v in verbs if v not in kind.verbs)),
+                            verb_modules={**kind.verb_modules, **dict.fromkeys(verbs, module)},
                             _all={})
 
 

@@ -54,8 +54,8 @@ def view_for(state: GameState, seat: int | None) -> dict[str, Any]:
             "target": state.parley.target, "answered": sorted(state.parley.answered)},
         "battle": None if b is None else battle_view(state),
         # The modules switched on, their options, and what this seat may know of their state.
-        "modules": {m.name: {"options": dict(m.values), "state": m.view(state, seat)}
-                    for m in state.modules},
+        "modules": {m.name: {"options": dict(m.values), "verbs": list(m.verbs()),
+                             "state": m.view(state, seat)} for m in state.modules},
     }
 
 

@@ -293,6 +293,9 @@ class Tactics(Module):
         return boost - self.data.mr_step * core.mod(s, s.camps[target], "mr")
 
     # --- what leaves the engine -----------------------------------------------------------------
+    def verbs(self) -> tuple[str, ...]:
+        return ("Concentrate", "ConcentrateCast") if self.concentration else ()
+
     def view(self, s: GameState, seat: int | None) -> dict[str, Any]:
         b = s.battle
         out: dict[str, Any] = {"blocking": sorted(self.data.blocking[s.settings.map_id]),
@@ -333,10 +336,10 @@ def _tactics(s: GameState) -> Tactics:
 
 
 for _kind in ("round_start", "reaction"):
-    prompts.extend(_kind, {Concentrate: lambda s, a: _tactics(s).concentrate(s, a)},
-                   ("Concentrate",))
+    prompts.extend(_kind, Tactics.name,
+                   {Concentrate: lambda s, a: _tactics(s).concentrate(s, a)}, ("Concentrate",))
 for _kind in ("round_start", "main", "reaction"):
-    prompts.extend(_kind, {ConcentrateCast: lambda s, a: _tactics(s).cast(s, a)},
-                   ("ConcentrateCast",))
+    prompts.extend(_kind, Tactics.name,
+                   {ConcentrateCast: lambda s, a: _tactics(s).cast(s, a)}, ("ConcentrateCast",))
 
 __all__ = ["Concentrate", "ConcentrateCast", "Tactics", "TacticsState"]
