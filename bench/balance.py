@@ -1,6 +1,10 @@
 """Balance check: a round robin of duels between every pair of classes, then seven-camp games,
 all with the heuristic bot. Prints win rates per class and the median battle length.
-Targets (issue 2): median duel 3–8 rounds; no class above 25% or below 7% of 7-camp wins."""
+Targets (issue 2): median duel 3–8 rounds; no class above 25% or below 7% of 7-camp wins.
+
+    python bench/balance.py --modules tactics [--option tactics.concentration=false]
+
+plays every game with those rules modules on (`grailwar simulate` takes the same flags)."""
 
 from __future__ import annotations
 
@@ -9,31 +13,38 @@ import itertools
 import json
 from collections import Counter
 
+from grailwar.cli import modules as module_args
 from grailwar.cli.simulate import simulate
 from grailwar.shared.engine.data import CLASSES
 
 
-def main() -> None:
+def main() -> int:
     parser = argparse.ArgumentParser(description=__doc__)
     parser.add_argument("--duels", type=int, default=40, help="games per pair of classes")
     parser.add_argument("--games", type=int, default=300, help="seven-camp games")
+    module_args.add_arguments(parser)
     parser.add_argument("--json", action="store_true")
     args = parser.parse_args()
+    chosen = module_args.from_args(args, "bench/balance.py")
+    if chosen is None:
+        return 2
+    game = {"modules": chosen[0], "options": chosen[1]}
     duel_wins: Counter[str] = Counter()
     duel_games: Counter[str] = Counter()
     rounds = []
     errors = 0
     for a, b in itertools.combinations(CLASSES, 2):
-        result = simulate(args.duels, 1000, ["heuristic"], [a, b])
+        result = simulate(args.duels, 1000, ["heuristic"], [a, b], **game)
         errors += result["errors"]
         for cls, n in result["wins_by_class"].items():
             duel_wins[cls] += n
         duel_games[a] += args.duels
         duel_games[b] += args.duels
         rounds.append(result["median_battle_rounds"])
-    full = simulate(args.games, 0, ["heuristic"], list(CLASSES))
+    full = simulate(args.games, 0, ["heuristic"], list(CLASSES), **game)
     decided = max(1, sum(full["wins_by_class"].values()))
     out = {
+        "modules": list(chosen[0]), "options": chosen[1],
         "duel_win_rate": {c: round(duel_wins[c] / duel_games[c], 3) for c in CLASSES},
         "median_duel_rounds": sorted(rounds)[len(rounds) // 2],
         "games": args.games,
@@ -44,7 +55,8 @@ def main() -> None:
         "median_game_days": full["median_game_days"],
     }
     print(json.dumps(out) if args.json else json.dumps(out, indent=1))
+    return 0
 
 
 if __name__ == "__main__":
-    main()
+    raise SystemExit(main())

@@ -28,6 +28,10 @@ include the client processes' own delays (their CPU share is printed as `client_
     python bench/server_load.py --rooms 20 --seconds 30      # a quick look
     python bench/server_load.py --seconds 400                # until the games end
     python bench/server_load.py --connect 7707 --pid PID     # an already running server
+    python bench/server_load.py --modules tactics            # rooms with rules modules on
+
+With `--modules` (and `--option MODULE.OPTION=VALUE`) every room is created with those modules;
+`room_modules` lists the modules the server reported for the rooms.
 """
 
 from __future__ import annotations
@@ -49,6 +53,7 @@ from pathlib import Path
 from typing import Any
 
 import msgpack
+from grailwar.cli import modules as module_args
 from grailwar.client.botclient import BotPlayer
 from grailwar.client.net import ServerConnection
 from twisted.internet import defer, task
@@ -213,6 +218,7 @@ class Stats:
         self.errors: dict[str, int] = {}
         self.error_samples: list[dict[str, Any]] = []
         self.games_over: set[int] = set()
+        self.room_modules: set[tuple[str, ...]] = set()  # as the server reported the rooms
 
 
 class MeasuredConnection(ServerConnection):
@@ -268,7 +274,7 @@ class BenchPlayer(BotPlayer):
             if self.owner:
                 name = f"load-{self.bench.args.room_offset + self.room_slot}"
                 self.conn.send("create_room", name=name, day_limit=self.bench.args.days,
-                               **ROOM_OPTIONS)
+                               **ROOM_OPTIONS, **self.bench.game)
             else:
                 self.conn.send("join_room", room=self.bench.room_ids[self.room_slot])
             return
@@ -278,6 +284,7 @@ class BenchPlayer(BotPlayer):
                 self.bench.room_created(self.room_slot, msg["room"])
         elif kind == "room" and self.owner and not self.started:
             room = msg["room"]
+            stats.room_modules.add(tuple(room["modules"]))
             if room["players"] == 7 and not room["started"]:
                 self.started = True
                 self.conn.send("start")
@@ -353,6 +360,8 @@ class LoadBench:
         self.room_ids: dict[int, int] = {}
         self.failed_connections = 0
         self.setup_errors: list[dict[str, Any]] = []
+        modules, options = module_args.parse(args.modules, args.option)
+        self.game = {"modules": list(modules), "options": options} if modules else {}
 
     def connect(self, player: BenchPlayer) -> None:
         from twisted.internet import reactor
@@ -447,7 +456,8 @@ def worker(reactor: Any, args: argparse.Namespace, out: dict[str, Any]) -> Any:
         seconds=elapsed, cpu_s=time.process_time() - cpu0, gc_max_s=pauses.longest,
         acks=stats.acks, broadcast=broadcast, messages=stats.messages, errors=stats.errors,
         error_samples=stats.error_samples,
-        games_over=len(stats.games_over), failed_connections=bench.failed_connections)
+        games_over=len(stats.games_over), failed_connections=bench.failed_connections,
+        room_modules=sorted(stats.room_modules))
     for p in bench.players:
         if p.pending is not None and p.pending.active():
             p.pending.cancel()
@@ -474,8 +484,8 @@ def run_workers(args: argparse.Namespace, port: int, server: Child,
                "--room-offset", str(offset), "--seconds", str(args.seconds),
                "--window", str(args.window), "--follow-up", str(args.follow_up),
                "--battle-think", str(args.battle_think), "--days", str(args.days),
-               "--setup-timeout",
-               str(args.setup_timeout)]
+               "--setup-timeout", str(args.setup_timeout), "--modules", args.modules,
+               *(f"--option={option}" for option in args.option)]
         procs.append(subprocess.Popen(cmd, stdout=subprocess.PIPE, stdin=subprocess.DEVNULL,
                                       preexec_fn=raise_fd_limit))
         offset += share
@@ -536,6 +546,7 @@ def run_workers(args: argparse.Namespace, port: int, server: Child,
         cores=os.cpu_count(),
         errors=errors,
         games_over=sum(r["games_over"] for r in results),
+        room_modules=sorted({tuple(m) for r in results for m in r["room_modules"]}),
         failed_connections=sum(r["failed_connections"] for r in results),
     )
     samples = [e for r in results for e in r["error_samples"]]
@@ -565,6 +576,7 @@ def main() -> int:
     parser.add_argument("--days", type=int, default=7, help="the rooms' day limit")
     parser.add_argument("--setup-timeout", type=float, default=120.0)
     parser.add_argument("--echo-trips", type=int, default=2000)
+    module_args.add_arguments(parser)
     parser.add_argument("--json", action="store_true")
     parser.add_argument("--keep-db", help="write the server's database here (default: a temp)")
     parser.add_argument("--connect", type=int, metavar="PORT",
@@ -577,6 +589,8 @@ def main() -> int:
     args = parser.parse_args()
     if args.echo_server:
         return echo_server()
+    if module_args.from_args(args, "bench/server_load.py") is None:
+        return 2
     raise_fd_limit()
     if args.worker_port:
         result: dict[str, Any] = {}

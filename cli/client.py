@@ -10,6 +10,7 @@ import os
 import sys
 
 from ..shared.engine.data import CLASSES
+from . import modules as module_args
 
 
 def register(sub: argparse._SubParsersAction) -> None:
@@ -26,6 +27,7 @@ def register(sub: argparse._SubParsersAction) -> None:
     p.add_argument("--seed", type=int, default=None, help="(--text) the game's seed")
     p.add_argument("--bots", default="heuristic", choices=("random", "heuristic"),
                    help="(--text) the bots' level")
+    module_args.add_arguments(p)
     p.set_defaults(run=run_play, text_run=text_play.run)
 
     c = sub.add_parser("connect", help="the desktop client against a server (lobby, rooms)")
@@ -75,6 +77,9 @@ def _log_warnings() -> None:
 
 
 def run_play(args: argparse.Namespace) -> int:
+    chosen = module_args.from_args(args, "play")
+    if chosen is None:
+        return 2
     if args.text:
         return args.text_run(args)
     hint = _no_display_hint()
@@ -90,6 +95,8 @@ def run_play(args: argparse.Namespace) -> int:
     except Exception as err:  # no OpenGL, no display: a clear message, not a traceback
         return _window_error(err)
     app.pending_local_class = args.cls
+    if chosen[0]:
+        app.local_modules = {"modules": list(chosen[0]), "options": chosen[1]}
     _log_warnings()
     if args.name:  # a name given on the command line: straight to the room
         reactor.callWhenRunning(app.play_local, args.cls)

@@ -17,6 +17,7 @@ from ..shared.engine import legal_actions, new_game, play, view_for
 from ..shared.engine.data import CLASSES
 from ..shared.engine.text import event_line
 from ..shared.engine.view import events_for
+from . import modules as module_args
 
 
 def register(sub: argparse._SubParsersAction) -> None:
@@ -37,10 +38,13 @@ def run(args: argparse.Namespace, stdin: TextIO = sys.stdin, out: TextIO = sys.s
     seed = args.seed if args.seed is not None else random.randrange(1 << 30)
     classes = [args.cls, *[c for c in CLASSES if c != args.cls]]
     lang = getattr(args, "lang", None) or "ja"
-    state = new_game(seed=seed, classes=classes)
+    modules, options = module_args.parse(args.modules, args.option)  # checked by run_play
+    state = new_game(seed=seed, classes=classes, modules=modules, options=options)
     bots = [make_bot(args.bots, seed + i) for i in range(len(classes))]
     me = 0
-    print(f"Grail War (seed {seed}): you are seat 0, {args.cls}. Ctrl-D quits.", file=out)
+    print(f"Grail War (seed {seed}): you are seat 0, {args.cls}"
+          f"{', modules ' + module_args.describe(options) if modules else ''}. Ctrl-D quits.",
+          file=out)
     while not state.over:
         seats = sorted(state.prompt.seats)
         seat = me if me in seats else seats[0]

@@ -33,10 +33,17 @@ def register(sub: argparse._SubParsersAction) -> None:
 
 
 def setup(spec: dict[str, Any]) -> GameState:
-    """The initial state the file describes: the game, then per-camp overrides."""
-    kwargs = {k: spec[k] for k in ("seed", "classes", "day_limit") if k in spec}
+    """The initial state the file describes: the game (with its rules modules), then per-camp
+    overrides."""
+    kwargs = {k: spec[k] for k in ("seed", "classes", "day_limit", "modules") if k in spec}
     if "map" in spec:
         kwargs["map_id"] = spec["map"]
+    if "options" in spec:
+        options = spec["options"]
+        if not isinstance(options, dict) or not all(isinstance(v, dict)
+                                                    for v in options.values()):
+            raise ScenarioError("options: one table per module, e.g. [options.tactics]")
+        kwargs["options"] = options
     state = new_game(**kwargs)
     for i, camp in enumerate(spec.get("camp", [])):
         seat = camp.get("seat")

@@ -8,12 +8,15 @@ import statistics
 import sys
 import traceback
 from collections import Counter
+from collections.abc import Mapping, Sequence
 from typing import Any
 
 from ..shared.bots import make_bot
 from ..shared.bots.match import run_match
 from ..shared.engine import new_game
 from ..shared.engine.data import CLASSES
+from ..shared.engine.modules import normalize
+from . import modules as module_args
 
 
 def register(sub: argparse._SubParsersAction) -> None:
@@ -25,13 +28,17 @@ def register(sub: argparse._SubParsersAction) -> None:
                         "(random, heuristic)")
     p.add_argument("--classes", default=",".join(CLASSES),
                    help="comma list of the classes that take part (2 to 7)")
+    module_args.add_arguments(p)
     p.add_argument("--json", action="store_true", help="print one JSON object")
     p.set_defaults(run=run)
 
 
 def simulate(games: int, seed: int, bots: list[str], classes: list[str],
-             progress: bool = False) -> dict[str, Any]:
-    """Play `games` games; every failure is counted in `errors`, never hidden."""
+             progress: bool = False, modules: Sequence[str] = (),
+             options: Mapping[str, Mapping[str, Any]] | None = None) -> dict[str, Any]:
+    """Play `games` games with the rules `modules` on; every failure is counted in `errors`,
+    never hidden."""
+    modules, options = normalize(modules, options)
     wins: Counter[str] = Counter()
     draws = errors = 0
     rounds: list[int] = []
@@ -40,7 +47,7 @@ def simulate(games: int, seed: int, bots: list[str], classes: list[str],
     for g in range(games):
         levels = bots if len(bots) == len(classes) else bots[:1] * len(classes)
         try:
-            state = new_game(seed=seed + g, classes=classes)
+            state = new_game(seed=seed + g, classes=classes, modules=modules, options=options)
             players = [make_bot(level, (seed + g) * 31 + i) for i, level in enumerate(levels)]
             result = run_match(state, players, arrival_seed=seed + g)
         except Exception:  # an engine bug must be counted, and the run go on
@@ -60,6 +67,8 @@ def simulate(games: int, seed: int, bots: list[str], classes: list[str],
         sys.stderr.write("\n")
     return {
         "games": games,
+        "modules": list(modules),
+        "options": options,
         "errors": errors,
         "wins_by_class": {c: wins[c] for c in classes},
         "draws": draws,
@@ -72,13 +81,18 @@ def simulate(games: int, seed: int, bots: list[str], classes: list[str],
 
 def run(args: argparse.Namespace) -> int:
     classes = args.classes.split(",")
+    chosen = module_args.from_args(args, "simulate")
+    if chosen is None:
+        return 2
     summary = simulate(args.games, args.seed, args.bots.split(","), classes,
-                       progress=sys.stderr.isatty() and not args.json)
+                       progress=sys.stderr.isatty() and not args.json, modules=chosen[0],
+                       options=chosen[1])
     if args.json:
         print(json.dumps(summary))
     else:
         total = max(1, summary["games"] - summary["errors"])
-        print(f"games {summary['games']}  errors {summary['errors']}  draws {summary['draws']}")
+        print(f"games {summary['games']}  errors {summary['errors']}  draws {summary['draws']}"
+              f"  modules {module_args.describe(summary['options']) or 'none'}")
         for cls, n in summary["wins_by_class"].items():
             print(f"  {cls:<10} {n:>5}  {100 * n / total:5.1f}%")
         print(f"battles {summary['battles']}  median rounds {summary['median_battle_rounds']}  "

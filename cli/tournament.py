@@ -1,8 +1,9 @@
 """`grailwar tournament`: bot levels against each other in duels, seats and classes rotated.
 
 Prints each pairing's win rate with its 95% confidence interval (draws count half) and an Elo
-table; `--json` prints one object: `games`, `win_rate` per pairing ("hard vs normal": the first
-level's score), `ci95`, `record` (wins, draws, losses) and `elo` per level.
+table; `--json` prints one object: `modules` and `options` (the rules modules on, `--modules`),
+`games`, `win_rate` per pairing ("hard vs normal": the first level's score), `ci95`, `record`
+(wins, draws, losses) and `elo` per level.
 """
 
 from __future__ import annotations
@@ -15,6 +16,7 @@ import sys
 from ..shared.bots import LEVELS
 from ..shared.bots.base import ALIASES
 from ..shared.bots.tournament import duel_specs, run_games, summary
+from . import modules as module_args
 
 
 def register(sub: argparse._SubParsersAction) -> None:
@@ -28,6 +30,7 @@ def register(sub: argparse._SubParsersAction) -> None:
     p.add_argument("--iterations", type=int, default=None,
                    help="a fixed search size for the hard bot instead of a time budget")
     p.add_argument("--jobs", type=int, default=1, help="games played in parallel processes")
+    module_args.add_arguments(p)
     p.add_argument("--json", action="store_true", help="print one JSON object")
     p.set_defaults(run=run)
 
@@ -42,24 +45,30 @@ def run(args: argparse.Namespace) -> int:
     if args.games < 1:
         print("--games must be at least 1", file=sys.stderr)
         return 2
+    chosen = module_args.from_args(args, "tournament")
+    if chosen is None:
+        return 2
+    modules, options = chosen
     levels = sorted(levels, key=lambda x: -LEVELS.index(x) if x in LEVELS else 0)
     specs = []
     for i, (a, b) in enumerate(itertools.combinations(levels, 2)):
         specs += duel_specs(a, b, args.games, args.seed + 100_000 * i, budget_s=args.budget,
-                            iterations=args.iterations)
+                            iterations=args.iterations, modules=modules, options=options)
     show = sys.stderr.isatty() and not args.json
 
     def progress(done: int, total: int) -> None:
         if show:
             sys.stderr.write(f"\r{done}/{total} games")
 
-    result = summary(run_games(specs, jobs=args.jobs, progress=progress), levels)
+    result = {"modules": list(modules), "options": options,
+              **summary(run_games(specs, jobs=args.jobs, progress=progress), levels)}
     if show:
         sys.stderr.write("\n")
     if args.json:
         print(json.dumps(result))
         return 0
-    print(f"{result['games']} games, {args.games} per pairing (draws count half)")
+    print(f"{result['games']} games, {args.games} per pairing (draws count half), modules "
+          f"{module_args.describe(options) or 'none'}")
     for key, rate in result["win_rate"].items():
         lo, hi = result["ci95"][key]
         r = result["record"][key]

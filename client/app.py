@@ -75,6 +75,7 @@ class GrailApp:
         self.export_dir = Path(export_dir) if export_dir else Path.cwd() / "grailwar-exports"
         self.last_export = ""
         self.pending_local_class = "saber"
+        self.local_modules: dict[str, Any] = {}  # create_room's modules/options (play --modules)
 
         self.window = window or arcade.Window(
             theme.WIDTH, theme.HEIGHT, self.tr("app.title"), update_rate=1 / 1000,
@@ -296,7 +297,7 @@ class GrailApp:
 
         def create() -> None:
             room_name = self.tr("lobby.room_name_default", name=name)[:32]
-            session.send("create_room", name=room_name, cls=cls)
+            session.send("create_room", name=room_name, cls=cls, **self.local_modules)
             self.ui.extra["fill_bots"] = True
 
         session.on_welcome.append(create)

@@ -7,6 +7,7 @@ then each member gets its own view (`view_for`) and the events it may see.
 
 from __future__ import annotations
 
+import copy
 import hashlib
 import hmac
 import secrets
@@ -36,6 +37,7 @@ from ..shared.engine import (
     view_for,
 )
 from ..shared.engine.data import CLASSES
+from ..shared.engine.modules import normalize
 from ..shared.engine.prompts import PROMPTS
 from ..shared.engine.text import event_line
 from ..shared.protocol import SECONDS, ProtocolError, message
@@ -46,6 +48,8 @@ log = Logger()
 WARNINGS = (60, 10)  # seconds before a deadline when every member is warned
 BOT_DELAY = 0.2  # seconds a bot waits before answering, so humans can follow
 GRACE = 90.0  # seconds a disconnected player keeps its seat before a bot plays it
+# 2: `options` holds the modules' options (new_game's argument); the room's own, `room_options`
+REPLAY_FORMAT = "grailwar-replay-2"
 
 
 class Member(Protocol):
@@ -122,6 +126,7 @@ class Room:
         self.options = {k: options.get(k, default) for k, (_lo, _hi, default) in SECONDS.items()}
         self.options["seats"] = options.get("seats", 7)
         self.options["day_limit"] = options.get("day_limit", 7)
+        self.modules, self.module_options = game_modules(options)
         self.clock = clock
         self.store = store
         self.password = password  # hashed
@@ -145,7 +150,7 @@ class Room:
         """A new room, written to the store; its game's seed is random unless given."""
         hashed = hash_secret(password) if password else None
         room = cls(room_id, name, options, clock, store, hashed, seed)
-        store.create_room(room_id, name, room.options, hashed, room.seed)
+        store.create_room(room_id, name, room.stored_options(), hashed, room.seed)
         for seat in room.seats:
             store.save_seat(room_id, seat.row())
         return room
@@ -172,6 +177,12 @@ class Room:
             room._schedule_bots()
         return room
 
+    def stored_options(self) -> dict[str, Any]:
+        """What the store keeps of the room's set-up: the create_room fields, resolved (the
+        modules with every option filled), which `restore` hands back to `__init__`."""
+        return {**self.options, "modules": list(self.modules),
+                "options": copy.deepcopy(self.module_options)}
+
     def _save_seat(self, seat: Seat) -> None:
         self.store.save_seat(self.id, seat.row())
 
@@ -183,13 +194,14 @@ class Room:
             "players": sum(1 for s in self.seats if s.kind == "human"),
             "bots": sum(1 for s in self.seats if s.kind == "bot"),
             "spectators": len(self.spectators), "started": self.state is not None,
-            "over": bool(self.state and self.state.over),
+            "over": bool(self.state and self.state.over), "modules": list(self.modules),
         }
 
     def public(self) -> dict[str, Any]:
         return {
             **self.summary(), "owner": self.owner,
             "options": dict(self.options),
+            "module_options": copy.deepcopy(self.module_options),
             "seat_list": [{"seat": s.index, "cls": s.cls, "kind": s.kind, "name": s.name,
                            "level": s.level, "connected": s.member is not None,
                            "ready": s.kind == "bot" or s.ready,
@@ -397,7 +409,8 @@ class Room:
 
     def _new_game(self) -> GameState:
         return new_game(seed=self.seed, classes=[s.cls for s in self.seats],
-                        day_limit=self.options["day_limit"], masters=self.masters or None)
+                        day_limit=self.options["day_limit"], masters=self.masters or None,
+                        modules=self.modules, options=self.module_options)
 
     # --- chat -----------------------------------------------------------------------------------
     def chat(self, member: Member, text: str, channel: str) -> None:
@@ -490,12 +503,14 @@ class Room:
             member.send(message("replay", replay=self.replay()))
 
     def replay(self) -> dict[str, Any]:
-        """Seed, seats, Masters and every accepted action: `new_game` + `play` rebuild the game
-        exactly. Sent only once the game is over, when nothing is hidden any more."""
+        """Seed, seats, Masters, modules and every accepted action: `new_game` (given the keys
+        named as its arguments) + `play` rebuild the game exactly. Sent only once the game is
+        over, when nothing is hidden any more."""
         return {
-            "format": "grailwar-replay-1", "room": self.name, "seed": self.seed,
+            "format": REPLAY_FORMAT, "room": self.name, "seed": self.seed,
             "classes": [s.cls for s in self.seats], "masters": list(self.masters),
-            "day_limit": self.options["day_limit"], "options": dict(self.options),
+            "day_limit": self.options["day_limit"], "modules": list(self.modules),
+            "options": copy.deepcopy(self.module_options), "room_options": dict(self.options),
             "actions": list(self.actions),
         }
 
@@ -625,6 +640,20 @@ class Room:
         for seat in self.seats:
             if seat.away is not None and seat.away.active():
                 seat.away.cancel()
+
+
+def game_modules(options: dict[str, Any]) -> tuple[tuple[str, ...], dict[str, dict[str, Any]]]:
+    """The modules a room's game switches on and their options, resolved (`normalize`): a fault
+    is a bad_field error naming `modules` or `options`, before anything is stored."""
+    modules = options.get("modules", ())
+    try:
+        normalize(modules)
+    except ValueError as err:
+        raise ProtocolError("bad_field", f"modules: {err}", "modules") from err
+    try:
+        return normalize(modules, options.get("options"))
+    except ValueError as err:
+        raise ProtocolError("bad_field", f"options: {err}", "options") from err
 
 
 def room_bot(level: str, seed: int, budget_ms: int) -> Any:

@@ -14,6 +14,8 @@ from typing import Any
 
 import msgpack
 
+from .engine.modules import MODULES
+
 PROTOCOL_VERSION = 1
 MAX_FRAME = 64 * 1024
 MAX_LISTED = 100  # rooms per `rooms` reply, so the reply stays far below MAX_FRAME
@@ -71,25 +73,55 @@ FATAL = frozenset({"bad_frame", "frame_too_large", "unknown_message", "version_m
 # --- field declarations ----------------------------------------------------------------------
 @dataclass(frozen=True)
 class Field:
-    """One field: its type (int, str, bool, dict, list), whether required, and its limits."""
+    """One field: its type (int, str, bool, dict, list, or a tuple of them for a value that
+    may be any), whether required, its limits, and for a list or map the declaration of each
+    item (a map's values) and of each key. A nested fault names its place in the message
+    (`modules[1]`, `options['tactics']['concentration']`) and is an error of the top field."""
 
-    type: type
+    type: type | tuple[type, ...]
     required: bool = True
-    lo: int | None = None  # minimum value (int) or length (str, list)
-    hi: int | None = None  # maximum value (int) or length (str, list)
+    lo: int | None = None  # minimum value (int) or length (str, list, dict)
+    hi: int | None = None  # maximum value (int) or length (str, list, dict)
     choices: tuple = ()
+    items: Field | None = None  # each item of a list, each value of a dict
+    keys: Field | None = None  # each key of a dict
 
-    def check(self, name: str, value: Any) -> None:
-        if type(value) is not self.type:
-            raise ProtocolError("bad_field", f"{name}: expected {self.type.__name__}, "
-                                f"got {type(value).__name__}", name)
-        size = value if self.type is int else len(value) if self.type in (str, list) else None
+    @property
+    def types(self) -> tuple[type, ...]:
+        return self.type if isinstance(self.type, tuple) else (self.type,)
+
+    def check(self, name: str, value: Any, at: str = "") -> None:
+        """Refuse `value` of field `name` with a bad_field error; `at` is where inside the
+        field a nested value sits."""
+        where = name + at
+        kind = type(value)
+        if kind not in self.types:
+            expected = " or ".join(t.__name__ for t in self.types)
+            raise ProtocolError("bad_field", f"{where}: expected {expected}, "
+                                f"got {kind.__name__}", name)
+        size = value if kind is int else len(value) if kind in (str, list, dict) else None
         if size is not None and self.lo is not None and size < self.lo:
-            raise ProtocolError("bad_field", f"{name}: below the minimum {self.lo}", name)
+            raise ProtocolError("bad_field", f"{where}: below the minimum {self.lo}", name)
         if size is not None and self.hi is not None and size > self.hi:
-            raise ProtocolError("bad_field", f"{name}: above the maximum {self.hi}", name)
+            raise ProtocolError("bad_field", f"{where}: above the maximum {self.hi}", name)
         if self.choices and value not in self.choices:
-            raise ProtocolError("bad_field", f"{name}: must be one of {list(self.choices)}", name)
+            raise ProtocolError("bad_field", f"{where}: must be one of {list(self.choices)}, "
+                                f"got {_shown(value)}", name)
+        if kind is dict:
+            for key, item in value.items():
+                if self.keys is not None:
+                    self.keys.check(name, key, f"{at} key {_shown(key)}")
+                if self.items is not None:
+                    self.items.check(name, item, f"{at}[{_shown(key)}]")
+        elif kind is list and self.items is not None:
+            for i, item in enumerate(value):
+                self.items.check(name, item, f"{at}[{i}]")
+
+
+def _shown(value: Any) -> str:
+    """A value named in an error message, cut short (a reply must stay far below MAX_FRAME)."""
+    text = repr(value)
+    return text if len(text) <= 40 else text[:37] + "..."
 
 
 @dataclass(frozen=True)
@@ -111,6 +143,16 @@ LEVELS = ("easy", "normal", "hard", "random")
 # time a hard bot may think per decision, in milliseconds.
 SECONDS = {"declare_s": (30, 600, 300), "main_s": (10, 600, 120), "reaction_s": (5, 300, 60),
            "prompt_s": (5, 300, 60), "bot_ms": (50, 5000, 1000)}
+# The rules modules a room may switch on (`engine.modules.MODULES`, filled when the engine is
+# imported), and the shape of their options: module -> {option: value}. The values are
+# checked by `engine.modules.normalize` when the room is created.
+MODULE_NAMES = tuple(MODULES)
+MODULES_FIELD = Field(list, required=False, hi=len(MODULE_NAMES),
+                      items=Field(str, choices=MODULE_NAMES))
+OPTIONS_FIELD = Field(dict, required=False, hi=len(MODULE_NAMES),
+                      keys=Field(str, choices=MODULE_NAMES),
+                      items=Field(dict, hi=32, keys=Field(str, lo=1, hi=32),
+                                  items=Field((bool, int, str))))
 
 _MESSAGES = [
     # --- client to server ---
@@ -124,7 +166,9 @@ _MESSAGES = [
         "day_limit": _opt(int, lo=1, hi=30),
         **{k: _opt(int, lo=lo, hi=hi) for k, (lo, hi, _d) in SECONDS.items()},
         "cls": _opt(str, choices=CLASS_NAMES),
-    }, "create a room and join it as its owner in the seat of `cls` (default saber)"),
+        "modules": MODULES_FIELD, "options": OPTIONS_FIELD,
+    }, "create a room and join it as its owner in the seat of `cls` (default saber), with "
+       "the rules `modules` switched on and their `options`"),
     Message("join_room", "c2s", {
         "room": Field(int, lo=1), "password": _opt(str, hi=64),
         "spectator": _opt(bool), "cls": _opt(str, choices=CLASS_NAMES),
@@ -154,12 +198,13 @@ _MESSAGES = [
     Message("error", "s2c", {"code": Field(str, choices=tuple(ERRORS)), "message": Field(str),
                              "field": _opt(str), "ref": _opt(int)}),
     Message("rooms", "s2c", {"rooms": Field(list, hi=MAX_LISTED), "total": Field(int)},
-            "each: id, name, locked, seats, players, bots, spectators, started, over; `total`"
-            " rooms exist (ask again with an offset for the rest)"),
+            "each: id, name, locked, seats, players, bots, spectators, started, over, "
+            "modules; `total` rooms exist (ask again with an offset for the rest)"),
     Message("joined", "s2c", {"room": Field(int), "seat": Field(int), "token": Field(str),
                               "spectator": Field(bool)}, "seat -1 for a spectator"),
     Message("room", "s2c", {"room": Field(dict)},
-            "the room's public state: name, owner seat, options, seats, started"),
+            "the room's public state: name, owner seat, options, modules and their options, "
+            "seats, started"),
     Message("state", "s2c", {"view": Field(dict), "legal": Field(list),
                              "state_id": Field(int), "deadlines": Field(dict)},
             "this seat's view, its legal actions, and seconds left per prompted seat"),
@@ -173,7 +218,8 @@ _MESSAGES = [
             "a prompted seat has this many seconds left"),
     Message("left", "s2c", {"reason": Field(str)}, "you are no longer in the room (kicked …)"),
     Message("replay", "s2c", {"replay": Field(dict)},
-            "once the game is over: seed, classes, Masters, day limit and every action"),
+            "once the game is over: seed, classes, Masters, day limit, modules and their options,"
+            " and every action"),
 ]
 MESSAGES: dict[str, Message] = {m.name: m for m in _MESSAGES}
 
@@ -195,7 +241,8 @@ def validate(msg: Any, direction: str = "c2s") -> Message:
     extra = sorted(k if isinstance(k, str) else repr(k)
                    for k in msg if k != "t" and k not in spec.fields)
     if extra:
-        raise ProtocolError("bad_field", f"unknown field(s) {extra}", extra[0])
+        names = ", ".join(_shown(k) for k in extra[:5]) + (", ..." if len(extra) > 5 else "")
+        raise ProtocolError("bad_field", f"unknown field(s) {names}", extra[0][:64])
     return spec
 
 

@@ -111,6 +111,34 @@ def test_illegal_step_exits_2_naming_step_and_reason(capsys: pytest.CaptureFixtu
     assert err.count("\n") == 1
 
 
+# --- rules modules -------------------------------------------------------------------------------
+def test_tactics_scenario_seizes_the_initiative(capsys: pytest.CaptureFixture[str]) -> None:
+    """With the tactics module on, Caster's successful concentration roll (forced 5+4) puts it
+    first in round 1 though Lancer is faster, and the final text shows Lancer's zone."""
+    code, out, err = run(capsys, str(HERE / "tactics_initiative.toml"), "--lang", "en")
+    assert (code, err) == (0, "")
+    assert "ConcentrationDeclared seat=1 use=initiative" in out
+    assert "#1 concentration: (2D6+6>=10) ＞ 9[5,4]+6 ＞ 15 ＞ Success" in out
+    assert "RoundStarted round=1 order=[1, 0]" in out
+    assert out.rstrip().splitlines()[-1].startswith("tactics zoc 0 ")
+
+
+def test_tactics_scenario_with_concentration_off(capsys: pytest.CaptureFixture[str],
+                                                 tmp_path: Path) -> None:
+    """The module's options travel with the game: `concentration = false` takes the
+    Concentrate action away, so the same file stops at step 2 (exit 2); without the module the
+    action is not legal either."""
+    text = (HERE / "tactics_initiative.toml").read_text(encoding="utf-8")
+    for variant in (text.replace("concentration = true", "concentration = false"),
+                    text.replace('modules = ["tactics"]', "").replace(
+                        "[options.tactics]\nconcentration = true\n", "")):
+        path = write(tmp_path, variant)
+        code, out, err = run(capsys, path)
+        assert code == 2 and out == ""
+        assert err.startswith(f"{path}: step 2: Concentrate(seat=1, use='initiative') is not "
+                              "legal"), err
+
+
 # --- other bad files ----------------------------------------------------------------------------
 BAD = {
     "not_prompted": ('classes = ["saber", "lancer"]\n[[step]]\naction = {type = "DeclareWait", '
@@ -138,6 +166,16 @@ BAD = {
     "unknown_map": ('map = "nowhere"\n', "nowhere"),
     "unknown_class": ('classes = ["saber", "pirate"]\n', "pirate"),
     "seed_type": ('seed = "seven"\n', "seed"),
+    "unknown_module": ('modules = ["tactic"]\n', "unknown module 'tactic'; modules: tactics"),
+    "modules_not_a_list": ('modules = "tactics"\n', "modules must be a list of names"),
+    "unknown_option": ('modules = ["tactics"]\n[options.tactics]\nzoc = false\n',
+                       "module 'tactics' has no option 'zoc'; options: concentration"),
+    "option_type": ('modules = ["tactics"]\n[options.tactics]\nconcentration = "no"\n',
+                    "option 'concentration': expected bool, got 'no'"),
+    "options_module_off": ('[options.tactics]\nconcentration = false\n',
+                           "options given for module 'tactics', which is not switched on"),
+    "options_not_tables": ('modules = ["tactics"]\noptions = { tactics = 1 }\n',
+                           "options: one table per module"),
 }
 
 
@@ -218,15 +256,16 @@ def test_docs_list_every_action_type_with_its_fields() -> None:
                     f"{name}.{f.name}: default {f.default!r} not documented")
 
 
-def test_docs_example_is_the_first_example_scenario() -> None:
-    """The example at the top of docs/scenarios.md is tests/scenarios/encounter_critical.toml
-    (its setup and steps, comments aside)."""
+@pytest.mark.parametrize(("block", "name"), [(1, "encounter_critical.toml"),
+                                           (2, "tactics_initiative.toml")])
+def test_docs_examples_are_the_example_scenarios(block: int, name: str) -> None:
+    """The examples of docs/scenarios.md (at the top, and for the rules modules) are the
+    example scenarios of tests/scenarios/ (their setup and steps, comments aside)."""
     doc = DOC.read_text(encoding="utf-8")
-    example = doc.split("```toml\n", 1)[1].split("```", 1)[0]
+    example = doc.split("```toml\n")[block].split("```", 1)[0]
 
     def code_lines(text: str) -> list[str]:
         return [line.split("#", 1)[0].strip() for line in text.splitlines()
                 if line.split("#", 1)[0].strip()]
 
-    assert code_lines(example) == code_lines(
-        (HERE / "encounter_critical.toml").read_text(encoding="utf-8"))
+    assert code_lines(example) == code_lines((HERE / name).read_text(encoding="utf-8"))

@@ -1,5 +1,6 @@
 """Fuzzing the frame decoder and the dispatcher (hypothesis): random bytes, valid msgpack of
-wrong shapes, and oversized frames. Whatever arrives, nothing raises out of the protocol, every
+wrong shapes (rooms asked with any modules and options), and oversized frames; the games are
+played with every rules module on. Whatever arrives, nothing raises out of the protocol, every
 reply is a declared server message, no handler fails with internal_error, a closed connection
 was closed by a fatal error frame, and a room elsewhere hears nothing of it."""
 
@@ -12,10 +13,13 @@ from typing import Any
 import msgpack
 from grailwar.server.room import hash_secret
 from grailwar.shared.engine.actions import ACTION_TYPES
+from grailwar.shared.engine.modules import MODULES
 from grailwar.shared.protocol import (
     FATAL,
     MAX_FRAME,
     MESSAGES,
+    MODULES_FIELD,
+    OPTIONS_FIELD,
     Field,
     FrameBuffer,
     ProtocolError,
@@ -36,6 +40,7 @@ VALUES = st.recursive(SCALARS, lambda inner: st.one_of(
     st.lists(inner, max_size=4), st.dictionaries(KEYS, inner, max_size=4)), max_leaves=12)
 LOCK = hash_secret("a password no fuzzer draws")
 CLIENT_MESSAGES = sorted(n for n, m in MESSAGES.items() if m.direction == "c2s")
+OPTION_NAMES = sorted({name for module in MODULES.values() for name in module.options})
 
 
 @st.composite
@@ -60,9 +65,19 @@ def actions(draw: st.DrawFn) -> Any:
 
 
 def in_limits(f: Field) -> st.SearchStrategy[Any]:
-    """A value the declaration accepts (small numbers, so seats and room ids exist)."""
+    """A value the declaration accepts (small numbers, so seats and room ids exist); inside a
+    list or map, items of the declared shape (module options: real names, often)."""
     if f.choices:
         return st.sampled_from(f.choices)
+    if len(f.types) > 1:
+        return st.one_of([in_limits(Field(t)) for t in f.types])
+    if f.items is not None and f.type is list:
+        return st.lists(in_limits(f.items), max_size=f.hi if f.hi is not None else 4)
+    if f.items is not None:
+        keys = in_limits(f.keys) if f.keys is not None else KEYS
+        if f.keys is not None and not f.keys.choices:
+            keys = st.one_of(st.sampled_from(OPTION_NAMES), keys)
+        return st.dictionaries(keys, in_limits(f.items), max_size=3)
     if f.type is int:
         lo = f.lo if f.lo is not None else -1
         return st.integers(lo, min(f.hi if f.hi is not None else lo + 12, lo + 12))
@@ -111,8 +126,8 @@ class Scene:
         self.bystander.send("start")
         self.other_before = self.other_room.state.version
         self.w: Wire = self.server.wire(name="fuzz")
-        if where in ("owner", "playing"):
-            self.w.send("create_room", name="mine", seats=3)
+        if where in ("owner", "playing"):  # a game with every module on
+            self.w.send("create_room", name="mine", seats=3, modules=list(MODULES))
             self.w.send("add_bot", cls="rider")
         if where == "playing":
             self.w.send("start")
@@ -197,6 +212,26 @@ def test_random_actions_in_a_game(moves: list[tuple[Any, int]]) -> None:
             assert room.state.version == before
         scene.server.advance(0.3)
     scene.check()
+
+
+@FUZZ
+@given(st.one_of(st.none(), in_limits(MODULES_FIELD), VALUES),
+       st.one_of(st.none(), in_limits(OPTIONS_FIELD), VALUES))
+def test_create_room_with_any_modules_and_options(modules: Any, options: Any) -> None:
+    """create_room with modules and options of the declared shape (real names and options,
+    often), or of any shape: the room is made with the modules asked for, or refused with a
+    bad_field error naming one of the two fields, and then no room exists."""
+    server = Server()
+    w = server.wire(name="fuzz")
+    msg = {"t": "create_room", "name": "r", "modules": modules, "options": options}
+    w.send_dict({k: v for k, v in msg.items() if v is not None})
+    got = w.take()
+    if got[0]["t"] == "error":
+        assert got[0]["code"] == "bad_field" and got[0]["field"] in ("modules", "options"), got
+        assert server.lobby.rooms == {} and server.store.load_rooms() == []
+    else:
+        assert [m["t"] for m in got] == ["joined", "room"], got
+        assert set(got[1]["room"]["modules"]) >= set(modules or ())
 
 
 @FUZZ

@@ -6,7 +6,8 @@ The table: the owner and two `BotPlayer`s play over in-memory connections, two s
 bots, one player stays connected but never acts (its timers answer for it), and one leaves at
 the start (a takeover bot plays its seat after the grace period) and later resumes on a new
 connection with its token, playing with a bot of its own. Two spectators watch, one from the
-start and one joining late. The clock is a `task.Clock` jumped from call to call.
+start and one joining late. The clock is a `task.Clock` jumped from call to call. One more game
+is played with the tactics module on (its views carry the module's state).
 
 The checks are those of `tests/test_hidden_info.py`, applied to the decoded messages: the tiers
 a seat knows come from its own view (`known`) and from its own Investigated events, so the audit
@@ -36,7 +37,8 @@ from test_hidden_info import (
     secrets,
 )
 
-SEEDS = (3, 6, 18)  # games in which investigations reach tiers 1, 2 and 3
+SEEDS = (3, 6, 29)  # games in which investigations reach tiers 1, 2 and 3
+MODULE_GAMES = ((5, ("tactics",)),)  # and games with rules modules on: (seed, modules)
 SEATS = ("saber", "archer", "lancer", "rider", "caster", "assassin", "berserker")
 
 
@@ -148,7 +150,7 @@ class WireAudit:
 class Game:
     """One whole game over in-memory connections; keeps what each connection received."""
 
-    def __init__(self, seed: int) -> None:
+    def __init__(self, seed: int, modules: tuple[str, ...] = ()) -> None:
         self.server = server = Server()
         self.pairs: list[Pair] = []
         self.viewers: list[Viewer] = []
@@ -158,7 +160,7 @@ class Game:
         conn, got = recording_bot(owner, "owner")
         owner._join = lambda rooms, total: conn.send(  # type: ignore[method-assign]
             "create_room", name="leak", declare_s=30, main_s=10, reaction_s=5, prompt_s=5,
-            cls=SEATS[0])
+            cls=SEATS[0], modules=list(modules))
         self.connect(conn, "owner", got)
         (room,) = server.lobby.rooms.values()
         self.room = room
@@ -186,7 +188,7 @@ class Game:
 
         conn.send("start")
         self.flush()
-        assert room.state is not None
+        assert room.state is not None and room.state.settings.modules == modules
         joined = self.leaver.last("joined")
         leaver_pair.close()  # the leaver goes; a bot takes over after the grace period
         run(server, self.pairs, lambda: room.state.over or server.clock.seconds() > GRACE + 20)
@@ -216,7 +218,7 @@ class Game:
 
 @pytest.fixture(scope="module")
 def games() -> list[Game]:
-    return [Game(seed) for seed in SEEDS]
+    return [Game(seed) for seed in SEEDS] + [Game(seed, mods) for seed, mods in MODULE_GAMES]
 
 
 @pytest.fixture(scope="module")
@@ -239,6 +241,14 @@ def test_games_ran_to_the_end_for_everyone(games: list[Game]) -> None:
                 continue
             states = [m for m in viewer.got if m["t"] == "state"]
             assert states and states[-1]["view"]["over"], viewer.label
+
+
+def test_module_games_fought_with_the_module_state_in_view(games: list[Game]) -> None:
+    """The tactics game fought battles whose views carried the module's zones of control, so
+    the audit searched the module's state too."""
+    for game in games[len(SEEDS):]:
+        views = [m["view"] for m in game.viewers[0].got if m["t"] == "state"]
+        assert any(v["modules"]["tactics"]["state"]["zoc"] for v in views)
 
 
 def test_bot_players_only_lost_races(games: list[Game]) -> None:

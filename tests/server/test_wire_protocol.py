@@ -35,7 +35,8 @@ SAMPLES: dict[str, dict[str, Any]] = {
     "list_rooms": {"offset": 100},
     "create_room": {"name": "聖杯戦争", "password": "hunter2", "seats": 5, "day_limit": 3,
                     "declare_s": 30, "main_s": 60, "reaction_s": 20, "prompt_s": 30,
-                    "cls": "archer"},
+                    "cls": "archer", "modules": ["tactics"],
+                    "options": {"tactics": {"concentration": False}}},
     "join_room": {"room": 3, "password": "hunter2", "spectator": False, "cls": "lancer"},
     "resume": {"room": 3, "token": "x" * 32},
     "leave_room": {},
@@ -52,10 +53,12 @@ SAMPLES: dict[str, dict[str, Any]] = {
     "error": {"code": "bad_field", "message": "seats: above the maximum 7", "field": "seats",
               "ref": 7},
     "rooms": {"rooms": [{"id": 1, "name": "a", "locked": True, "seats": 7, "players": 1,
-                         "bots": 2, "spectators": 0, "started": False, "over": False}],
+                         "bots": 2, "spectators": 0, "started": False, "over": False,
+                         "modules": ["tactics"]}],
               "total": 1},
     "joined": {"room": 1, "seat": 0, "token": "abc", "spectator": False},
-    "room": {"room": {"id": 1, "name": "a", "owner": 0, "seat_list": []}},
+    "room": {"room": {"id": 1, "name": "a", "owner": 0, "seat_list": [], "modules": ["tactics"],
+                      "module_options": {"tactics": {"concentration": True}}}},
     "state": {"view": {"day": 1, "camps": []}, "legal": [{"type": "DeclareWait", "seat": 0}],
               "state_id": 3, "deadlines": {"0": 299}},
     "events": {"events": [{"type": "DiceRolled", "seat": 0}], "log": ["#0 hit: (2D6) ＞ 7[3,4]"]},
@@ -63,7 +66,8 @@ SAMPLES: dict[str, dict[str, Any]] = {
     "chat_message": {"seat": -1, "name": "watcher", "channel": "room", "text": "hi"},
     "warning": {"seat": 3, "seconds": 10},
     "left": {"reason": "kicked"},
-    "replay": {"replay": {"format": "grailwar-replay-1", "seed": 3, "classes": ["saber", "lancer"],
+    "replay": {"replay": {"format": "grailwar-replay-2", "seed": 3, "classes": ["saber", "lancer"],
+                          "modules": ["tactics"], "options": {"tactics": {"concentration": True}},
                           "actions": [{"type": "DeclareWait", "seat": 0}]}},
 }
 
@@ -128,6 +132,15 @@ def test_direction_is_part_of_the_name() -> None:
     ({"t": "act", "action": {}, "state_id": 0, "ref": -1}, "ref"),
     ({"t": "act", "action": {}, "state_id": 0.5}, "state_id"),
     ({"t": "add_bot", "cls": "saber", "level": "godlike"}, "level"),
+    ({"t": "create_room", "name": "r", "modules": "tactics"}, "modules"),
+    ({"t": "create_room", "name": "r", "modules": ["tactics", "nonesuch"]}, "modules"),
+    ({"t": "create_room", "name": "r", "modules": [3]}, "modules"),
+    ({"t": "create_room", "name": "r", "options": {"nonesuch": {}}}, "options"),
+    ({"t": "create_room", "name": "r", "options": {"tactics": True}}, "options"),
+    ({"t": "create_room", "name": "r", "options": {"tactics": {"concentration": 0.5}}},
+     "options"),
+    ({"t": "create_room", "name": "r", "options": {"tactics": {"": True}}}, "options"),
+    ({"t": "create_room", "name": "r", "options": []}, "options"),
     ({"t": "kick", "seat": 7}, "seat"),
     ({"t": "ping", "extra": 1}, "extra"),
     ({"t": "ping", b"raw": 1}, "b'raw'"),
@@ -140,6 +153,40 @@ def test_wrong_field_is_named(msg: dict[str, Any], field: str) -> None:
         validate(msg)
     assert (err.value.code, err.value.field) == ("bad_field", field)
     assert not err.value.fatal
+
+
+@pytest.mark.parametrize(("fields", "text"), [
+    ({"modules": [3]}, "modules[0]: expected str, got int"),
+    ({"modules": ["nonesuch"]}, "modules[0]: must be one of ['tactics'], got 'nonesuch'"),
+    ({"options": {"nonesuch": {}}},
+     "options key 'nonesuch': must be one of ['tactics'], got 'nonesuch'"),
+    ({"options": {"tactics": {"concentration": [True]}}},
+     "options['tactics']['concentration']: expected bool or int or str, got list"),
+    ({"options": {"tactics": {"x" * 33: True}}},
+     "options['tactics'] key '" + "x" * 33 + "': above the maximum 32"),
+    ({"options": {"x" * 60_000: {}}}, "options key 'xxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxx...: "
+     "must be one of ['tactics'], got 'xxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxx..."),
+])
+def test_nested_fault_names_its_place(fields: dict[str, Any], text: str) -> None:
+    """A fault inside a list or a map is an error of the top field whose message says where
+    inside it the fault is (the item's index, the key), a long key or value cut short."""
+    with pytest.raises(ProtocolError) as err:
+        validate({"t": "create_room", "name": "r", **fields})
+    assert err.value.field == next(iter(fields)) and err.value.message == text
+
+
+@pytest.mark.parametrize("extra", [{"k" * 65_000: 1}, {str(i): 0 for i in range(10_000)}])
+def test_unknown_fields_get_an_error_that_fits_a_frame(extra: dict[str, int]) -> None:
+    """A frame's worth of unknown field names (one huge, or thousands) is refused with an
+    error the server can send: names cut short, the first few only."""
+    msg = {"t": "ping", **extra}
+    assert len(msgpack.packb(msg)) <= MAX_FRAME
+    with pytest.raises(ProtocolError) as err:
+        validate(msg)
+    reply = message("error", code=err.value.code, message=err.value.message,
+                    field=err.value.field)
+    assert err.value.code == "bad_field" and len(encode(reply)) < 1000
+    assert err.value.field == min(extra)[:64]
 
 
 @pytest.mark.parametrize("msg", [[], 3, "hello", None, {"t": 3}, {"t": "nope"}, {}, {"x": 1}])
@@ -211,9 +258,11 @@ def test_decode_faults_are_bad_frames(body: bytes) -> None:
 
 # --- properties of the declarations -------------------------------------------------------------
 def values(f: P.Field) -> st.SearchStrategy[Any]:
-    """Values within a field's declared limits."""
+    """Values within a field's declared limits (nested ones too)."""
     if f.choices:
         return st.sampled_from(f.choices)
+    if len(f.types) > 1:
+        return st.one_of([values(P.Field(t)) for t in f.types])
     if f.type is int:
         return st.integers(f.lo if f.lo is not None else -(2**31),
                            f.hi if f.hi is not None else 2**31)
@@ -221,9 +270,12 @@ def values(f: P.Field) -> st.SearchStrategy[Any]:
         return st.text(min_size=f.lo or 0, max_size=f.hi if f.hi is not None else 40)
     if f.type is bool:
         return st.booleans()
+    size = {"min_size": f.lo or 0, "max_size": f.hi if f.hi is not None else 5}
     if f.type is list:
-        return st.lists(st.integers(-(2**63), 2**63 - 1), max_size=f.hi if f.hi is not None else 5)
-    return st.dictionaries(st.text(max_size=5), st.integers(-(2**63), 2**63 - 1), max_size=4)
+        return st.lists(values(f.items) if f.items else st.integers(-(2**63), 2**63 - 1), **size)
+    return st.dictionaries(values(f.keys) if f.keys else st.text(max_size=5),
+                           values(f.items) if f.items else st.integers(-(2**63), 2**63 - 1),
+                           **size)
 
 
 @st.composite
