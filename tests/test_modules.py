@@ -11,7 +11,7 @@ from __future__ import annotations
 import shutil
 from collections.abc import Callable
 from pathlib import Path
-from typing import ClassVar
+from typing import Any, ClassVar
 
 import pytest
 from grailwar.shared import protocol
@@ -212,3 +212,14 @@ def test_a_tactics_data_error_names_the_file_and_the_field(tmp_path, change, fil
     with pytest.raises(DataError) as err:
         load_tactics(RULES, root=tmp_path)
     assert (err.value.file, err.value.field) == (f"tactics/{file}", field)
+
+
+@pytest.mark.parametrize(("modules", "options"), [
+    ("tactics", None), (3, None), (["tactics"], 3), (["tactics"], {"tactics": 3}),
+    (["tactics"], {"tactics": ["concentration"]}),
+])
+def test_badly_shaped_modules_or_options_are_a_value_error(modules: Any, options: Any) -> None:
+    """A list that is not a list of names, or options that are not a table of tables, is a
+    ValueError saying what it must be (never a TypeError from deep inside)."""
+    with pytest.raises(ValueError, match="must be a list of names|must map each module"):
+        door.normalize(modules, options)

@@ -162,9 +162,14 @@ def normalize(modules: Sequence[str] = (),
     """The canonical (names, options) of a game: required modules added, registry order,
     every option filled with its default. Raises ValueError naming an unknown module or
     option, or a value of the wrong type."""
-    if isinstance(modules, str) or not all(isinstance(m, str) for m in modules):
+    if isinstance(modules, str) or not isinstance(modules, Sequence) or not all(
+            isinstance(m, str) for m in modules):
         raise ValueError(f"modules must be a list of names, got {modules!r}")
     options = options or {}
+    if not isinstance(options, Mapping) or not all(
+            isinstance(v, Mapping) for v in options.values()):
+        raise ValueError(f"options must map each module to a table of its options, "
+                         f"got {options!r}")
     wanted = set(modules)
     for name in [*wanted, *options]:
         if name not in MODULES:
