@@ -221,5 +221,5 @@ def test_a_tactics_data_error_names_the_file_and_the_field(tmp_path, change, fil
 def test_badly_shaped_modules_or_options_are_a_value_error(modules: Any, options: Any) -> None:
     """A list that is not a list of names, or options that are not a table of tables, is a
     ValueError saying what it must be (never a TypeError from deep inside)."""
-    with pytest.raises(ValueError, match="must be a list of names|must map each module"):
+    with pytest.raises(ValueError, match=r"must be a list of names|must map each module"):
         door.normalize(modules, options)
