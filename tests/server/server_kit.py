@@ -37,6 +37,15 @@ def tick(clock: Clock, seconds: float) -> None:
         clock.advance(max(0.0, due - clock.seconds()))
 
 
+def restarted(store: Store, now: float = 0.0) -> tuple[Clock, Lobby]:
+    """A new server's lobby restored from `store`, its clock at `now` (the old one's time)."""
+    clock = Clock()
+    clock.advance(now)
+    lobby = Lobby(clock, store)
+    lobby.restore()
+    return clock, lobby
+
+
 def peer(host: str = "10.0.0.1") -> IPv4Address:
     return IPv4Address("TCP", host, next(_ports))
 

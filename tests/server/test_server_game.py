@@ -14,7 +14,7 @@ from grailwar.server.store import Store
 from grailwar.shared.engine import default_action, from_dict, legal_actions, new_game, play, to_text
 from grailwar.shared.engine.data import CLASSES
 from grailwar.shared.protocol import ProtocolError
-from server_kit import FakeMember, Server, error_of, kinds, one, tick
+from server_kit import FakeMember, Server, error_of, kinds, one, restarted, tick
 from twisted.internet.task import Clock
 
 SEED = 11
@@ -420,10 +420,7 @@ def test_room_is_rebuilt_from_its_log() -> None:
     assert due == {1: 200.0}
     t.room.stop()
 
-    clock = Clock()
-    clock.advance(t.clock.seconds())
-    lobby = Lobby(clock, t.store)
-    lobby.restore()
+    clock, lobby = restarted(t.store, t.clock.seconds())
     room = lobby.rooms[1]
     assert to_text(room.state) == before
     assert {s: d.due for s, d in room.deadlines.items()} == due
@@ -440,9 +437,7 @@ def test_restored_seats_are_taken_over_after_the_grace_period() -> None:
     passed, so the game goes on."""
     t = Table(("saber", "lancer"), humans=2, declare_s=600).start()
     t.room.stop()
-    clock = Clock()
-    lobby = Lobby(clock, t.store)
-    lobby.restore()
+    clock, lobby = restarted(t.store)
     room = lobby.rooms[1]
     tick(clock, GRACE + BOT_DELAY)
     assert room.state.version >= 2

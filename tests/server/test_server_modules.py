@@ -8,11 +8,9 @@ import json
 from typing import Any
 
 import pytest
-from grailwar.server.lobby import Lobby
 from grailwar.shared.engine import from_dict, new_game, play, to_text
-from server_kit import FakeMember, Server, error_of, kinds, tick
+from server_kit import FakeMember, Server, error_of, kinds, restarted, tick
 from test_server_game import Table
-from twisted.internet.task import Clock
 
 TACTICS = {"modules": ["tactics"], "options": {"tactics": {"concentration": False}}}
 
@@ -85,10 +83,7 @@ def test_tactics_room_restarts_into_the_same_game_and_replays_it() -> None:
     before = to_text(t.state)
     t.room.stop()
 
-    clock = Clock()
-    clock.advance(t.clock.seconds())
-    lobby = Lobby(clock, t.store)
-    lobby.restore()
+    _clock, lobby = restarted(t.store, t.clock.seconds())
     room = lobby.rooms[1]
     assert to_text(room.state) == before
     assert room.state.settings.options == {"tactics": {"concentration": False}}
