@@ -83,7 +83,7 @@ def test_tactics_room_restarts_into_the_same_game_and_replays_it() -> None:
     before = to_text(t.state)
     t.room.stop()
 
-    _clock, lobby = restarted(t.store, t.clock.seconds())
+    clock, lobby = restarted(t.store, t.clock.seconds())
     room = lobby.rooms[1]
     assert to_text(room.state) == before
     assert room.state.settings.options == {"tactics": {"concentration": False}}
