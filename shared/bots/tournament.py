@@ -25,18 +25,20 @@ CLASS_PAIRS = list(itertools.combinations(CLASSES, 2))
 
 @dataclass(frozen=True)
 class GameSpec:
-    """One game: a level per seat, the classes, the seed and the hard bot's budget."""
+    """One game: a level per seat, the classes, the seed, the hard bot's budget and the rules
+    modules switched on."""
 
     levels: tuple[str, ...]
     classes: tuple[str, ...]
     seed: int
     budget_s: float | None = None
     iterations: int | None = None
+    modules: tuple[str, ...] = ()
 
 
 def play_game(spec: GameSpec) -> dict[str, Any]:
     """Play one game to its end; returns the winning seat (-1: nobody) and its levels."""
-    state = new_game(seed=spec.seed, classes=spec.classes)
+    state = new_game(seed=spec.seed, classes=spec.classes, modules=spec.modules)
     bots = [make_bot(level, spec.seed * 31 + i, budget_s=spec.budget_s,
                      iterations=spec.iterations) for i, level in enumerate(spec.levels)]
     arrival = random.Random(spec.seed)
@@ -54,13 +56,13 @@ def play_game(spec: GameSpec) -> dict[str, Any]:
 
 
 def duel_specs(a: str, b: str, games: int, seed: int, budget_s: float | None = None,
-               iterations: int | None = None) -> list[GameSpec]:
+               iterations: int | None = None, modules: tuple[str, ...] = ()) -> list[GameSpec]:
     """`games` duels of level a against level b: class pairs rotated, seats mirrored."""
     specs = []
     for g in range(games):
         pair = CLASS_PAIRS[(g // 2) % len(CLASS_PAIRS)]
         levels = (a, b) if g % 2 == 0 else (b, a)
-        specs.append(GameSpec(levels, pair, seed + g // 2, budget_s, iterations))
+        specs.append(GameSpec(levels, pair, seed + g // 2, budget_s, iterations, modules))
     return specs
 
 
