@@ -11,25 +11,44 @@ from dataclasses import dataclass
 
 import pytest
 from grailwar.cli.main import main as cli_main
-from grailwar.shared.bots import LEVELS, EasyBot, HardBot, HeuristicBot, RandomBot, make_bot
+from grailwar.shared.bots import (
+    LEVELS,
+    EasyBot,
+    HardBot,
+    HeuristicBot,
+    RandomBot,
+    make_bot,
+    tactical,
+)
 from grailwar.shared.bots.determinize import sample_hand, state_from_view
 from grailwar.shared.bots.hard import candidates, evaluate
 from grailwar.shared.bots.match import run_match
+from grailwar.shared.bots.policy import rollout_action
 from grailwar.shared.bots.tournament import elo, summary, wilson
 from grailwar.shared.engine import legal_actions, new_game, play, view_for
 from grailwar.shared.engine.actions import (
+    Action,
     AnswerAmbush,
     AnswerIntervention,
+    Attack,
     DeclareAmbush,
     DeclareEncounter,
+    DeclareNoblePhantasm,
     DeclareWait,
+    Move,
     Negotiate,
+    React,
     UseCommandSpell,
+    UseNoblePhantasm,
+    UseSkill,
+    Wait,
 )
 from grailwar.shared.engine.data import CLASSES, default_ruleset
+from grailwar.shared.engine.geometry import distance
 from grailwar.shared.engine.state import GameState
 from grailwar.shared.engine.view import buff_view
-from helpers import act, duel, game, place
+from grailwar.shared.modules.tactics import Concentrate, ConcentrateCast
+from helpers import act, duel, game, only, place, ready_all
 
 RULES = default_ruleset()
 PROMPTS = ("declare", "negotiate", "ambush", "intervene", "round_start", "main", "reaction",
@@ -49,9 +68,9 @@ class Position:
 
 
 def positions(seed: int, classes=CLASSES, level: str = "normal", every: int = 1,
-              limit: int = 10_000) -> list[Position]:
+              limit: int = 10_000, modules: tuple[str, ...] = ()) -> list[Position]:
     """(state, prompted seat) at each step of a whole bot game (states are cheap clones)."""
-    state = new_game(seed=seed, classes=classes)
+    state = new_game(seed=seed, classes=classes, modules=modules)
     bots = [make_bot(level, seed * 31 + i) for i in range(len(classes))]
     arrival = random.Random(seed)
     out: list[Position] = []
@@ -72,6 +91,18 @@ def positions(seed: int, classes=CLASSES, level: str = "normal", every: int = 1,
 def real_positions() -> list[Position]:
     out = positions(3) + positions(4, ("saber", "berserker"), level="random")
     out += positions(5, ("archer", "caster", "rider"))
+    return out
+
+
+TACTICS = ("tactics",)
+
+
+@pytest.fixture(scope="module")
+def tactics_positions() -> list[Position]:
+    """Positions of games with the tactics module on: seven normal bots, and random bots (which
+    play every concentration action) with the ranged classes and the polearm."""
+    out = positions(6, modules=TACTICS)
+    out += positions(7, ("archer", "lancer", "caster", "saber"), level="random", modules=TACTICS)
     return out
 
 
@@ -197,33 +228,70 @@ def test_rebuilt_state_keeps_everything_the_seat_knows(real_positions: list[Posi
     seat, its own camp exactly, and the same public structure (declarations, agenda, battle)."""
     rng = random.Random(1)
     for p in real_positions[::3]:
-        real, seat = p.state, p.seat
-        made = state_from_view(view_for(real, seat), RULES, rng)
-        assert made.prompt == real.prompt
-        assert set(legal_actions(made, seat)) == set(legal_actions(real, seat))
-        mine, theirs = made.camps[seat], real.camps[seat]
-        for name in ("hand", "mp", "master_mp", "known", "waits", "unlocked", "buster", "quick",
-                     "skills_used", "np_target", "war_roar", "disengage_round", "moved",
-                     "rested", "asleep", "spells", "hp", "pos"):
-            assert getattr(mine, name) == getattr(theirs, name), name
-        assert mine.master is theirs.master
-        assert [buff_view(made, b, seat) for b in mine.buffs] == [
-            buff_view(real, b, seat) for b in theirs.buffs]
-        assert [(d.seat, d.kind, d.target, d.intent) for d in made.decls] == [
-            (d.seat, d.kind, d.target, d.intent) for d in real.decls]
-        for name in ("day", "turn", "phase", "bound", "agenda", "fought", "eaten", "contest",
-                     "rewards", "parley", "over", "winner"):
-            assert getattr(made, name) == getattr(real, name), name
-        assert (made.battle is None) == (real.battle is None)
-        if real.battle is not None:
-            for name in type(real.battle).__slots__:
-                assert getattr(made.battle, name) == getattr(real.battle, name), name
-        for a, b in zip(made.camps, real.camps, strict=True):
-            if not b.alive:  # a fallen camp keeps stale battle marks nobody reads
-                assert (a.hp, a.pos, a.alive) == (b.hp, b.pos, b.alive)
-                continue
-            assert (a.hp, a.pos, a.alive, len(a.hand), a.np_target, a.fleeing) == (
-                b.hp, b.pos, b.alive, len(b.hand), b.np_target, b.fleeing)
+        assert_rebuilt(p.state, p.seat, rng)
+
+
+def assert_rebuilt(real: GameState, seat: int, rng: random.Random) -> GameState:
+    """The state rebuilt from `seat`'s view of `real` agrees with it on everything the seat
+    knows; returned for further checks."""
+    made = state_from_view(view_for(real, seat), RULES, rng)
+    assert made.prompt == real.prompt
+    assert set(legal_actions(made, seat)) == set(legal_actions(real, seat))
+    mine, theirs = made.camps[seat], real.camps[seat]
+    for name in ("hand", "mp", "master_mp", "known", "waits", "unlocked", "buster", "quick",
+                 "skills_used", "np_target", "war_roar", "disengage_round", "moved",
+                 "rested", "asleep", "spells", "hp", "pos"):
+        assert getattr(mine, name) == getattr(theirs, name), name
+    assert mine.master is theirs.master
+    assert [buff_view(made, b, seat) for b in mine.buffs] == [
+        buff_view(real, b, seat) for b in theirs.buffs]
+    assert [(d.seat, d.kind, d.target, d.intent) for d in made.decls] == [
+        (d.seat, d.kind, d.target, d.intent) for d in real.decls]
+    for name in ("day", "turn", "phase", "bound", "agenda", "fought", "eaten", "contest",
+                 "rewards", "parley", "over", "winner"):
+        assert getattr(made, name) == getattr(real, name), name
+    assert (made.battle is None) == (real.battle is None)
+    if real.battle is not None:
+        for name in type(real.battle).__slots__:
+            assert getattr(made.battle, name) == getattr(real.battle, name), name
+    for a, b in zip(made.camps, real.camps, strict=True):
+        if not b.alive:  # a fallen camp keeps stale battle marks nobody reads
+            assert (a.hp, a.pos, a.alive) == (b.hp, b.pos, b.alive)
+            continue
+        assert (a.hp, a.pos, a.alive, len(a.hand), a.np_target, a.fleeing) == (
+            b.hp, b.pos, b.alive, len(b.hand), b.np_target, b.fleeing)
+    return made
+
+
+def test_rebuilt_tactics_states_keep_the_module_state(tactics_positions: list[Position]) -> None:
+    """With the tactics module on, over some hundreds of battle positions the state rebuilt from
+    the seat's view has the same legal actions (zones, lines, concentration offers) and the
+    same public module state: active zones, concentration uses, declared initiative and
+    endure."""
+    rng = random.Random(4)
+    fights = [p for p in tactics_positions if p.state.battle is not None]
+    checked = fights[::max(1, len(fights) // 300)]
+    assert len(checked) >= 250
+    offered = set()
+    for p in checked:
+        made = assert_rebuilt(p.state, p.seat, rng)
+        mine, real = made.mods["tactics"], p.state.mods["tactics"]
+        assert (mine.zoc, mine.uses, mine.seize, mine.endure) == (
+            real.zoc, real.uses, real.seize, real.endure)
+        offered |= {type(a) for a in legal_actions(p.state, p.seat)}
+    assert {Concentrate, ConcentrateCast} <= offered
+
+
+def test_rebuilt_tactics_state_knows_a_zone_dropped_this_activation() -> None:
+    """A Saber that has just shot at range (its zone drops when its activation ends, T1.4) is
+    rebuilt from the target's view with the zone still due to drop."""
+    s = ready_all(duel(("saber", "archer"), modules=TACTICS))
+    s, _ = act(s, Wait(1))  # the Archer acts first (AGI A) and waits
+    s.edit(1).pos = 11
+    s, _ = act(s, Attack(0, 1, "B", "B"))  # at distance 1: a ranged Attack
+    assert s.prompt.kind == "reaction" and 0 in s.mods["tactics"].dropped
+    made = state_from_view(view_for(s, 1), RULES, random.Random(0))
+    assert made.mods["tactics"].dropped == s.mods["tactics"].dropped
 
 
 def test_rebuilt_states_sample_what_is_hidden(real_positions: list[Position]) -> None:
@@ -323,14 +391,11 @@ def test_disguise_changes_hidden_values_only(real_positions: list[Position]) -> 
     assert view_for(other, p.seat) == view_for(p.state, p.seat)
 
 
-def test_decisions_do_not_depend_on_hidden_information(real_positions: list[Position]) -> None:
-    """For positions of every prompt kind, each level (the hard bot with a fixed search size)
-    given the same seed chooses the same action from the real position and from three variants
-    in which every rival's hidden values were replaced by other plausible ones."""
-    picked = one_per_prompt(real_positions, per_kind=2)
-    picked += [Position(s, seat) for s, seat in crafted_prompts().values()]
-    assert {p.state.prompt.kind for p in picked} >= set(PROMPTS)
-    rng = random.Random(11)
+def assert_fair(picked: list[Position], seed: int) -> None:
+    """Each level (the hard bot with a fixed search size) given the same seed chooses the same
+    action from each position and from three variants of it in which every rival's hidden
+    values were replaced by other plausible ones; the hard bot really searched most of them."""
+    rng = random.Random(seed)
     searched = 0
     for n, p in enumerate(picked):
         variants = [disguise(p.state, p.seat, rng) for _ in range(3)]
@@ -344,7 +409,30 @@ def test_decisions_do_not_depend_on_hidden_information(real_positions: list[Posi
                 got = make_bot(level, n, iterations=40).choose(view_for(v, p.seat),
                                                                legal_actions(v, p.seat))
                 assert got == real, (level, p.state.prompt.kind, real, got)
-    assert searched >= len(picked) // 2  # the hard bot really searched most of these
+    assert searched >= len(picked) // 2
+
+
+def test_decisions_do_not_depend_on_hidden_information(real_positions: list[Position]) -> None:
+    """For positions of every prompt kind, no level's choice changes when every rival's hidden
+    values change (`assert_fair`)."""
+    picked = one_per_prompt(real_positions, per_kind=2)
+    picked += [Position(s, seat) for s, seat in crafted_prompts().values()]
+    assert {p.state.prompt.kind for p in picked} >= set(PROMPTS)
+    assert_fair(picked, 11)
+
+
+def test_tactics_decisions_do_not_depend_on_hidden_information(
+        tactics_positions: list[Position]) -> None:
+    """With the tactics module on (its state is public), no level's choice changes when every
+    rival's hidden values change, at positions of every battle prompt and at prompts where a
+    concentration action is offered."""
+    fights = [p for p in tactics_positions if p.state.battle is not None]
+    picked = one_per_prompt(fights, per_kind=2)
+    focus = [p for p in fights if any(isinstance(a, Concentrate | ConcentrateCast)
+                                      for a in legal_actions(p.state, p.seat))]
+    picked += focus[::max(1, len(focus) // 4)][:4]
+    assert {p.state.prompt.kind for p in picked} >= {"round_start", "main", "reaction"}
+    assert_fair(picked, 12)
 
 
 def test_bots_cannot_reach_the_state() -> None:
@@ -445,6 +533,211 @@ def test_hard_bot_beats_random() -> None:
         bots = [make_bot("hard", seed, iterations=8), make_bot("random", seed)]
         wins += run_match(state, bots, arrival_seed=seed).winner == 0
     assert wins == 2
+
+
+# --- tactics (seed 003) --------------------------------------------------------------------------
+def test_random_bot_plays_every_tactics_action() -> None:
+    """Over a few seven-camp games with tactics on, the random bot plays Concentrate for each
+    use (initiative, endure, dodge) and ConcentrateCast: it picks an action type first, so the
+    new kinds are not drowned by long lists of moves."""
+    played: set[str] = set()
+    for seed in (1, 3):
+        state = new_game(seed=seed, modules=TACTICS)
+        bots = [make_bot("random", seed * 7 + i) for i in range(len(CLASSES))]
+        while not state.over:
+            seat = min(state.prompt.seats)
+            action = bots[seat].choose(None, legal_actions(state, seat))
+            if isinstance(action, Concentrate):
+                played.add(action.use)
+            elif isinstance(action, ConcentrateCast):
+                played.add("cast")
+            play(state, action)
+    assert played == {"initiative", "endure", "dodge", "cast"}
+
+
+def battle_of_three() -> GameState:
+    """Saber (seat 0), Lancer (1) and Archer (2) in one battle with tactics on, at the Saber's
+    first Main Action (the Lancer and the Archer acted first and waited, so every zone is
+    active); then spread out: Saber (0,2), Lancer (3,0), a hurt Archer (6,2)."""
+    s = game(("saber", "lancer", "archer"), modules=TACTICS)
+    for seat in range(3):
+        place(s, seat, 10)
+    s, _ = act(s, DeclareEncounter(0, 1, "battle"))
+    s, _ = act(s, DeclareWait(2))
+    s, _ = act(s, AnswerIntervention(2, True))
+    s = ready_all(s)
+    while s.prompt.seats != {0}:
+        s, _ = act(s, Wait(min(s.prompt.seats)))
+    assert s.prompt.kind == "main"
+    for seat, square in ((0, 14), (1, 3), (2, 20)):
+        s.edit(seat).pos = square
+    s.edit(2).hp = 60
+    return s
+
+
+def test_normal_bot_walks_around_a_polearm_zone() -> None:
+    """The Saber heads for the hurt Archer; the shortest step, (3,2), ends inside the Lancer's
+    radius-2 zone, where it does not mean to fight. It takes (2,2) instead, just as close but
+    for the zone; with the Lancer's zone inactive it takes the short way."""
+    s = battle_of_three()
+    zone = next(z for z in view_for(s, 0)["modules"]["tactics"]["state"]["zoc"] if z["seat"] == 1)
+    assert zone["active"] and 17 in zone["squares"] and 16 not in zone["squares"]
+    assert Move(0, 17) in legal_actions(s, 0)
+    assert HeuristicBot(1).choose(view_for(s, 0), legal_actions(s, 0)) == Move(0, 16)
+    st = s.mods["tactics"]
+    s.set_mod("tactics", st._replace(zoc=st.zoc - {1}))
+    assert HeuristicBot(1).choose(view_for(s, 0), legal_actions(s, 0)) == Move(0, 17)
+
+
+def test_ranged_servant_steps_out_of_melee_to_shoot() -> None:
+    """An Archer on a Saber's square, inside its zone, steps back one square (T1.7 allows no
+    more) and then shoots from there; without the module it fights in melee."""
+    s = ready_all(duel(("saber", "archer"), modules=TACTICS))
+    assert s.prompt.seats == {1} and s.prompt.kind == "main"
+    step = HeuristicBot(1).choose(view_for(s, 1), legal_actions(s, 1))
+    grid = RULES.maps[s.settings.map_id]
+    assert isinstance(step, Move) and distance(grid, step.to, 10) == 1
+    s, _ = act(s, step)
+    shot = HeuristicBot(1).choose(view_for(s, 1), legal_actions(s, 1))
+    assert isinstance(shot, Attack) and shot.target == 0 and shot.kind in "BAQ"
+    base = ready_all(duel(("saber", "archer")))
+    melee = HeuristicBot(1).choose(view_for(base, 1), legal_actions(base, 1))
+    assert isinstance(melee, Attack) and melee.target == 0
+
+
+def test_shooter_walks_to_a_clear_line() -> None:
+    """An Archer at (3,3) with the Saber at (6,3) behind the blocking squares (4,3) and (5,3)
+    has no legal shot (the view rules it out for the line); it moves to a square from which the
+    line is clear and then shoots."""
+    s = ready_all(duel(("saber", "archer"), modules=TACTICS))
+    s.edit(1).pos = 24
+    s.edit(0).pos = 27
+    view = view_for(s, 1)
+    assert {"target": 0, "what": "attack", "reason": "line"} in (
+        view["modules"]["tactics"]["state"]["ruled_out"])
+    assert not only(s, 1, Attack)
+    step = HeuristicBot(1).choose(view, legal_actions(s, 1))
+    assert isinstance(step, Move)
+    s, _ = act(s, step)
+    shot = HeuristicBot(1).choose(view_for(s, 1), legal_actions(s, 1))
+    assert isinstance(shot, Attack) and shot.target == 0
+
+
+def at_reaction(np: bool, hp: int) -> GameState:
+    """Saber (seat 0, at `hp`) answering the Archer's first attack with tactics on: its Noble
+    Phantasm (hit roll a natural 6: a Quick NP's critical starts at 9), or a Buster attack
+    whose hit roll is a natural 11 (no counter is likely)."""
+    s = duel(("saber", "archer"), modules=TACTICS)
+    if np:
+        s, _ = act(s, DeclareNoblePhantasm(1, 0))
+    s = ready_all(s)
+    s.edit(0).hp = hp
+    attack = UseNoblePhantasm(1, 0) if np else Attack(1, 0, "B", "B")
+    s, _ = act(s, attack, dice=[3, 3] if np else [6, 5])
+    assert s.prompt.kind == "reaction" and s.prompt.seats == {0}
+    return s
+
+
+@pytest.mark.parametrize(("np", "hp", "dodges"), [(True, 165, True), (False, 165, False),
+                                                  (False, 50, True)])
+def test_normal_bot_dodges_big_hits(np: bool, hp: int, dodges: bool) -> None:
+    """Concentrate("dodge") (T4.3) answers a Noble Phantasm, and an ordinary hit once HP is
+    low; an ordinary hit at full HP gets a card reaction and keeps the roll."""
+    s = at_reaction(np, hp)
+    choice = HeuristicBot(1).choose(view_for(s, 0), legal_actions(s, 0))
+    assert (choice == Concentrate(0, "dodge")) is dodges, choice
+    assert dodges or isinstance(choice, React)
+
+
+def round_start_choices(s: GameState, seat: int) -> list[Action]:
+    """Everything the normal bot does at its round-start prompt, up to its Ready."""
+    bot = HeuristicBot(2)
+    out: list[Action] = []
+    while seat in s.prompt.seats and s.prompt.kind == "round_start":
+        action = bot.choose(view_for(s, seat), legal_actions(s, seat))
+        out.append(action)
+        s, _ = act(s, action)
+    return out
+
+
+@pytest.mark.parametrize(("foe", "foe_hp", "seizes"), [
+    ("archer", 20, True),    # faster than the Saber, and one Buster attack kills it
+    ("archer", 170, False),  # faster, but not to be killed this round
+    ("caster", 20, False),   # killable, but the Saber acts first anyway
+])
+def test_normal_bot_seizes_the_initiative_to_kill_first(foe: str, foe_hp: int,
+                                                        seizes: bool) -> None:
+    """Concentrate("initiative") (T4.1) is declared only when a foe that would act first can
+    be killed now."""
+    s = duel(("saber", foe), modules=TACTICS)
+    s.edit(1).hp = foe_hp
+    assert (Concentrate(0, "initiative") in round_start_choices(s, 0)) is seizes
+
+
+@pytest.mark.parametrize(("foe", "hp", "endures"), [
+    ("caster", 60, True),    # Song of the Mire (2D10) is a quarter of 60 HP or more
+    ("caster", 165, False),  # at full HP a halved spell is not worth a roll
+    ("lancer", 60, False),   # no hostile spell on the Lancer's sheet
+])
+def test_normal_bot_endures_a_spellcaster(foe: str, hp: int, endures: bool) -> None:
+    """Concentrate("endure") (T4.4) is declared against a foe whose Servant casts damaging
+    spells, once such a spell would hurt at the bot's HP."""
+    s = duel(("saber", foe), modules=TACTICS)
+    s.edit(0).hp = hp
+    assert (Concentrate(0, "endure") in round_start_choices(s, 0)) is endures
+
+
+def test_hard_spells_are_cast_with_concentration() -> None:
+    """A hostile spell with a check of 60 (Demon-Breaking Arrow) goes as ConcentrateCast
+    (T4.2) while two rolls are free; an easier one (Song of the Mire, 70) stays a plain
+    UseSkill, and so does the hard one once only one roll is left."""
+    s = duel(("caster", "saber"), modules=TACTICS, masters=["hayase", "takizawa"])
+    s.edit(0).unlocked = True
+    legal = legal_actions(s, 0)
+    arrow, song = UseSkill(0, "demon_breaking_arrow", 1), UseSkill(0, "bog_song", 1)
+    assert arrow in legal and song in legal
+    bot = HeuristicBot(1)
+    field = tactical.read(view_for(s, 0), RULES)
+    assert bot._cast(arrow, legal, field) == ConcentrateCast(0, "demon_breaking_arrow", 1)
+    assert bot._cast(song, legal, field) == song
+    st = s.mods["tactics"]
+    s.set_mod("tactics", st._replace(uses=(1, *st.uses[1:])))
+    legal = legal_actions(s, 0)
+    assert bot._cast(arrow, legal, tactical.read(view_for(s, 0), RULES)) == arrow
+
+
+def test_rollout_policy_concentrates_only_to_dodge_noble_phantasms(
+        tactics_positions: list[Position]) -> None:
+    """The hard bot's rollout policy plays whole tactics positions without an error; among its
+    choices Concentrate appears only as a dodge of a Noble Phantasm (it does not fall on a
+    concentration action by accident), and it does dodge one."""
+    rng = random.Random(5)
+    dodged = 0
+    for p in tactics_positions:
+        if p.state.battle is None:
+            continue
+        legal = legal_actions(p.state, p.seat)
+        choice = rollout_action(p.state, p.seat, legal, rng)
+        assert choice in legal
+        if isinstance(choice, Concentrate | ConcentrateCast):
+            assert choice == Concentrate(p.seat, "dodge")
+            assert p.state.battle.pending.noble_phantasm
+            dodged += 1
+    s = at_reaction(np=True, hp=165)
+    assert rollout_action(s, 0, legal_actions(s, 0), rng) == Concentrate(0, "dodge")
+    assert dodged >= 1, "no Noble Phantasm reaction in these positions"
+
+
+def test_rollout_policy_steps_a_shooter_out_of_melee() -> None:
+    """Like the normal bot, the rollout policy moves an Archer held in a Saber's zone one
+    square off its square, then shoots."""
+    s = ready_all(duel(("saber", "archer"), modules=TACTICS))
+    rng = random.Random(0)
+    step = rollout_action(s, 1, legal_actions(s, 1), rng)
+    assert isinstance(step, Move)
+    s, _ = act(s, step)
+    shot = rollout_action(s, 1, legal_actions(s, 1), rng)
+    assert isinstance(shot, Attack) and shot.target == 0
 
 
 # --- tournament ----------------------------------------------------------------------------------

@@ -3,6 +3,12 @@
 It rests when hurt or when its Master has not rested by night, picks fights it is likely to win
 (comparing public HP), investigates otherwise, fires its Noble Phantasm when it can, defends
 with the matching card, and spends Command Spells to heal or to retreat before it dies.
+
+With the tactics module on (seed 003) it also reads the zones of control and lines of fire
+from the module's public view: it keeps out of hostile zones it does not mean to fight in, a
+ranged Servant steps out of melee to shoot, it walks to a square with a clear line, and it
+spends concentration rolls on dodging big hits, seizing the initiative for a kill and enduring
+a hostile spellcaster's magic.
 """
 
 from __future__ import annotations
@@ -34,13 +40,17 @@ from ..engine.actions import (
     UseSkill,
     Wait,
 )
-from ..engine.data import RANKS, default_ruleset
+from ..engine.data import Dice, Ruleset, default_ruleset
+from ..modules.tactics import Concentrate, ConcentrateCast
+from . import tactical
+from .tactical import ZONE_COST, Field, odds_at_least
+from .tactical import rank_value as _rank
 
 _CARD_STAT = {"B": "str", "A": "end", "Q": "agi"}
-
-
-def _rank(rank: str) -> int:
-    return RANKS[rank.rstrip("+")] + 5 * rank.count("+")
+NO_SHOT = 6  # the same, for a square a shooter cannot shoot its target from
+LOW_HP = 0.35  # below this share of its HP a hit is big enough to dodge (T4.3)
+FOCUS_CAST_CHECK = 60  # a hostile spell this hard to land is cast with concentration (T4.2)
+SPELL_SHARE = 0.25  # endure (T4.4) once one hostile spell could take this share of the HP left
 
 
 def _ratio(camp: dict[str, Any]) -> float:
@@ -49,6 +59,30 @@ def _ratio(camp: dict[str, Any]) -> float:
 
 def _of(legal: list[Action], kind: type) -> list[Action]:
     return [a for a in legal if type(a) is kind]
+
+
+def _mean(dice: Dice) -> float:
+    return dice.count * (dice.sides + 1) / 2 + dice.bonus
+
+
+def expected_damage(rules: Ruleset, me: dict[str, Any], np_round: int, battle_round: int,
+                    target: int) -> float:
+    """The mean damage of the camp's best attack on `target` this round, from its own view
+    (buffs, range and the defense aside): its Noble Phantasm if it is declared at that target,
+    charged and paid for, else its best card in hand."""
+    n = rules.numbers
+    np = rules.servants[me["cls"]].np
+    best = 0.0
+    charged = me["war_roar"] or (me["np_target"] == target and battle_round >= np_round
+                                 + np.charge)
+    if (np.kind == "attack" and charged and me["mp"] >= np.mp
+            and me["hand"].count(np.card) >= np.cards):
+        best = (_mean(n.np_damage_dice) + np.power + _rank(me["ranks"]["np"])
+                // n.np_damage_divisor + (n.np_buster_power if np.card == "B" else 0))
+    for card in set(me["hand"]) & set(_CARD_STAT):
+        best = max(best, _mean(n.damage_dice) + n.card_power[card]
+                   + _rank(me["ranks"][_CARD_STAT[card]]) // n.damage_stat_divisor)
+    return best + me["buster"]
 
 
 class HeuristicBot:
@@ -170,9 +204,13 @@ class HeuristicBot:
         if nps:
             camps = view["camps"]
             return min(nps, key=lambda a: camps[a.target]["hp"])
+        field = tactical.read(view, self.rules)
+        focus = self._focus(view, me, legal, field) if field else None
+        if focus is not None:
+            return focus
         skills = _of(legal, UseSkill)
         if skills and self.rng.random() < 0.7:
-            return self.rng.choice(skills)
+            return self._cast(self.rng.choice(skills), legal, field)
         if _ratio(me) < 0.3 and _of(legal, DeclareDisengage):
             return _of(legal, DeclareDisengage)[0]
         if _ratio(me) < 0.3 and _of(legal, OfferTruce):
@@ -189,6 +227,9 @@ class HeuristicBot:
         attacks = _of(legal, Attack)
         moves = _of(legal, Move)
         battle = view["battle"]
+        field = tactical.read(view, self.rules)
+        if field is not None:
+            return self._main_tactics(view, me, legal, attacks, moves, field)
         foe_squares = {view["camps"][x]["pos"] for x in battle["seats"] if x != me["seat"]}
         if attacks and min(self._distance(view, me["pos"], view["camps"][a.target]["pos"])
                            for a in attacks) > 0:
@@ -220,6 +261,9 @@ class HeuristicBot:
         rescue = self._rescue(me, legal)
         if rescue:
             return rescue
+        dodge = Concentrate(me["seat"], "dodge")
+        if dodge in legal and self._dodges(view, me, legal):
+            return dodge
         reacts = _of(legal, React)
         normal = [a for a in reacts if a.kind in "BAQ"]
         if normal:
@@ -229,6 +273,130 @@ class HeuristicBot:
         kind = "L" if luck >= 3 and end < 5 else "G"
         choice = [a for a in reacts if a.kind == kind and a.card == ""]
         return choice[0] if choice else reacts[0]
+
+    # --- tactics (seed 003): zones, lines of fire, concentration ---------------------------------
+    def _main_tactics(self, view: dict[str, Any], me: dict[str, Any], legal: list[Action],
+                      attacks: list[Action], moves: list[Action], field: Field) -> Action:
+        """The Main Action with zones and lines in mind. A ranged Servant standing in melee
+        inside a hostile zone steps out one square to a square it can shoot from; a shooter
+        otherwise shoots from where it stands, or walks to a square with a clear line. A melee
+        Servant steps onto a foe's square to fight. Every other Move keeps out of the zones of
+        foes it does not mean to fight there."""
+        battle = view["battle"]
+        seat = me["seat"]
+        foes = [x for x in battle["seats"] if x != seat]
+        here = me["pos"]
+        if moves and me["disengaging"] == battle["round"]:  # run clear of zones, far from foes
+            return min(moves, key=lambda a: (field.zones_on(a.to), -min(
+                field.distance(a.to, field.positions[x]) for x in foes), a.to))
+        reach = self.rules.numbers.ranged_max
+        shooter = field.shooter(me)
+        in_melee = any(field.positions[x] == here for x in foes)
+        if moves and shooter and in_melee and field.zones_on(here):
+            spots = [a for a in moves if any(field.can_shoot(a.to, x, reach) for x in foes)]
+            if spots:
+                return min(spots, key=lambda a: (field.zones_on(a.to), min(
+                    field.distance(a.to, field.positions[x]) for x in foes), a.to))
+        target = min(foes, key=lambda x: (view["camps"][x]["hp"], x)) if foes else -1
+        if shooter and moves and not in_melee and not any(a.target == target for a in attacks):
+            spots = [a for a in moves if field.can_shoot(a.to, target, reach)]
+            if spots:  # the weakest foe is out of reach or behind cover: find a clear line
+                return min(spots, key=lambda a: (field.zones_on(a.to),
+                                                 field.distance(a.to, field.positions[target]),
+                                                 a.to))
+        if attacks:
+            if not shooter and moves and not in_melee:
+                closing = [a for a in moves if a.to in set(field.positions.values()) - {here}]
+                if closing:  # step in: melee has no range penalty
+                    return self.rng.choice(closing)
+            return max(attacks, key=lambda a: self._attack_score(view, me, a))
+        if not moves or not foes:
+            return _of(legal, Wait)[0] if _of(legal, Wait) else legal[0]
+        goal = field.positions[target]
+
+        def cost(square: int) -> float:
+            d = field.distance(square, goal)
+            if shooter:
+                return (ZONE_COST * field.zones_on(square) + 2 * d
+                        + (0 if field.can_shoot(square, target, reach) else NO_SHOT))
+            return ZONE_COST * field.zones_on(square, allowed=target) + d
+
+        best = min(moves, key=lambda a: (cost(a.to), a.to))
+        if cost(best.to) > cost(here) and Wait(seat) in legal:
+            return Wait(seat)  # every step makes things worse: hold the square
+        return best
+
+    def _focus(self, view: dict[str, Any], me: dict[str, Any], legal: list[Action],
+               field: Field) -> Action | None:
+        """Round-start concentration (T4.1, T4.4): seize the initiative when a foe that would
+        act first can be killed now; endure when a foe's Servant casts spells that hurt at this
+        HP and a roll stays free for a dodge (a dodged Noble Phantasm is worth far more than a
+        halved spell, so endure waits until the spell matters)."""
+        offered = {a.use: a for a in _of(legal, Concentrate)}
+        if "initiative" in offered and self._kills_first(view, me, field):
+            return offered["initiative"]
+        if ("endure" in offered and field.free_uses >= 2
+                and self._spell_threat(view, me) >= SPELL_SHARE * me["hp"]):
+            return offered["endure"]
+        return None
+
+    def _kills_first(self, view: dict[str, Any], me: dict[str, Any], field: Field) -> bool:
+        """A foe this camp can reach this round, no slower than it, whose public HP its best
+        attack (its charged Noble Phantasm, else its best card) would likely take."""
+        camps = view["camps"]
+        battle = view["battle"]
+        np_round = next(c["np_round"] for c in battle["combatants"] if c["seat"] == me["seat"])
+        agi = _rank(me["ranks"]["agi"])
+        steps = 1 if field.zones_on(me["pos"]) else me["movement"]
+        for x, square in field.positions.items():
+            foe = camps[x]
+            if x == me["seat"] or _rank(foe["ranks"]["agi"]) < agi:
+                continue
+            if field.distance(me["pos"], square) > steps:
+                continue
+            guard = _rank(foe["ranks"]["end"]) // self.rules.numbers.guard_divisor
+            if expected_damage(self.rules, me, np_round, battle["round"], x) - guard >= foe["hp"]:
+                return True
+        return False
+
+    def _spell_threat(self, view: dict[str, Any], me: dict[str, Any]) -> int:
+        """The most damage one hostile spell of a foe's Servant can deal (the class sheets
+        ship with every client; Masters are never known); 0 if none can."""
+        worst = 0
+        for x in view["battle"]["seats"]:
+            if x == me["seat"]:
+                continue
+            for k in self.rules.servants[view["camps"][x]["cls"]].skills:
+                skill = self.rules.skills[k]
+                dice = skill.effect.damage
+                if skill.magecraft and skill.target == "enemy" and dice is not None:
+                    worst = max(worst, dice.count * dice.sides + dice.bonus)
+        return worst
+
+    def _cast(self, action: Action, legal: list[Action], field: Field | None) -> Action:
+        """A hostile spell hard to land goes with a concentration roll first (T4.2) while a
+        roll stays free for a dodge."""
+        if field is None or not isinstance(action, UseSkill) or field.free_uses < 2:
+            return action
+        boosted = ConcentrateCast(action.seat, action.skill, action.target, action.extra)
+        check = self.rules.skills[action.skill].check
+        if boosted in legal and check is not None and check <= FOCUS_CAST_CHECK:
+            return boosted
+        return action
+
+    def _dodges(self, view: dict[str, Any], me: dict[str, Any], legal: list[Action]) -> bool:
+        """Dodge (T4.3) a hit that matters, a Noble Phantasm or any hit while HP is low, when
+        the roll is likelier to avoid it than the counter card's defense."""
+        field = tactical.read(view, self.rules)
+        p = view["battle"]["pending"]
+        if field is None or p["fumble"] or not (p["noble_phantasm"] or _ratio(me) < LOW_HP):
+            return False
+        counter = next((a for a in _of(legal, React) if a.kind in "BAQ"), None)
+        defend = 0.0
+        if counter is not None and not p["critical"]:
+            bonus = _rank(me["ranks"][_CARD_STAT[counter.kind]]) // 10
+            defend = odds_at_least(bonus, p["total"])
+        return field.concentration_odds(me) > defend
 
     def _critical(self, view: dict[str, Any], me: dict[str, Any], legal: list[Action]) -> Action:
         wanted = "hp" if _ratio(me) < 0.6 else "card:B"

@@ -5,6 +5,9 @@ own view (`determinize.py`). Inside such an imagined game every camp is moved by
 which reads the imagined state directly (a view per step would cost more than the step). It
 plays like the normal bot in a few lines: rest when hurt or before the Master would sleep, fight
 weaker rivals, fire Noble Phantasms, attack with the strongest card, defend with the counter.
+With the tactics module on it also dodges Noble Phantasms, keeps a ranged Servant out of melee
+(one step back from a foe's square when a zone holds it) and walks around the zones of foes it
+is not heading for; lines of fire need nothing, the legal attacks already respect them.
 """
 
 from __future__ import annotations
@@ -33,6 +36,8 @@ from ..engine.actions import (
     Wait,
 )
 from ..engine.state import Camp, GameState
+from ..modules.tactics import Concentrate, Tactics
+from .tactical import SHOOTERS, ZONE_COST
 
 _ATTACK_VALUE = {"B": 3.0, "A": 2.0, "Q": 1.5, "L": 0.0}
 
@@ -44,6 +49,11 @@ def ratio(camp: Camp) -> float:
 def distance(s: GameState, a: int, b: int) -> int:
     w = s.rules.maps[s.settings.map_id].width
     return abs(a % w - b % w) + abs(a // w - b // w)
+
+
+def tactics(s: GameState) -> Tactics | None:
+    """The game's tactics module, if it is on."""
+    return next((m for m in s.modules if isinstance(m, Tactics)), None)
 
 
 def rollout_action(s: GameState, seat: int, legal: list[Action], rng: random.Random) -> Action:
@@ -116,6 +126,9 @@ def _round_start(s: GameState, camp: Camp, legal: list[Action], rng: random.Rand
 
 def _main(s: GameState, camp: Camp, legal: list[Action], rng: random.Random) -> Action:
     seat = camp.seat
+    module = tactics(s)
+    shooter = module is not None and module.data.weapon(camp.servant.id, camp.cls) in SHOOTERS
+    zones: frozenset[int] = module.controlled(s, seat) if module is not None else frozenset()
     best: Action | None = None
     best_value = -1e9
     moves: list[Move] = []
@@ -132,9 +145,11 @@ def _main(s: GameState, camp: Camp, legal: list[Action], rng: random.Random) -> 
                 best, best_value = a, value
         elif t is Move:
             moves.append(a)
-    if best is not None and best_value < 0 and moves:  # at range: step in for melee instead
-        foes = {s.camps[x].pos for x in s.battle.seats if x != seat}
-        closing = [m for m in moves if m.to in foes]
+    foe_squares = {s.camps[x].pos for x in s.battle.seats if x != seat}
+    if shooter and moves and camp.pos in foe_squares and camp.pos in zones:
+        return moves[0]  # held by a zone, it moves one square: out of melee, then shoots
+    if best is not None and best_value < 0 and moves and not shooter:  # step in for melee
+        closing = [m for m in moves if m.to in foe_squares]
         if closing:
             return rng.choice(closing)
     if best is not None:
@@ -145,11 +160,21 @@ def _main(s: GameState, camp: Camp, legal: list[Action], rng: random.Random) -> 
         foes = [s.camps[x] for x in s.battle.seats if x != seat]
         if foes:
             target = min(foes, key=lambda c: c.hp)
-            return min(moves, key=lambda m: distance(s, m.to, target.pos))
+            own = module.radius(target) if module is not None else 0
+
+            def cost(m: Move) -> int:
+                d = distance(s, m.to, target.pos)
+                return d + (ZONE_COST if m.to in zones and d > own else 0)
+
+            return min(moves, key=cost)
     return Wait(seat) if Wait(seat) in legal else legal[0]
 
 
 def _reaction(s: GameState, camp: Camp, legal: list[Action], rng: random.Random) -> Action:
+    if s.battle.pending.noble_phantasm and tactics(s) is not None:
+        dodge = Concentrate(camp.seat, "dodge")
+        if dodge in legal:
+            return dodge
     guard = None
     for a in legal:
         if type(a) is React:
