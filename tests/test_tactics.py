@@ -604,6 +604,19 @@ def test_t4_3_a_successful_dodge_negates_the_attack():
     assert uses(s)[1] == DATA.concentration_uses - 1
 
 
+def test_t4_3_a_noble_phantasm_cannot_be_dodged():
+    """T4.3 (decision): a concentration dodge answers an Attack, never a Noble Phantasm; the
+    same Caster with uses left is offered it against Saber's Buster card."""
+    rules = tweak(MAGE, "saber", np={"charge": 0})
+    s = arena(("saber", "caster"), [(3, 3), (3, 3)], rules=rules)
+    s, _ = act_all(s, DeclareNoblePhantasm(0, 1))
+    s = to_main(s, 0)
+    s, _ = act_all(s, UseNoblePhantasm(0, 1), faces(7))
+    assert s.prompt == ("reaction", {1})
+    assert Concentrate(1, "dodge") not in legal_actions(s, 1)
+    assert Concentrate(1, "dodge") in legal_actions(reaction_to_saber(), 1)
+
+
 def test_t4_3_a_failed_dodge_resolves_as_a_guard_with_no_card():
     """T4.3: on a failure the attack lands as against a Guard with no card (END // 10 off the
     same damage roll), the hand is kept, and the use is gone."""

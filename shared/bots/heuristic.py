@@ -385,11 +385,11 @@ class HeuristicBot:
         return action
 
     def _dodges(self, view: dict[str, Any], me: dict[str, Any], legal: list[Action]) -> bool:
-        """Dodge (T4.3) a hit that matters, a Noble Phantasm or any hit while HP is low, when
-        the roll is likelier to avoid it than the counter card's defense."""
+        """Dodge (T4.3: Attacks only) a hit while HP is low, when the roll is likelier to avoid
+        it than the counter card's defense."""
         field = tactical.read(view, self.rules)
         p = view["battle"]["pending"]
-        if field is None or p["fumble"] or not (p["noble_phantasm"] or _ratio(me) < LOW_HP):
+        if field is None or p["fumble"] or _ratio(me) >= LOW_HP:
             return False
         counter = next((a for a in _of(legal, React) if a.kind in "BAQ"), None)
         defend = 0.0

@@ -171,7 +171,7 @@ def _main(s: GameState, camp: Camp, legal: list[Action], rng: random.Random) -> 
 
 
 def _reaction(s: GameState, camp: Camp, legal: list[Action], rng: random.Random) -> Action:
-    if s.battle.pending.noble_phantasm and tactics(s) is not None:
+    if ratio(camp) < 0.35 and tactics(s) is not None:  # a hit it may not survive
         dodge = Concentrate(camp.seat, "dodge")
         if dodge in legal:
             return dodge

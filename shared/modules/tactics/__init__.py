@@ -181,7 +181,7 @@ class Tactics(Module):
         if kind == "round_start":
             out.extend(Concentrate(seat, use) for use, taken in (
                 ("initiative", st.seize), ("endure", st.endure)) if seat not in taken)
-        elif kind == "reaction":
+        elif kind == "reaction" and not b.pending.noble_phantasm:  # T4.3: Attacks only
             out.append(Concentrate(seat, "dodge"))
         out.extend(ConcentrateCast(seat, a.skill, a.target, a.extra) for a in out
                    if type(a) is UseSkill and a.target >= 0 and self._castable(a.skill))
