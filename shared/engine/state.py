@@ -8,6 +8,7 @@ it was given.
 
 from __future__ import annotations
 
+from collections.abc import Callable
 from dataclasses import dataclass, field
 from typing import TYPE_CHECKING, Any, NamedTuple
 
@@ -84,6 +85,17 @@ class PendingAttack(NamedTuple):
     power: int
 
 
+def slot_copier(cls: type) -> Callable[[Any], Any]:
+    """A function that copies every slot of a `cls` object into a new one, written out as one
+    assignment per slot (what dataclasses does for __init__): search bots clone states by the
+    million, and a getattr/setattr loop over the slots cost a third of each clone."""
+    lines = [f"    new.{name} = old.{name}" for name in cls.__slots__]
+    source = "def copy(old):\n    new = make(cls)\n" + "\n".join(lines) + "\n    return new\n"
+    scope: dict[str, Any] = {"make": object.__new__, "cls": cls}
+    exec(source, scope)
+    return scope["copy"]
+
+
 class Camp:
     """A Servant and its Master, played by one seat."""
 
@@ -127,10 +139,7 @@ class Camp:
         self.fleeing = False
 
     def clone(self) -> Camp:
-        new = Camp.__new__(Camp)
-        for name in Camp.__slots__:
-            setattr(new, name, getattr(self, name))
-        return new
+        return _copy_camp(self)
 
     def mod(self, key: str) -> int:
         """The sum of one modifier over active buffs (constant sources are added by the caller)."""
@@ -165,10 +174,7 @@ class Battle:
         self.pending: PendingAttack | None = None
 
     def clone(self) -> Battle:
-        new = Battle.__new__(Battle)
-        for name in Battle.__slots__:
-            setattr(new, name, getattr(self, name))
-        return new
+        return _copy_battle(self)
 
     @property
     def actor(self) -> int:
@@ -217,9 +223,7 @@ class GameState:
         self._legal: dict[int, list] = {}
 
     def clone(self) -> GameState:
-        new = GameState.__new__(GameState)
-        for name in GameState.__slots__:
-            setattr(new, name, getattr(self, name))
+        new = _copy_state(self)
         new.camps = list(self.camps)
         new.events = []
         new._legal = {}
@@ -264,3 +268,8 @@ class GameState:
     @property
     def living(self) -> list[int]:
         return [c.seat for c in self.camps if c.alive]
+
+
+_copy_camp = slot_copier(Camp)
+_copy_battle = slot_copier(Battle)
+_copy_state = slot_copier(GameState)
