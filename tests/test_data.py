@@ -69,7 +69,7 @@ def test_shipped_data_loads_once_and_a_copy_loads_the_same(rules: Ruleset, data_
     assert load_ruleset(data_root) == rules
     assert list(rules.servants) == list(CLASSES)
     assert all(s.cls == cls for cls, s in rules.servants.items())
-    assert len(rules.masters) == 7
+    assert len(rules.masters) == 10
 
 
 def test_servant_sheets_are_balanced(rules: Ruleset):

@@ -36,7 +36,7 @@ from test_hidden_info import (
     secrets,
 )
 
-SEEDS = (3, 6, 17)  # games in which investigations reach tiers 1, 2 and 3
+SEEDS = (3, 6, 15)  # games in which investigations reach tiers 1, 2 and 3
 SEATS = ("saber", "archer", "lancer", "rider", "caster", "assassin", "berserker")
 
 
