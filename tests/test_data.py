@@ -69,7 +69,7 @@ def test_shipped_data_loads_once_and_a_copy_loads_the_same(rules: Ruleset, data_
     assert load_ruleset(data_root) == rules
     assert list(rules.servants) == list(CLASSES)
     assert all(s.cls == cls for cls, s in rules.servants.items())
-    assert len(rules.masters) == 7
+    assert len(rules.masters) == 10
 
 
 def test_servant_sheets_are_balanced(rules: Ruleset):
@@ -84,6 +84,28 @@ def test_servant_sheets_are_balanced(rules: Ruleset):
         assert 2 <= len(s.skills) <= 3, s.id
     kinds = sorted(s.np.kind for s in rules.servants.values())
     assert kinds == ["attack"] * 5 + ["constant", "support"]
+
+
+def test_the_roster_has_three_servants_per_class_sharing_a_public_sheet(rules: Ruleset):
+    """Each class has its own sheet first and at least two more Servants; ids and Noble
+    Phantasm ids are unique across the roster; within a class every Servant shows the same
+    public facts (ranks, HP, movement), so class and status never name a Servant."""
+    ids = [s.id for entries in rules.roster.values() for s in entries]
+    nps = [s.np.id for entries in rules.roster.values() for s in entries]
+    assert len(ids) == len(set(ids)) >= 21 and len(nps) == len(set(nps))
+    for cls, entries in rules.roster.items():
+        assert entries[0] is rules.servants[cls] and len(entries) >= 3, cls
+        assert all(s.cls == cls and 1 <= s.fame <= 5 for s in entries), cls
+        public = {(tuple(s.ranks.items()), s.hp, s.movement) for s in entries}
+        assert len(public) == 1, f"{cls}: a Servant's public sheet names it"
+
+
+def test_a_roster_servant_reusing_an_id_is_named(data_root: Path):
+    """A roster file whose Noble Phantasm id is another Servant's is refused by file."""
+    edit(data_root, "servants/saber/gyebaek.toml", 'id = "hwangsanbeol_last_stand"',
+         'id = "tizona"')
+    err = load_error(data_root)
+    assert err.field == "np.id" and "tizona" in err.problem, str(err)
 
 
 def test_ranks_become_numbers(rules: Ruleset):
@@ -256,6 +278,14 @@ BROKEN = [
                  "spell[14].effect.invincible", "must be 1", id="flag-not-one"),
     pytest.param("servants/caster.toml", 'class = "caster"', 'class = "archer"',
                  "servants/caster.toml", "class", "must hold the caster", id="class-mismatch"),
+    pytest.param("servants/saber/gyebaek.toml", 'id = "gyebaek"', 'id = "gye_baek"',
+                 "servants/saber/gyebaek.toml", "id", 'must match the file name ("gyebaek")',
+                 id="roster-id-mismatch"),
+    pytest.param("servants/lancer/benkei.toml", 'class = "lancer"', 'class = "saber"',
+                 "servants/lancer/benkei.toml", "class", "must hold the lancer",
+                 id="roster-class-mismatch"),
+    pytest.param("servants/saber.toml", "fame = 3", "fame = 6",
+                 "servants/saber.toml", "fame", "must be between 1 and 5", id="fame-range"),
     pytest.param("masters/koga.toml", 'id = "koga"', 'id = "kouga"',
                  "masters/koga.toml", "id", 'must match the file name ("koga")',
                  id="master-id-mismatch"),

@@ -269,7 +269,7 @@ GAMES = [
     ("random", 11, CLASSES, ()), ("random", 12, CLASSES, ()), ("random", 13, CLASSES, ()),
     ("random", 14, ("lancer", "assassin"), ()), ("random", 15, ("saber", "archer", "caster"), ()),
     ("heuristic", 16, CLASSES, TACTICS), ("heuristic", 17, ("lancer", "caster"), TACTICS),
-    ("random", 16, CLASSES, TACTICS), ("random", 17, ("saber", "archer", "caster"), TACTICS),
+    ("random", 16, CLASSES, TACTICS), ("random", 18, ("saber", "archer", "caster"), TACTICS),
 ]
 
 

@@ -8,6 +8,7 @@ The layout and the field meanings are described in ``docs/data.md``.
 
 from __future__ import annotations
 
+import dataclasses
 import difflib
 import functools
 import re
@@ -185,6 +186,7 @@ class Servant:
     np: NoblePhantasm
     profile: Text
     weakness: Text
+    fame: int  # 1 (obscure) .. 5 (known to everyone): the campaign module's renown
 
 
 @dataclass(frozen=True, slots=True)
@@ -323,13 +325,15 @@ class Ruleset:
     """All game data, loaded and cross-checked."""
 
     numbers: Numbers
-    servants: dict[str, Servant]  # by class
+    servants: dict[str, Servant]  # by class: the class's own sheet (servants/<class>.toml)
     masters: dict[str, Master]
     skills: dict[str, Skill]
     command_spells: dict[str, CommandSpell]  # in seed order
     debuffs: tuple[Debuff, ...]
     buffs: tuple[Buff, ...]
     maps: dict[str, CityMap]
+    # Every Servant of each class, its own sheet first, then servants/<class>/<id>.toml.
+    roster: dict[str, tuple[Servant, ...]] = dataclasses.field(default_factory=dict)
 
 
 class DataError(Exception):
@@ -677,6 +681,7 @@ def _load_servant(doc: Reader, cls: str, skills: dict[str, Skill]) -> Servant:
         np=_load_np(doc.table("np")),
         profile=doc.text("profile"),
         weakness=doc.text("weakness"),
+        fame=doc.integer("fame", 1, 5),
     )
     doc.finish()
     _check_skill_refs(doc, servant.skills, "servant", skills)
@@ -799,9 +804,11 @@ def load_ruleset(root: Path | None = None) -> Ruleset:
                             f"servant files are named after their class ({', '.join(CLASSES)})")
     servants = {cls: _load_servant(read_table(base, f"servants/{cls}.toml"), cls, skills)
                 for cls in CLASSES}
-    _check_unique_across([(f"servants/{s.cls}.toml", "id", s.id) for s in servants.values()])
-    _check_unique_across([(f"servants/{s.cls}.toml", "np.id", s.np.id)
-                          for s in servants.values()])
+    roster = {cls: (servants[cls], *_load_roster(base, cls, skills)) for cls in CLASSES}
+    files = [(f"servants/{s.cls}.toml" if s is servants[s.cls] else
+              f"servants/{s.cls}/{s.id}.toml", s) for entries in roster.values() for s in entries]
+    _check_unique_across([(file, "id", s.id) for file, s in files])
+    _check_unique_across([(file, "np.id", s.np.id) for file, s in files])
 
     master_files = _toml_names(base, "masters")
     if len(master_files) < len(CLASSES):
@@ -823,7 +830,24 @@ def load_ruleset(root: Path | None = None) -> Ruleset:
         map_id = name.removesuffix(".toml")
         maps[map_id] = _load_map(read_table(base, f"maps/{name}"), map_id)
 
-    return Ruleset(numbers, servants, masters, skills, command_spells, debuffs, buffs, maps)
+    return Ruleset(numbers, servants, masters, skills, command_spells, debuffs, buffs, maps,
+                   roster)
+
+
+def _load_roster(base: Traversable, cls: str, skills: dict[str, Skill]) -> list[Servant]:
+    """The other Servants of a class, one file each (`servants/<class>/<id>.toml`, optional)."""
+    try:
+        names = _toml_names(base, f"servants/{cls}")
+    except DataError:
+        return []
+    out = []
+    for name in names:
+        doc = read_table(base, f"servants/{cls}/{name}")
+        servant = _load_servant(doc, cls, skills)
+        if servant.id != name.removesuffix(".toml"):
+            doc.fail("id", f"must match the file name ({_show(name.removesuffix('.toml'))})")
+        out.append(servant)
+    return out
 
 
 @functools.cache

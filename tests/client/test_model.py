@@ -36,8 +36,13 @@ def test_the_model_needs_no_opengl() -> None:
     assert out.stdout.strip() == "False"
 
 
+# Seat 0's Master (takizawa) has no turn-action skill, so its declaration greys Use Skill; the
+# Masters are named because a seed's draw changes whenever a Master sheet is added.
+GREYED_MASTERS = ("takizawa", "hayase", "han", "mashiba", "seo", "baek", "koga")
+
+
 def test_enabled_verbs_are_exactly_those_with_a_legal_action() -> None:
-    state = new_game(seed=3, classes=list(CLASSES))
+    state = new_game(seed=3, classes=list(CLASSES), masters=GREYED_MASTERS)
     m = model_for(state)
     legal_verbs = {verb_of(a) for a in m.legal}
     verbs = m.verbs()

@@ -9,7 +9,7 @@ import pytest
 from grailwar.client import theme as th
 from grailwar.shared.engine import new_game
 from grailwar.shared.engine.data import CLASSES
-from test_model import play_game, state_msg
+from test_model import GREYED_MASTERS, play_game, state_msg
 
 
 def render(app: Any, name: str) -> Any:
@@ -155,7 +155,7 @@ def test_room_shows_seats_servant_choice_and_owner_controls(app: Any) -> None:
 
 def test_game_shows_the_hand_and_draws_disabled_actions_disabled(app: Any) -> None:
     join(app)
-    state = new_game(seed=3, classes=list(CLASSES))
+    state = new_game(seed=3, classes=list(CLASSES), masters=GREYED_MASTERS)
     app.model.handle(state_msg(state, 0, {str(s): 300 for s in state.prompt.seats}))
     image = render(app, "game")
     view = app.current
