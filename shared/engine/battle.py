@@ -26,7 +26,7 @@ from .actions import (
     Wait,
 )
 from .core import CHECK_STAT, COUNTER, city
-from .data import CLASSES, CommandSpell, Dice
+from .data import CommandSpell, Dice
 from .geometry import distance, reachable
 from .state import Battle, Camp, GameState, PendingAttack, Prompt
 
@@ -518,12 +518,6 @@ def wait(s: GameState, action: Wait) -> None:
     next_activation(s)
 
 
-def np_viewers(s: GameState, seat: int) -> frozenset[int]:
-    """Who may see a Noble Phantasm's name: its camp and those whose investigation reached it."""
-    idx = CLASSES.index(s.camps[seat].cls)
-    return frozenset({seat} | {c.seat for c in s.camps if c.known[idx] >= 2})
-
-
 def fire_costs(s: GameState, seat: int) -> None:
     """Pay the Noble Phantasm's MP and cards; the type bonus of an Arts NP comes at once."""
     camp = s.camps[seat]
@@ -536,7 +530,7 @@ def fire_costs(s: GameState, seat: int) -> None:
     camp.war_roar = False
     if np.card == "A":
         core.gain_mp(s, seat, s.rules.numbers.np_arts_mp)
-    viewers = np_viewers(s, seat)
+    viewers = core.knowers(s, seat, 2)  # a Noble Phantasm's name is revealed at tier 2
     base = {"seat": seat, "card": np.card, "kind": np.kind, "scale": np.scale}
     core.emit(s, "NoblePhantasmFired", viewers, {**base, "np": None}, **base, np=np.id)
 

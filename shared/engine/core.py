@@ -129,13 +129,17 @@ def skill_check(s: GameState, seat: int, skill: Skill, bonus: int) -> bool:
     return ok
 
 
-def skill_viewers(s: GameState, seat: int, skill: Skill) -> frozenset[int]:
-    """Who knows a skill's sheet: its camp, and for a Servant skill the seats whose
-    investigation of that camp reached tier 1 (no investigation reveals a Master's skills)."""
-    if skill.owner == "master":
-        return frozenset({seat})
+def knowers(s: GameState, seat: int, tier: int) -> frozenset[int]:
+    """The camp itself and the seats whose investigation of it reached `tier` (1: cards and
+    skills, 2: Noble Phantasm and true name, 3: profile and weakness)."""
     idx = CLASSES.index(s.camps[seat].cls)
-    return frozenset({seat} | {c.seat for c in s.camps if c.known[idx] >= 1})
+    return frozenset({seat} | {c.seat for c in s.camps if c.known[idx] >= tier})
+
+
+def skill_viewers(s: GameState, seat: int, skill: Skill) -> frozenset[int]:
+    """Who knows a skill's sheet: a Servant skill is revealed at tier 1; no investigation
+    reveals a Master's skills."""
+    return frozenset({seat}) if skill.owner == "master" else knowers(s, seat, 1)
 
 
 # --- modifiers ---------------------------------------------------------------------------------
