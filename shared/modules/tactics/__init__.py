@@ -93,12 +93,12 @@ class Tactics(Module):
         seats = s.battle.seats
         uses = tuple(self.data.concentration_uses if seat in seats else 0
                      for seat in range(len(s.camps)))
-        self.put(s, zoc=frozenset(x for x in seats if self.radius(s.camps[x]) > 0),
-                 dropped=frozenset(), uses=uses, seize=frozenset(), endure=frozenset())
+        s.set_mod(self.name, TacticsState(
+            zoc=frozenset(x for x in seats if self.radius(s.camps[x]) > 0), uses=uses))
 
     def on_battle_end(self, s: GameState) -> None:
-        self.put(s, zoc=frozenset(), dropped=frozenset(), seize=frozenset(),
-                 endure=frozenset())
+        """Zones and declarations end with the battle; the uses left stay until the next."""
+        s.set_mod(self.name, TacticsState(uses=self.st(s).uses))
 
     def controlled(self, s: GameState, seat: int) -> frozenset[int]:
         """The squares under an active zone of a combatant hostile to `seat` (T1.2, T1.8)."""
@@ -131,11 +131,9 @@ class Tactics(Module):
 
     def _drops(self, s: GameState, action: Action) -> bool:
         camp = s.camps[action.seat]
-        if isinstance(action, Attack):
-            return distance(city(s), camp.pos, s.camps[action.target].pos) >= 1
-        if isinstance(action, UseNoblePhantasm):
-            return camp.servant.np.kind == "support" or distance(
-                city(s), camp.pos, s.camps[action.target].pos) >= 1
+        if isinstance(action, Attack | UseNoblePhantasm):  # at range, or a support NP
+            support = isinstance(action, UseNoblePhantasm) and camp.servant.np.kind == "support"
+            return support or distance(city(s), camp.pos, s.camps[action.target].pos) >= 1
         if isinstance(action, UseSkill | ConcentrateCast):  # Servant spellcasting only
             return any(sid and self.rules.skills[sid].magecraft
                        and self.rules.skills[sid].owner == "servant"
