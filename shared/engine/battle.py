@@ -192,7 +192,7 @@ def battle_step(s: GameState) -> bool:
 
 
 def finish_round_start(s: GameState) -> None:
-    b = s.edit_battle()
+    b = s.battle
     if b.truce >= frozenset(b.seats):
         end_battle(s, "truce")
         return
