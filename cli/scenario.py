@@ -35,7 +35,13 @@ def register(sub: argparse._SubParsersAction) -> None:
 def setup(spec: dict[str, Any]) -> GameState:
     """The initial state the file describes: the game (with its rules modules), then per-camp
     overrides."""
-    kwargs = {k: spec[k] for k in ("seed", "classes", "day_limit", "modules") if k in spec}
+    kwargs = {k: spec[k] for k in ("seed", "classes", "day_limit", "modules", "masters")
+              if k in spec}
+    if "servants" in spec:  # absent: every camp summoned at random by the seed
+        servants = spec["servants"]
+        if not isinstance(servants, list) or not all(isinstance(x, str) for x in servants):
+            raise ScenarioError('servants: a list of Servant ids, one per camp ("random": drawn)')
+        kwargs["servants"] = [None if x == "random" else x for x in servants]
     if "map" in spec:
         kwargs["map_id"] = spec["map"]
     if "options" in spec:

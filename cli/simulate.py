@@ -14,7 +14,8 @@ from typing import Any
 from ..shared.bots import make_bot
 from ..shared.bots.match import run_match
 from ..shared.engine import new_game
-from ..shared.engine.data import CLASSES
+from ..shared.engine.data import CLASSES, default_ruleset
+from ..shared.engine.game import summon
 from ..shared.engine.modules import normalize
 from . import modules as module_args
 
@@ -28,6 +29,9 @@ def register(sub: argparse._SubParsersAction) -> None:
                         "(random, heuristic)")
     p.add_argument("--classes", default=",".join(CLASSES),
                    help="comma list of the classes that take part (2 to 7)")
+    p.add_argument("--servants", default="",
+                   help="comma list, one per class: the Servant each camp summons, by id, or "
+                        "random (default: every camp summoned at random by the game's seed)")
     module_args.add_arguments(p)
     p.add_argument("--json", action="store_true", help="print one JSON object")
     p.set_defaults(run=run)
@@ -35,11 +39,15 @@ def register(sub: argparse._SubParsersAction) -> None:
 
 def simulate(games: int, seed: int, bots: list[str], classes: list[str],
              progress: bool = False, modules: Sequence[str] = (),
-             options: Mapping[str, Mapping[str, Any]] | None = None) -> dict[str, Any]:
-    """Play `games` games with the rules `modules` on; every failure is counted in `errors`,
-    never hidden."""
+             options: Mapping[str, Mapping[str, Any]] | None = None,
+             servants: Sequence[str | None] | None = None) -> dict[str, Any]:
+    """Play `games` games with the rules `modules` on and the `servants` summoned (None: at
+    random by each game's seed); every failure is counted in `errors`, never hidden."""
     modules, options = normalize(modules, options)
+    summon(default_ruleset(), seed, classes, servants)  # a bad list is a ValueError, not errors
     wins: Counter[str] = Counter()
+    servant_wins: Counter[str] = Counter()
+    servant_games: Counter[str] = Counter()
     draws = errors = 0
     rounds: list[int] = []
     days: list[int] = []
@@ -47,15 +55,18 @@ def simulate(games: int, seed: int, bots: list[str], classes: list[str],
     for g in range(games):
         levels = bots if len(bots) == len(classes) else bots[:1] * len(classes)
         try:
-            state = new_game(seed=seed + g, classes=classes, modules=modules, options=options)
+            state = new_game(seed=seed + g, classes=classes, modules=modules, options=options,
+                             servants=servants)
             players = [make_bot(level, (seed + g) * 31 + i) for i, level in enumerate(levels)]
             result = run_match(state, players, arrival_seed=seed + g)
         except Exception:  # an engine bug must be counted, and the run go on
             errors += 1
             first_error = first_error or traceback.format_exc()
             continue
+        servant_games.update(c.servant.id for c in state.camps)
         if result.winner_class:
             wins[result.winner_class] += 1
+            servant_wins[state.camps[state.winner].servant.id] += 1
         else:
             draws += 1
         rounds.extend(result.battle_rounds)
@@ -71,6 +82,9 @@ def simulate(games: int, seed: int, bots: list[str], classes: list[str],
         "options": options,
         "errors": errors,
         "wins_by_class": {c: wins[c] for c in classes},
+        # per Servant summoned: its wins, and the games it played (its share = wins / games)
+        "wins_by_servant": {x: servant_wins[x] for x in sorted(servant_games)},
+        "games_by_servant": dict(sorted(servant_games.items())),
         "draws": draws,
         "battles": len(rounds),
         "median_battle_rounds": statistics.median(rounds) if rounds else None,
@@ -84,9 +98,16 @@ def run(args: argparse.Namespace) -> int:
     chosen = module_args.from_args(args, "simulate")
     if chosen is None:
         return 2
-    summary = simulate(args.games, args.seed, args.bots.split(","), classes,
-                       progress=sys.stderr.isatty() and not args.json, modules=chosen[0],
-                       options=chosen[1])
+    servants = None
+    if args.servants:
+        servants = [None if x == "random" else x for x in args.servants.split(",")]
+    try:
+        summary = simulate(args.games, args.seed, args.bots.split(","), classes,
+                           progress=sys.stderr.isatty() and not args.json, modules=chosen[0],
+                           options=chosen[1], servants=servants)
+    except ValueError as err:  # a Servant not of its class, a list of the wrong length
+        print(f"simulate: {err}", file=sys.stderr)
+        return 2
     if args.json:
         print(json.dumps(summary))
     else:
@@ -95,6 +116,9 @@ def run(args: argparse.Namespace) -> int:
               f"  modules {module_args.describe(summary['options']) or 'none'}")
         for cls, n in summary["wins_by_class"].items():
             print(f"  {cls:<10} {n:>5}  {100 * n / total:5.1f}%")
+        for servant, played in summary["games_by_servant"].items():
+            n = summary["wins_by_servant"][servant]
+            print(f"    {servant:<16} {n:>5}/{played:<5} {100 * n / max(1, played):5.1f}%")
         print(f"battles {summary['battles']}  median rounds {summary['median_battle_rounds']}  "
               f"median days {summary['median_game_days']}")
         if summary["first_error"]:

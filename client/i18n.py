@@ -124,10 +124,10 @@ class Tr:
         return self.skill(source)
 
     def servant_by_id(self, servant_id: str) -> Any:
-        return next((s for s in self.rules.servants.values() if s.id == servant_id), None)
+        return self.rules.by_id.get(servant_id)
 
     def np_by_id(self, np_id: str) -> Any:
-        return next((s.np for s in self.rules.servants.values() if s.np.id == np_id), None)
+        return next((s.np for s in self.rules.by_id.values() if s.np.id == np_id), None)
 
     def np_name(self, np_id: str | None) -> str:
         np = self.np_by_id(np_id) if np_id else None

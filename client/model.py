@@ -698,10 +698,7 @@ class ClientModel:
     def np_charge(self, seat: int) -> int | None:
         """Rounds a Noble Phantasm needs to charge, if this seat knows which one it is."""
         camp = self.camp(seat)
-        np_id = camp.get("noble_phantasm")
-        if np_id is None and seat == self.me:
-            servant = self.tr.rules.servants.get(camp["cls"])
-            np_id = servant.np.id if servant else None
+        np_id = camp.get("noble_phantasm")  # one's own camp, or a rival known to tier 2
         np = self.tr.np_by_id(np_id) if np_id else None
         return np.charge if np else None
 

@@ -20,7 +20,7 @@ from ..shared.engine.actions import (
     DeclareEncounter,
     DeclareWait,
 )
-from ..shared.engine.data import CLASSES
+from ..shared.engine.data import CLASSES, default_ruleset
 from ..shared.engine.events import Event
 from ..shared.engine.state import GameState
 from ..shared.modules.tactics import Concentrate
@@ -53,7 +53,8 @@ def tactics_battle(seed: int = TOUR_SEED) -> tuple[GameState, list[Event]]:
     (seat 0) meets Lancer, Saber joins, then the three stand on TACTICS_SQUARES, where a blocking
     square cuts Caster's line of fire to Lancer and Saber is out of Caster's sight; Lancer has
     declared a concentration roll for the initiative. Returns the state and its events."""
-    s = new_game(seed=seed, classes=TACTICS_CLASSES, modules=["tactics"])
+    own = [default_ruleset().servants[c].id for c in TACTICS_CLASSES]  # the staging needs them
+    s = new_game(seed=seed, classes=TACTICS_CLASSES, modules=["tactics"], servants=own)
     for seat, square in enumerate((17, 17, 18)):  # Saber near enough to join
         s.edit(seat).pos = square
     events: list[Event] = []

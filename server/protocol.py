@@ -213,6 +213,9 @@ class GrailProtocol(Protocol):
     def msg_choose_class(self, msg: dict[str, Any]) -> None:
         self._in_room().choose_class(self, msg["cls"])
 
+    def msg_choose_servant(self, msg: dict[str, Any]) -> None:
+        self._in_room().choose_servant(self, msg["servant"])
+
     def _owned_room(self) -> Room:
         room = self._in_room()
         room.require_owner(self)

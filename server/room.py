@@ -36,7 +36,7 @@ from ..shared.engine import (
     play,
     view_for,
 )
-from ..shared.engine.data import CLASSES
+from ..shared.engine.data import CLASSES, default_ruleset
 from ..shared.engine.modules import normalize
 from ..shared.engine.prompts import PROMPTS
 from ..shared.engine.text import event_line
@@ -49,7 +49,8 @@ WARNINGS = (60, 10)  # seconds before a deadline when every member is warned
 BOT_DELAY = 0.2  # seconds a bot waits before answering, so humans can follow
 GRACE = 90.0  # seconds a disconnected player keeps its seat before a bot plays it
 # 2: `options` holds the modules' options (new_game's argument); the room's own, `room_options`
-REPLAY_FORMAT = "grailwar-replay-2"
+# 3: `servants`, each seat's summoned Servant (the roster)
+REPLAY_FORMAT = "grailwar-replay-3"
 
 
 class Member(Protocol):
@@ -98,9 +99,11 @@ class Seat:
     away: IDelayedCall | None = None  # the grace-period timer of a disconnected player
     takeover: bool = False  # a bot plays this human seat while its player is away
     ready: bool = False  # the player said it is ready to start (before the start only)
+    servant: str | None = None  # its own choice (`choose` summoning), then the one summoned
 
     def row(self) -> SeatRow:
-        return SeatRow(self.index, self.cls, self.kind, self.name, self.token, self.level)
+        return SeatRow(self.index, self.cls, self.kind, self.name, self.token, self.level,
+                       self.servant)
 
     @property
     def bot_plays(self) -> bool:
@@ -126,6 +129,7 @@ class Room:
         self.options = {k: options.get(k, default) for k, (_lo, _hi, default) in SECONDS.items()}
         self.options["seats"] = options.get("seats", 7)
         self.options["day_limit"] = options.get("day_limit", 7)
+        self.options["summoning"] = options.get("summoning", "random")
         self.modules, self.module_options = game_modules(options)
         self.clock = clock
         self.store = store
@@ -162,8 +166,8 @@ class Room:
         room.owner = row.owner
         for srow in row.seats:
             seat = room.seats[srow.seat]
-            seat.cls, seat.kind, seat.name, seat.token, seat.level = (
-                srow.cls, srow.kind, srow.name, srow.token, srow.level)
+            seat.cls, seat.kind, seat.name, seat.token, seat.level, seat.servant = (
+                srow.cls, srow.kind, srow.name, srow.token, srow.level, srow.servant)
         if row.started:
             room.masters = row.masters
             room.state = room._new_game()
@@ -197,8 +201,12 @@ class Room:
             "over": bool(self.state and self.state.over), "modules": list(self.modules),
         }
 
-    def public(self) -> dict[str, Any]:
+    def public(self, seat: int | None = None) -> dict[str, Any]:
+        """The room as everyone sees it; `seat`'s own Servant choice is added for that seat
+        only (the others see only its class)."""
+        mine = self.seats[seat].servant if seat is not None and self.state is None else None
         return {
+            **({"your_servant": mine} if mine else {}),
             **self.summary(), "owner": self.owner,
             "options": dict(self.options),
             "module_options": copy.deepcopy(self.module_options),
@@ -375,7 +383,27 @@ class Room:
             raise ProtocolError("seat_taken", f"the {cls} seat is taken")
         self.seats[index].cls = cls
         self.seats[index].ready = False  # a new Servant: ready again when it is chosen
+        self.seats[index].servant = None  # a Servant of the old class is no choice now
         self._save_seat(self.seats[index])
+        self.broadcast_room()
+
+    def choose_servant(self, member: Member, servant: str) -> None:
+        """In a `choose` room, before the start: the seat's Servant, one of its class's
+        roster; the room tells only this seat which."""
+        index = self.seat_of(member)
+        if index is None:
+            raise ProtocolError("spectator", "spectators summon no Servant")
+        if self.state is not None:
+            raise ProtocolError("game_started", "Servants are summoned before the start")
+        if self.options["summoning"] != "choose":
+            raise ProtocolError("bad_field", "this room summons Servants at random", "servant")
+        seat = self.seats[index]
+        roster = [s.id for s in default_ruleset().roster[seat.cls]]
+        if servant not in roster:
+            raise ProtocolError("bad_field", f"servant: {servant!r} is not a {seat.cls}; "
+                                             f"choose from {', '.join(roster)}", "servant")
+        seat.servant, seat.ready = servant, False
+        self._save_seat(seat)
         self.broadcast_room()
 
     def set_ready(self, member: Member, ready: bool) -> None:
@@ -403,6 +431,9 @@ class Room:
                 self._save_seat(seat)
         self.state = self._new_game()
         self.masters = [c.master.id for c in self.state.camps]
+        for seat, camp in zip(self.seats, self.state.camps, strict=True):
+            seat.servant = camp.servant.id  # the room log keeps who was summoned
+            self._save_seat(seat)
         self.store.save_room(self.id, True, self.owner, self.masters)
         self.broadcast_room()
         self._after_change([])
@@ -410,6 +441,7 @@ class Room:
     def _new_game(self) -> GameState:
         return new_game(seed=self.seed, classes=[s.cls for s in self.seats],
                         day_limit=self.options["day_limit"], masters=self.masters or None,
+                        servants=[s.servant for s in self.seats],
                         modules=self.modules, options=self.module_options)
 
     # --- chat -----------------------------------------------------------------------------------
@@ -509,6 +541,7 @@ class Room:
         return {
             "format": REPLAY_FORMAT, "room": self.name, "seed": self.seed,
             "classes": [s.cls for s in self.seats], "masters": list(self.masters),
+            "servants": [s.servant for s in self.seats],
             "day_limit": self.options["day_limit"], "modules": list(self.modules),
             "options": copy.deepcopy(self.module_options), "room_options": dict(self.options),
             "actions": list(self.actions),
@@ -516,8 +549,9 @@ class Room:
 
     def broadcast_room(self) -> None:
         msg = message("room", room=self.public())
-        for member, _ in self.members:
-            member.send(msg)
+        for member, seat in self.members:
+            chosen = seat is not None and self.state is None and self.seats[seat].servant
+            member.send(message("room", room=self.public(seat)) if chosen else msg)
 
     # --- timers ----------------------------------------------------------------------------------
     def _timeout(self, kind: str) -> float:

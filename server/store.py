@@ -37,6 +37,7 @@ CREATE TABLE IF NOT EXISTS rooms (
 CREATE TABLE IF NOT EXISTS seats (
     room INTEGER NOT NULL, seat INTEGER NOT NULL, cls TEXT, kind TEXT NOT NULL,
     name TEXT NOT NULL DEFAULT '', token TEXT, level TEXT NOT NULL DEFAULT 'normal',
+    servant TEXT,
     PRIMARY KEY (room, seat)
 );
 CREATE TABLE IF NOT EXISTS actions (
@@ -59,6 +60,7 @@ class SeatRow:
     name: str
     token: str | None
     level: str
+    servant: str | None = None  # chosen before the start (`choose`), summoned at the start
 
 
 @dataclass
@@ -136,6 +138,7 @@ class Store:
         self.db.execute("PRAGMA journal_mode=WAL")
         self.db.execute(f"PRAGMA synchronous={synchronous.upper()}")
         self.db.executescript(SCHEMA)
+        self._migrate()
         self._deadlines: dict[int, dict[int, tuple[str, float]]] = {}  # as last written
         self.lock = threading.Lock()  # held by every write, and by a checkpoint's last step
         self._checkpointer: Checkpointer | None = None
@@ -155,6 +158,13 @@ class Store:
             self.db.close()
 
     # --- the server's clock across restarts ------------------------------------------------
+    def _migrate(self) -> None:
+        """Columns added since a store was first written (a server upgraded in place keeps
+        its rooms): seats.servant (the roster, issue 9)."""
+        columns = {row[1] for row in self.db.execute("PRAGMA table_info(seats)")}
+        if "servant" not in columns:
+            self.db.execute("ALTER TABLE seats ADD COLUMN servant TEXT")
+
     def _write(self, sql: str, args: tuple = ()) -> None:
         with self.lock:
             self.db.execute(sql, args)
@@ -194,9 +204,9 @@ class Store:
 
     def save_seat(self, room_id: int, row: SeatRow) -> None:
         self._write(
-            "INSERT OR REPLACE INTO seats (room, seat, cls, kind, name, token, level) "
-            "VALUES (?, ?, ?, ?, ?, ?, ?)",
-            (room_id, row.seat, row.cls, row.kind, row.name, row.token, row.level))
+            "INSERT OR REPLACE INTO seats (room, seat, cls, kind, name, token, level, servant) "
+            "VALUES (?, ?, ?, ?, ?, ?, ?, ?)",
+            (room_id, row.seat, row.cls, row.kind, row.name, row.token, row.level, row.servant))
 
     def append_action(self, room_id: int, seq: int, action: dict[str, Any], source: str) -> None:
         """Written (and committed) before the action is acknowledged."""
@@ -221,7 +231,7 @@ class Store:
                 "SELECT id, name, options, password, seed, started, owner, masters FROM rooms "
                 "WHERE closed = 0 ORDER BY id"):
             seats = [SeatRow(*r) for r in self.db.execute(
-                "SELECT seat, cls, kind, name, token, level FROM seats WHERE room = ? "
+                "SELECT seat, cls, kind, name, token, level, servant FROM seats WHERE room = ? "
                 "ORDER BY seat", (rid,))]
             actions = [(msgpack.unpackb(a), src) for a, src in self.db.execute(
                 "SELECT action, source FROM actions WHERE room = ? ORDER BY seq", (rid,))]

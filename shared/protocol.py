@@ -139,6 +139,7 @@ def _opt(t: type, **kw: Any) -> Field:
 NAME = Field(str, lo=1, hi=32)
 CLASS_NAMES = ("saber", "archer", "lancer", "rider", "caster", "assassin", "berserker")
 LEVELS = ("easy", "normal", "hard", "random")
+SUMMONING = ("random", "choose")  # how a room's Servants are summoned (issue 9)
 # Room timings: name -> (min, max, default). The prompts' limits in seconds; `bot_ms` is the
 # time a hard bot may think per decision, in milliseconds.
 SECONDS = {"declare_s": (30, 600, 300), "main_s": (10, 600, 120), "reaction_s": (5, 300, 60),
@@ -166,9 +167,11 @@ _MESSAGES = [
         "day_limit": _opt(int, lo=1, hi=30),
         **{k: _opt(int, lo=lo, hi=hi) for k, (lo, hi, _d) in SECONDS.items()},
         "cls": _opt(str, choices=CLASS_NAMES),
+        "summoning": _opt(str, choices=SUMMONING),
         "modules": MODULES_FIELD, "options": OPTIONS_FIELD,
     }, "create a room and join it as its owner in the seat of `cls` (default saber), with "
-       "the rules `modules` switched on and their `options`"),
+       "the rules `modules` switched on and their `options`; `summoning` random (default: "
+       "each Servant drawn from its class's roster by the seed) or choose"),
     Message("join_room", "c2s", {
         "room": Field(int, lo=1), "password": _opt(str, hi=64),
         "spectator": _opt(bool), "cls": _opt(str, choices=CLASS_NAMES),
@@ -178,6 +181,9 @@ _MESSAGES = [
     Message("leave_room", "c2s", {}, "leave the room (a player's seat goes to a bot)"),
     Message("choose_class", "c2s", {"cls": Field(str, choices=CLASS_NAMES)},
             "before the start: move to the free seat of another class"),
+    Message("choose_servant", "c2s", {"servant": Field(str, lo=1, hi=40)},
+            "before the start, in a choose room: summon this Servant of your seat's class "
+            "(only you are told which: `your_servant` in your room message)"),
     Message("add_bot", "c2s", {"cls": Field(str, choices=CLASS_NAMES),
                                "level": _opt(str, choices=LEVELS)}, "owner: a bot seat"),
     Message("remove_bot", "c2s", {"seat": Field(int, lo=0, hi=6)}, "owner: free a bot seat"),

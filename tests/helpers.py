@@ -22,6 +22,11 @@ from grailwar.shared.engine.state import GameState
 
 
 def game(classes: Sequence[str] = ("saber", "lancer"), seed: int = 0, **kw) -> GameState:
+    """A new game in which each camp plays its class's own sheet (`servants/<class>.toml`),
+    unless `servants` says otherwise (None: summoned at random by the seed)."""
+    if "servants" not in kw:
+        rules = kw.get("rules") or default_ruleset()
+        kw["servants"] = [rules.servants[c].id for c in classes]
     return new_game(seed=seed, classes=classes, **kw)
 
 

@@ -1,7 +1,8 @@
 """Record the games that tests/test_recorded.py replays: `python tests/record_games.py`.
 
 Each game is played by heuristic bots from a fixed seed with a day limit of 2, and stored in
-tests/recorded/<name>.json: the seed, classes, Masters and day limit; every step's action
+tests/recorded/<name>.json: the seed, classes, Masters, Servants (summoned at random by the
+seed) and day limit; every step's action
 (`Action.to_dict()`) with the events it produced (type, data, and who may see them); the final
 `to_text`. Rerun this script when a rule changes on purpose, and review the diff.
 """
@@ -49,12 +50,14 @@ class Recorder:
 def record(seed: int, classes: tuple[str, ...]) -> dict[str, Any]:
     state = new_game(seed=seed, classes=classes, day_limit=DAY_LIMIT)
     masters = [c.master.id for c in state.camps]
+    servants = [c.servant.id for c in state.camps]
     actions: list[Action] = []
     steps: list[list[Event]] = []
     bots = [Recorder(make_bot("heuristic", seed * 31 + i), actions) for i in range(len(classes))]
     run_match(state, bots, on_step=lambda _s, events: steps.append(events), arrival_seed=seed)
     return {
-        "seed": seed, "classes": list(classes), "masters": masters, "day_limit": DAY_LIMIT,
+        "seed": seed, "classes": list(classes), "masters": masters, "servants": servants,
+        "day_limit": DAY_LIMIT,
         "steps": [{"action": a.to_dict(), "events": [event_record(e) for e in events]}
                   for a, events in zip(actions, steps, strict=True)],
         "final": to_text(state),

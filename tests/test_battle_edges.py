@@ -20,7 +20,7 @@ from grailwar.shared.engine.actions import (
 )
 from grailwar.shared.engine.core import apply_effect
 from grailwar.shared.engine.data import default_ruleset
-from helpers import act, act_all, bare, faces, fight, find, only, rolls, tweak, wait_round
+from helpers import act, act_all, bare, duel, faces, fight, find, only, rolls, tweak, wait_round
 
 R = default_ruleset()
 
@@ -183,3 +183,18 @@ def test_a_fixed_recovery_is_not_logged_as_a_roll():
     after, events = act_all(s, UseCommandSpell(0, "hp_recovery"))
     assert after.camps[0].hp == min(s.camps[0].servant.hp, 151)
     assert not find(events, "DiceRolled")
+
+
+def test_a_skill_is_blocked_only_by_its_own_copy_of_the_same_skill() -> None:
+    """Kang and Takizawa both know Curse (rules §5.6, Q7): Kang's Curse on Takizawa's Servant
+    does not stop Takizawa cursing back, and next round Kang's Curse is not offered again on a
+    foe that still carries Kang's own copy."""
+    s = duel(("saber", "lancer"), masters=("kang", "takizawa"))
+    curse = UseSkill(0, "curse", 1)
+    assert curse in legal_actions(s, 0)
+    s, events = act_all(s, curse, [1])
+    assert find(events, "SkillUsed") and s.camps[1].buffs[0].source == "curse"
+    assert UseSkill(1, "curse", 0) in legal_actions(s, 1)
+    s = wait_round(s)
+    assert s.battle.round == 2 and s.camps[1].buffs[0].owner == 0
+    assert curse not in legal_actions(s, 0)

@@ -44,6 +44,7 @@ from grailwar.shared.engine.actions import (
     Wait,
 )
 from grailwar.shared.engine.data import CLASSES, default_ruleset
+from grailwar.shared.engine.deduction import candidates as candidates_of
 from grailwar.shared.engine.geometry import distance
 from grailwar.shared.engine.state import GameState
 from grailwar.shared.engine.view import buff_view
@@ -341,10 +342,13 @@ def test_spectator_view_cannot_be_determinized() -> None:
 # --- fairness: decisions do not depend on hidden information -------------------------------------
 def disguise(state: GameState, viewer: int, rng: random.Random) -> GameState:
     """The same position with every value hidden from `viewer` changed to another plausible
-    one: rivals' hands (same size), MP, Masters (swapped among the rivals), Master MP, rest and
-    wait counters, investigation tiers, stored card bonuses, used skills, hidden declaration
-    arguments, the effects of buffs whose source the viewer cannot see, and the dice."""
+    one: rivals' Servants (another of the roster entries the viewer cannot tell apart from the
+    real one, `deduction.candidates`), hands (same size), MP, Masters (swapped among the
+    rivals), Master MP, rest and wait counters, investigation tiers, stored card bonuses, used
+    skills, hidden declaration arguments, the effects of buffs whose source the viewer cannot
+    see, and the dice."""
     s = state.clone()
+    seen = view_for(state, viewer)["camps"]
     rivals = [c.seat for c in s.camps if c.seat != viewer]
     masters = [s.camps[x].master for x in rivals]
     spare = [m for m in RULES.masters.values() if m not in {c.master for c in s.camps}]
@@ -357,6 +361,7 @@ def disguise(state: GameState, viewer: int, rng: random.Random) -> GameState:
                   if buff_view(s, b, viewer)["source"] in ("skill", "np")]
         camp = s.edit(x)
         camp.master = master
+        camp.servant = rng.choice(candidates_of(RULES, seen[x]))
         camp.hand = sample_hand(camp.servant.cards, len(camp.hand), rng)
         camp.mp = rng.randint(1, camp.servant.mp)
         camp.master_mp = rng.randint(0, master.mp)
@@ -389,6 +394,9 @@ def test_disguise_changes_hidden_values_only(real_positions: list[Position]) -> 
     assert (other.camps[rival].mp, other.camps[rival].master, other.rng) != (
         p.state.camps[rival].mp, p.state.camps[rival].master, p.state.rng)
     assert view_for(other, p.seat) == view_for(p.state, p.seat)
+    variants = [disguise(p.state, p.seat, random.Random(n)) for n in range(6)]
+    assert any(v.camps[x].servant is not p.state.camps[x].servant
+               for v in variants for x in range(len(v.camps)) if x != p.seat)
 
 
 def assert_fair(picked: list[Position], seed: int) -> None:

@@ -74,11 +74,12 @@ OWN_EVENTS = {"Investigated": "investigation", "TimeWithMaster": "master",
 
 
 def known_tier(state: GameState, viewer: int | None, seat: int) -> int:
-    """What `viewer` knows of the camp at `seat` (3 for its own, 0 for the spectator)."""
+    """What `viewer` knows of the camp at `seat`: 3 for its own and, once the game is over,
+    for every camp; else 0 for the spectator, the seat's investigation tier for a seat."""
+    if viewer == seat or state.over:
+        return 3
     if viewer is None:
         return 0
-    if viewer == seat:
-        return 3
     return state.camps[viewer].known[CLASSES.index(state.camps[seat].cls)]
 
 
@@ -93,9 +94,12 @@ def secrets(state: GameState, tiers: dict[int, int], viewer: int | None) -> dict
     hidden: dict[str, tuple[str, list[int]]] = {}
     for camp in state.camps:
         servant, master, t = camp.servant, camp.master, tiers[camp.seat]
-        by_tier = {1: {sk: "skills" for sk in servant.skills},
+        skill_names = {x for sk in servant.skills for x in texts(RULES.skills[sk].name)}
+        by_tier = {1: {**{sk: "skills" for sk in servant.skills},
+                       **{x: "skills" for x in skill_names}},
                    2: {servant.id: "servant", servant.np.id: "servant",
                        **{x: "servant" for x in texts(servant.true_name) | texts(servant.np.name)}},
+                   3: {x: "servant" for x in texts(servant.profile) | texts(servant.weakness)},
                    4: {master.id: "master", **{sk: "master" for sk in master.skills},
                        **{x: "master" for x in texts(master.name)}}}
         for need, found in by_tier.items():
@@ -132,7 +136,7 @@ def leaks(data: Any, hidden: dict[str, str]) -> Iterator[tuple[str, str]]:
 # --- the whole-game audit --------------------------------------------------------------------
 # (bot, seed, modules switched on): the base games, and games with the tactics module.
 GAMES = [(bot, seed, ()) for bot in ("heuristic", "random") for seed in (1, 2, 3)] + [
-    ("heuristic", 4, ("tactics",)), ("random", 4, ("tactics",))]
+    ("heuristic", 5, ("tactics",)), ("random", 6, ("tactics",))]
 # Modules whose state is public by design: every seat sees the spectator's view of it, except
 # for keys that only concern the prompted seat (tactics: the targets it cannot hit, and why).
 PUBLIC_MODULES = {"tactics": {"ruled_out"}}
@@ -184,6 +188,8 @@ class Audit:
             if seat == viewer:
                 continue
             allowed = PUBLIC_KEYS.union(*(TIER_KEYS[t] for t in TIER_KEYS if tiers[seat] >= t))
+            if state.camps[seat].np_shown:  # it fired where all saw it: not named
+                allowed |= {"np_seen"}
             for key in sorted(set(camp) - allowed):
                 self.fail(OWN_ONLY.get(key, "view_keys"), viewer,
                           f"camp {seat} (tier {tiers[seat]}) shows key {key!r}")

@@ -46,6 +46,7 @@ from grailwar.shared.engine.core import sort_cards
 from grailwar.shared.engine.data import CLASSES, default_ruleset
 from grailwar.shared.engine.events import Event
 from grailwar.shared.engine.state import Battle, Camp, GameState
+from helpers import game
 
 PROMPT_KINDS = {"declare", "negotiate", "ambush", "intervene", "round_start", "main", "reaction",
                 "critical"}
@@ -331,8 +332,7 @@ def _noble_phantasm_ready_state(mp: int, spells: int, master_mp: int):
     saber = rules.servants["saber"]
     np = replace(saber.np, kind="attack", charge=0, range=0, mp=50, cards=1, card="B")
     rules = replace(rules, servants={**rules.servants, "saber": replace(saber, np=np)})
-    s = new_game(seed=1, classes=("saber", "lancer", "archer"), rules=rules,
-                 masters=("baek", "han", "hayase"))
+    s = game(("saber", "lancer", "archer"), 1, rules=rules, masters=("baek", "han", "hayase"))
     for seat in (0, 1):
         s.edit(seat).pos = 10
     s, _ = apply(s, DeclareEncounter(0, 1, "battle"))
@@ -364,8 +364,7 @@ def test_a_noble_phantasm_that_would_empty_the_servant_is_not_offered() -> None:
 def test_a_skill_that_would_empty_the_servant_is_not_offered() -> None:
     """The same for a skill: Child of the Egg with exactly its cost in MP and no Command Spell."""
     assert "child_of_the_egg" in default_ruleset().servants["archer"].skills
-    s = new_game(seed=1, classes=("archer", "lancer", "saber"),
-                 masters=("baek", "han", "hayase"))
+    s = game(("archer", "lancer", "saber"), 1, masters=("baek", "han", "hayase"))
     for seat in (0, 1):
         s.edit(seat).pos = 10
     s, _ = apply(s, DeclareEncounter(0, 1, "battle"))

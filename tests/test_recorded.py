@@ -33,6 +33,7 @@ def test_recorded_game_replays_exactly(path: Path) -> None:
     game = json.loads(path.read_text(encoding="utf-8"))
     state = new_game(seed=game["seed"], classes=game["classes"], day_limit=game["day_limit"])
     assert [c.master.id for c in state.camps] == game["masters"], f"Masters differ; {RERUN}"
+    assert [c.servant.id for c in state.camps] == game["servants"], f"Servants differ; {RERUN}"
     for n, step in enumerate(game["steps"], start=1):
         action = from_dict(step["action"])
         assert action.to_dict() == step["action"]

@@ -47,8 +47,9 @@ def test_encounter_battle_with_forced_critical(capsys: pytest.CaptureFixture[str
     assert steps[-1][1] == "{'type': 'Wait', 'seat': 1}"
     final = out[out.index("\nday "):].strip().splitlines()
     assert final[0].startswith("day 1 morning resolve | round_start 0,1")
-    assert final[1].startswith("#0 lancer alive @10 ") and " hand BAQQQ " in final[1]
-    assert final[2].startswith("#1 caster alive @10 ") and " hand BAAA " in final[2]
+    assert final[1].startswith("#0 lancer/honda_tadakatsu alive @10 ")
+    assert " hand BAQQQ " in final[1]
+    assert final[2].startswith("#1 caster/vainamoinen alive @10 ") and " hand BAAA " in final[2]
     assert final[-1].startswith("battle battle 0,1 r2 round_start")
 
 
@@ -165,6 +166,10 @@ BAD = {
     "toml": ('seed = \n', ""),
     "unknown_map": ('map = "nowhere"\n', "nowhere"),
     "unknown_class": ('classes = ["saber", "pirate"]\n', "pirate"),
+    "servant_of_another_class": ('classes = ["saber", "lancer"]\n'
+                                 'servants = ["el_cid", "grettir"]\n',
+                                 "unknown lancer Servant 'grettir'; choose from honda_tadakatsu"),
+    "servants_not_ids": ('servants = [1, 2]\n', "servants: a list of Servant ids"),
     "seed_type": ('seed = "seven"\n', "seed"),
     "unknown_module": ('modules = ["tactic"]\n', "unknown module 'tactic'; modules: tactics"),
     "modules_not_a_list": ('modules = "tactics"\n', "modules must be a list of names"),
@@ -218,7 +223,8 @@ def test_timeout_wins_over_action(capsys: pytest.CaptureFixture[str], tmp_path: 
 
 # --- the documentation --------------------------------------------------------------------------
 HIDDEN_IN_STATE = (
-    'classes = ["saber", "caster"]\n[[camp]]\nseat = 0\npos = 10\n[[camp]]\nseat = 1\npos = 10\n'
+    'classes = ["saber", "caster"]\nservants = ["el_cid", "vainamoinen"]\n'
+    '[[camp]]\nseat = 0\npos = 10\n[[camp]]\nseat = 1\npos = 10\n'
     '[[step]]\naction = {type = "DeclareEncounter", seat = 0, target = 1, intent = "battle"}\n'
     '[[step]]\ndice = [1]\naction = {type = "UseSkill", seat = 1, skill = "bog_song", target = 0}\n'
     '[[step]]\ndice = [1]\naction = {type = "UseSkill", seat = 0, skill = "campeador"}\n')

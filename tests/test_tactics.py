@@ -18,6 +18,7 @@ from pathlib import Path
 from typing import Any
 
 import pytest
+from grailwar.cli import scenario
 from grailwar.shared.bots import make_bot
 from grailwar.shared.bots.determinize import state_from_view
 from grailwar.shared.engine import (
@@ -737,14 +738,11 @@ def test_t6_2_the_servant_loader_rejects_magic_immunity(tmp_path):
 # --- scenario files (tests/scenarios/tactics/) -------------------------------------------------
 def scenario_state(spec: dict[str, Any], modules: list[str] | None = None) -> GameState:
     """The game a scenario file sets up, with its modules (or `modules`) and options."""
-    modules = spec.get("modules", []) if modules is None else modules
-    s = new_game(seed=spec.get("seed", 0), classes=spec["classes"], modules=modules,
-                 options=spec.get("options") if modules else None)
-    for camp in spec.get("camp", []):
-        for key, value in camp.items():
-            if key != "seat":
-                setattr(s.edit(camp["seat"]), key, value)
-    return s
+    if modules is not None:
+        spec = {**spec, "modules": modules}
+        if not modules:
+            spec.pop("options", None)
+    return scenario.setup(spec)
 
 
 def play_steps(s: GameState, steps: list[dict[str, Any]],

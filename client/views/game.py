@@ -131,7 +131,7 @@ class GameView(InGameView):
         s.rect(left + 1, top - 4, width - 2, 3, colour)
         token(s, left + 34, top - 30, 20, cls, tr.short(cls), mine=True)
         s.text(tr.cls(cls), left + 64, top - 26, 18, th.WHITE, font="serif")
-        servant = tr.rules.servants.get(cls)
+        servant = tr.servant_by_id(camp.get("servant", ""))  # one's own camp names it
         if servant is not None:
             s.text(servant.true_name.get(tr.lang), left + 64, top - 47, 11, th.shade(colour, 1.6),
                    max_width=width - 200)

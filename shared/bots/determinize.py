@@ -15,8 +15,9 @@ hidden value is drawn from `rng`, consistent with what the view shows:
   skill it uses) and the effect of a buff whose source the view hides ("skill", "np");
 - the dice: the generator is reseeded from `rng`, so the future dice are unknown too.
 
-The Servant of a class is the class's sheet in the ruleset: the data ships with every client,
-so a table that reads the rulebook knows it (one Servant per class in the base game).
+- a rival's Servant: one of its class's roster still consistent with the view
+  (`deduction.candidates`: what its Noble Phantasm showed when it fired, the investigation
+  tiers), rejecting draws that cannot explain what was seen, as for the Masters.
 """
 
 from __future__ import annotations
@@ -26,7 +27,8 @@ from typing import Any
 
 from ..engine import dice
 from ..engine.core import skill_ids, sort_cards
-from ..engine.data import CLASSES, NO_EFFECT, Effect, Master, Ruleset, Skill
+from ..engine.data import CLASSES, NO_EFFECT, Effect, Master, Ruleset, Servant, Skill
+from ..engine.deduction import candidates
 from ..engine.modules import instances
 from ..engine.state import (
     ActiveBuff,
@@ -50,10 +52,11 @@ def state_from_view(view: dict[str, Any], rules: Ruleset, rng: random.Random) ->
     me = view["you"]
     if me is None:
         raise ValueError("a determinization needs a seat's view, not the spectator's")
-    masters = sample_masters(view, rules, rng)
+    servants = sample_servants(view, rules, rng)
+    masters = sample_masters(view, rules, servants, rng)
     combat = {c["seat"]: c for c in view["battle"]["combatants"]} if view["battle"] else {}
-    camps = [_camp(view, cv, rules, masters[cv["seat"]], combat.get(cv["seat"]), rng)
-             for cv in view["camps"]]
+    camps = [_camp(view, cv, rules, servants[cv["seat"]], masters[cv["seat"]],
+                   combat.get(cv["seat"]), rng) for cv in view["camps"]]
     mods = view.get("modules", {})
     names = tuple(mods)
     options = {name: mods[name]["options"] for name in names}
@@ -86,8 +89,15 @@ def state_from_view(view: dict[str, Any], rules: Ruleset, rng: random.Random) ->
     return state
 
 
-# --- Masters --------------------------------------------------------------------------------
-def sample_masters(view: dict[str, Any], rules: Ruleset, rng: random.Random) -> list[Master]:
+# --- Servants and Masters -------------------------------------------------------------------
+def sample_servants(view: dict[str, Any], rules: Ruleset, rng: random.Random) -> list[Servant]:
+    """Each camp's Servant: the seat's own, and for a rival one of its candidates."""
+    return [rules.by_id[cv["servant"]] if "servant" in cv else rng.choice(candidates(rules, cv))
+            for cv in view["camps"]]
+
+
+def sample_masters(view: dict[str, Any], rules: Ruleset, servants: list[Servant],
+                   rng: random.Random) -> list[Master]:
     """One Master per camp: the seat's own, and distinct others drawn from the rest of the pool;
     a draw that cannot explain a rival's hidden skill use is drawn again."""
     me = view["you"]
@@ -98,7 +108,7 @@ def sample_masters(view: dict[str, Any], rules: Ruleset, rng: random.Random) -> 
     for _ in range(_MASTER_TRIES):
         chosen = rng.sample(pool, len(seats)) if len(pool) >= len(seats) else [
             rng.choice(pool) for _ in seats]
-        if all(_explains(view, rules, seat, rules.masters[m])
+        if all(_explains(view, rules, seat, servants[seat], rules.masters[m])
                for seat, m in zip(seats, chosen, strict=True)):
             break
     out: dict[int, Master] = dict(zip(seats, (rules.masters[m] for m in chosen), strict=True))
@@ -106,39 +116,41 @@ def sample_masters(view: dict[str, Any], rules: Ruleset, rng: random.Random) -> 
     return [out[c["seat"]] for c in view["camps"]]
 
 
-def _explains(view: dict[str, Any], rules: Ruleset, seat: int, master: Master) -> bool:
-    """Whether `master` on camp `seat` could have produced what the view shows of it."""
+def _explains(view: dict[str, Any], rules: Ruleset, seat: int, servant: Servant,
+              master: Master) -> bool:
+    """Whether `master` with `servant` on camp `seat` could have produced what the view shows
+    of it."""
     cv = view["camps"][seat]
-    servant = rules.servants[cv["cls"]]
     own_skills = [rules.skills[x] for x in (*servant.skills, *master.skills)]
     if any(d["seat"] == seat and d["kind"] == "skill" for d in view["declarations"]) and not any(
             sk.timing == "turn_action" for sk in own_skills):
         return False
     unnamed_self = sum(1 for b in cv["buffs"] if b["source"] == "skill" and not b["debuff"])
-    return unnamed_self <= len(_self_buff_skills(cv, rules, master))
+    return unnamed_self <= len(_self_buff_skills(cv, rules, servant, master))
 
 
-def _self_buff_skills(cv: dict[str, Any], rules: Ruleset, master: Master) -> list[Skill]:
+def _self_buff_skills(cv: dict[str, Any], rules: Ruleset, servant: Servant,
+                      master: Master) -> list[Skill]:
     """Skills of the camp that could leave an unnamed buff on itself: its Master's always (no
     investigation names them), its Servant's only if the viewer does not know them (tier 0)."""
     ids = list(master.skills)
     if "skills" not in cv:
-        ids += rules.servants[cv["cls"]].skills
+        ids += servant.skills
     skills = [rules.skills[x] for x in ids]
     return [sk for sk in skills if sk.target == "self" and sk.effect.mods and sk.duration != 0
             and sk.timing != "constant"]
 
 
 # --- camps ----------------------------------------------------------------------------------
-def _camp(view: dict[str, Any], cv: dict[str, Any], rules: Ruleset, master: Master,
-          combat: dict[str, Any] | None, rng: random.Random) -> Camp:
+def _camp(view: dict[str, Any], cv: dict[str, Any], rules: Ruleset, servant: Servant,
+          master: Master, combat: dict[str, Any] | None, rng: random.Random) -> Camp:
     seat = cv["seat"]
-    servant = rules.servants[cv["cls"]]
     camp = Camp(seat, servant, master, cv["pos"])
     camp.hp = cv["hp"]
     camp.alive = cv["alive"]
     camp.spells = cv["spells"]
     camp.asleep = cv["asleep"]
+    camp.np_shown = "np_seen" in cv
     camp.moved = view["moved"][seat]
     camp.rested = view["rested"][seat]
     if seat == view["you"]:
@@ -236,7 +248,8 @@ def _unnamed_skill_buff(view: dict[str, Any], state: GameState, camp: Camp, roun
     options: list[tuple[Skill, int]] = []
     if not debuff:
         cv = view["camps"][camp.seat]
-        options = [(sk, camp.seat) for sk in _self_buff_skills(cv, rules, camp.master)]
+        options = [(sk, camp.seat)
+                   for sk in _self_buff_skills(cv, rules, camp.servant, camp.master)]
     else:
         for rival in state.camps:
             if rival.seat in (camp.seat, view["you"]):  # the viewer's own would be named

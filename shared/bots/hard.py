@@ -250,7 +250,7 @@ def candidates(view: dict[str, Any], legal: list[Action], prior: Action,
             keep.append(min(spell_moves, key=lambda a: (dist(int(a.arg), weakest["pos"]),
                                                         int(a.arg))))
     if refine:
-        wanted = {"BBBBBB", rules.servants[me["cls"]].np.card * 6}
+        wanted = {"BBBBBB", rules.by_id[me["servant"]].np.card * 6}
         keep.extend(a for a in refine if a.arg in wanted)
     if looks:
         known = me["known"]

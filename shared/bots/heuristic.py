@@ -41,6 +41,7 @@ from ..engine.actions import (
     Wait,
 )
 from ..engine.data import Dice, Ruleset, default_ruleset
+from ..engine.deduction import candidates
 from ..modules.tactics import Concentrate, ConcentrateCast
 from . import tactical
 from .tactical import ZONE_COST, Field, odds_at_least
@@ -71,7 +72,7 @@ def expected_damage(rules: Ruleset, me: dict[str, Any], np_round: int, battle_ro
     (buffs, range and the defense aside): its Noble Phantasm if it is declared at that target,
     charged and paid for, else its best card in hand."""
     n = rules.numbers
-    np = rules.servants[me["cls"]].np
+    np = rules.by_id[me["servant"]].np
     best = 0.0
     charged = me["war_roar"] or (me["np_target"] == target and battle_round >= np_round
                                  + np.charge)
@@ -360,13 +361,13 @@ class HeuristicBot:
         return False
 
     def _spell_threat(self, view: dict[str, Any], me: dict[str, Any]) -> int:
-        """The most damage one hostile spell of a foe's Servant can deal (the class sheets
-        ship with every client; Masters are never known); 0 if none can."""
+        """The most damage one hostile spell of a foe's Servant can deal, over the Servants
+        the foe may be (`deduction.candidates`; Masters are never known); 0 if none can."""
         worst = 0
         for x in view["battle"]["seats"]:
             if x == me["seat"]:
                 continue
-            for k in self.rules.servants[view["camps"][x]["cls"]].skills:
+            for k in {k for sv in candidates(self.rules, view["camps"][x]) for k in sv.skills}:
                 skill = self.rules.skills[k]
                 dice = skill.effect.damage
                 if skill.magecraft and skill.target == "enemy" and dice is not None:

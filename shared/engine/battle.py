@@ -528,6 +528,7 @@ def fire_costs(s: GameState, seat: int) -> None:
     camp = s.edit(seat)
     camp.np_target = -1
     camp.war_roar = False
+    camp.np_shown = True
     if np.card == "A":
         core.gain_mp(s, seat, s.rules.numbers.np_arts_mp)
     viewers = core.knowers(s, seat, 2)  # a Noble Phantasm's name is revealed at tier 2

@@ -406,5 +406,9 @@ def apply_effect(
                                                  seat if owner < 0 else owner))
 
 
-def buff_active(camp: Camp, source: str) -> bool:
-    return any(b.source == source for b in camp.buffs)
+def buff_active(camp: Camp, source: str, owner: int | None = None) -> bool:
+    """Whether a buff of `source` that `owner` (default: the camp itself) gave is on `camp`.
+    An effect does not stack with itself; the same skill of another camp is another effect
+    (and the caster may not know its name, so it must not change what the caster may do)."""
+    owner = camp.seat if owner is None else owner
+    return any(b.source == source and b.owner == owner for b in camp.buffs)

@@ -334,6 +334,16 @@ class Ruleset:
     maps: dict[str, CityMap]
     # Every Servant of each class, its own sheet first, then servants/<class>/<id>.toml.
     roster: dict[str, tuple[Servant, ...]] = dataclasses.field(default_factory=dict)
+    by_id: dict[str, Servant] = dataclasses.field(init=False, repr=False, compare=False)
+
+    def __post_init__(self) -> None:
+        # The class's own sheet always heads its roster, so a copy of the rules with a changed
+        # sheet (`dataclasses.replace(rules, servants=...)`) plays that sheet everywhere.
+        roster = {cls: (own, *(s for s in self.roster.get(cls, ()) if s.id != own.id))
+                  for cls, own in self.servants.items()}
+        object.__setattr__(self, "roster", roster)
+        object.__setattr__(self, "by_id", {s.id: s for entries in roster.values()
+                                           for s in entries})
 
 
 class DataError(Exception):

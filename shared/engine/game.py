@@ -22,7 +22,7 @@ from typing import Any
 from . import battle, core, dice, turns
 from . import modules as _modules
 from .actions import Action, Move
-from .data import CLASSES, Ruleset, default_ruleset
+from .data import CLASSES, Ruleset, Servant, default_ruleset
 from .errors import GameOverError, IllegalActionError, NotPromptedError
 from .events import Event
 from .prompts import PROMPTS
@@ -38,12 +38,17 @@ def new_game(
     map_id: str | None = None,
     day_limit: int | None = None,
     masters: Sequence[str] | None = None,
+    servants: Sequence[str | None] | None = None,
     forced: Sequence[int] = (),
     modules: Sequence[str] = (),
     options: Mapping[str, Mapping[str, Any]] | None = None,
 ) -> GameState:
     """A game with one camp per class in `classes` (seat i plays classes[i]), on day 1 morning,
-    with the rules `modules` switched on (`options`: per module, its options)."""
+    with the rules `modules` switched on (`options`: per module, its options).
+
+    `servants` names each seat's Servant by id (a Servant of that seat's class); a seat given
+    None, or every seat when `servants` is None, summons one of its class's roster at random
+    by the seed (the room's `random` summoning)."""
     rules = rules or default_ruleset()
     names, resolved = _modules.normalize(modules, options)
     if type(seed) is not int:
@@ -61,8 +66,9 @@ def new_game(
     bad = [m for m in master_ids if m not in rules.masters]
     if bad or len(master_ids) != len(classes):
         raise ValueError(f"need one known Master per camp, got {master_ids}")
+    sheets = summon(rules, seed, classes, servants)
     camps = [
-        Camp(seat, rules.servants[cls], rules.masters[master_ids[seat]], city.starts[cls])
+        Camp(seat, sheets[seat], rules.masters[master_ids[seat]], city.starts[cls])
         for seat, cls in enumerate(classes)
     ]
     settings = Settings(map_id, day_limit or rules.numbers.day_limit, names, resolved)
@@ -87,6 +93,29 @@ def _draw_masters(rules: Ruleset, seed: int, count: int) -> list[str]:
         rng, i = dice.face(rng, len(pool))
         drawn.append(pool.pop(i - 1))
     return drawn
+
+
+def summon(rules: Ruleset, seed: int, classes: Sequence[str],
+           chosen: Sequence[str | None] | None = None) -> list[Servant]:
+    """Each seat's Servant: the one `chosen` for it, else one of its class's roster drawn from
+    the seed (a stream of its own, so the draw changes neither the dice nor the Masters)."""
+    chosen = list(chosen) if chosen is not None else [None] * len(classes)
+    if len(chosen) != len(classes):
+        raise ValueError(f"need one Servant (or None) per camp, got {chosen}")
+    rng = dice.seed_state(seed ^ 0x5E2F)
+    out = []
+    for cls, pick in zip(classes, chosen, strict=True):
+        roster = rules.roster[cls]
+        rng, i = dice.face(rng, len(roster))
+        if pick is None:
+            out.append(roster[i - 1])
+            continue
+        sheet = rules.by_id.get(pick)
+        if sheet is None or sheet.cls != cls:
+            ids = ", ".join(s.id for s in roster)
+            raise ValueError(f"unknown {cls} Servant {pick!r}; choose from {ids}")
+        out.append(sheet)
+    return out
 
 
 # --- walking the structure -----------------------------------------------------------------------

@@ -43,7 +43,7 @@ def skill_actions(s: GameState, seat: int, *timings: str) -> list[Action]:
             if not usable_skill(s, camp, skill):
                 continue
             targets = [-1] if skill.target != "enemy" else [  # no stacking on the foe either
-                t for t in foes if not core.buff_active(s.camps[t], skill.id)]
+                t for t in foes if not core.buff_active(s.camps[t], skill.id, seat)]
             for t in targets:
                 out.append(UseSkill(seat, skill.id, t))
                 if skill.magecraft:

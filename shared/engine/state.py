@@ -101,7 +101,8 @@ class Camp:
 
     __slots__ = (
         "alive", "asleep", "buffs", "buster", "caught", "cls", "disengage_round", "fleeing",
-        "hand", "hp", "known", "master", "master_mp", "moved", "mp", "np_round", "np_target",
+        "hand", "hp", "known", "master", "master_mp", "moved", "mp", "np_round", "np_shown",
+        "np_target",
         "pending_crit", "pending_power", "pending_round", "pos", "quick", "rested", "seat",
         "servant", "skills_used", "spells", "unlocked", "waits", "war_roar",
     )
@@ -123,6 +124,7 @@ class Camp:
         self.quick = 0
         self.np_target = -1
         self.np_round = 0
+        self.np_shown = False  # fired once: its card, kind and scale were seen by all
         self.war_roar = False
         self.pending_power = 0
         self.pending_crit = 0

@@ -28,7 +28,8 @@ def to_text(s: GameState) -> str:
             ("D", c.disengage_round >= 0), ("F", c.fleeing), ("S", c.asleep),
             ("R", c.rested), ("U", c.unlocked), ("W", c.war_roar)) if on)
         lines.append(
-            f"#{c.seat} {c.cls} {'alive' if c.alive else 'dead'} @{c.pos} HP{c.hp} MP{c.mp} "
+            f"#{c.seat} {c.cls}/{c.servant.id} {'alive' if c.alive else 'dead'} @{c.pos} "
+            f"HP{c.hp} MP{c.mp} "
             f"M{c.master_mp} CS{c.spells} hand {c.hand or '-'} b{c.buster} q{c.quick} "
             f"np{c.np_target}/{c.np_round} known {''.join(map(str, c.known))} "
             f"waits {c.waits} moved {c.moved} buffs {buffs} {flags or '-'}"

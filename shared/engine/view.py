@@ -6,7 +6,9 @@ and the public structure a bot needs to rebuild the game from one seat's view (w
 resolve this turn, who is bound, who fought, moves and rests, the battle's internals).
 Hidden until the seat's investigations reveal them, tier by tier (tier 1: command cards and
 skills; tier 2: Noble Phantasm and true name; tier 3: profile and weakness): the rest of a
-rival's sheet. A rival's MP, its Master and what it investigated are never shown.
+rival's sheet. A rival's MP, its Master and what it investigated are never shown. Once the game
+is over every seat and the spectators know every camp to tier 3 (the true names are told).
+A Noble Phantasm that fired shows all its card, kind and scale (`np_seen`), not its name.
 """
 
 from __future__ import annotations
@@ -103,10 +105,12 @@ def combatant_view(camp: Camp) -> dict[str, Any]:
 
 def tier(state: GameState, viewer: int | None, camp: Camp) -> int:
     """How much of `camp` the viewer knows: its investigation tier (0..3), OWN for its own."""
-    if viewer is None:
-        return 0
     if viewer == camp.seat:
         return OWN
+    if state.over:  # the war is over: every true name is told, to the spectators too
+        return 3
+    if viewer is None:
+        return 0
     return state.camps[viewer].known[CLASSES.index(camp.cls)]
 
 
@@ -127,6 +131,9 @@ def camp_view(state: GameState, camp: Camp, viewer: int | None) -> dict[str, Any
         "asleep": camp.asleep,
         "buffs": [buff_view(state, b, viewer) for b in camp.buffs],
     }
+    if camp.np_shown:  # seen when it fired: not its name, but what it was
+        out["np_seen"] = {"card": servant.np.card, "kind": servant.np.kind,
+                          "scale": servant.np.scale}
     if level >= 1:
         out["cards"] = servant.cards
         out["skills"] = list(servant.skills)

@@ -474,7 +474,8 @@ def test_the_replay_comes_when_the_game_is_over_and_rebuilds_it() -> None:
     assert replays, "a finished game sends its replay"
     replay = replays[-1]
     state = new_game(seed=replay["seed"], classes=replay["classes"],
-                     day_limit=replay["day_limit"], masters=replay["masters"])
+                     day_limit=replay["day_limit"], masters=replay["masters"],
+                     servants=replay["servants"])
     for action in replay["actions"]:
         play(state, from_dict(action))
     assert to_text(state) == to_text(t.room.state)

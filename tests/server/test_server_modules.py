@@ -98,9 +98,9 @@ def test_tactics_room_restarts_into_the_same_game_and_replays_it() -> None:
     assert room.state.over
     replay = watcher.last("replay")["replay"]
     assert (replay["format"], replay["modules"], replay["options"]) == (
-        "grailwar-replay-2", ["tactics"], {"tactics": {"concentration": False}})
+        "grailwar-replay-3", ["tactics"], {"tactics": {"concentration": False}})
     state = new_game(**{k: replay[k] for k in ("seed", "classes", "day_limit", "masters",
-                                               "modules", "options")})
+                                               "servants", "modules", "options")})
     for action in replay["actions"]:
         play(state, from_dict(action))
     assert to_text(state) == to_text(room.state)

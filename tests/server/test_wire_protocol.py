@@ -41,6 +41,7 @@ SAMPLES: dict[str, dict[str, Any]] = {
     "resume": {"room": 3, "token": "x" * 32},
     "leave_room": {},
     "choose_class": {"cls": "caster"},
+    "choose_servant": {"servant": "hua_mulan"},
     "add_bot": {"cls": "rider", "level": "hard"},
     "remove_bot": {"seat": 4},
     "kick": {"seat": 2},
@@ -66,7 +67,7 @@ SAMPLES: dict[str, dict[str, Any]] = {
     "chat_message": {"seat": -1, "name": "watcher", "channel": "room", "text": "hi"},
     "warning": {"seat": 3, "seconds": 10},
     "left": {"reason": "kicked"},
-    "replay": {"replay": {"format": "grailwar-replay-2", "seed": 3, "classes": ["saber", "lancer"],
+    "replay": {"replay": {"format": "grailwar-replay-3", "seed": 3, "classes": ["saber", "lancer"],
                           "modules": ["tactics"], "options": {"tactics": {"concentration": True}},
                           "actions": [{"type": "DeclareWait", "seat": 0}]}},
 }

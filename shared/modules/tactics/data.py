@@ -60,7 +60,7 @@ def load_tactics(rules: Ruleset, root: Path | None = None) -> TacticsData:
     class_weapons = {cls: by_class.choice(cls, WEAPONS) for cls in CLASSES}
     by_class.finish()
     by_servant = weapons_doc.table("servants")
-    servant_ids = {sv.id for sv in rules.servants.values()}
+    servant_ids = set(rules.by_id)
     weapons = {}
     for key in by_servant.ids():
         if key not in servant_ids:

@@ -1,0 +1,34 @@
+"""Which Servants a camp may be, from what one seat's view shows of it.
+
+The public facts of a camp (its class and status: parameters, HP, movement) are the same for
+every Servant of a class, so they narrow nothing beyond the class; what narrows is what the
+seat learned: a Noble Phantasm seen firing (its card, kind and scale), then its investigations
+(tier 1: card composition and skills; tier 2: the true name). The dossier lists these
+candidates and the hard bot samples hidden Servants among them, from the same function.
+"""
+
+from __future__ import annotations
+
+from typing import Any
+
+from .data import Ruleset, Servant
+
+
+def candidates(rules: Ruleset, camp_view: dict[str, Any]) -> tuple[Servant, ...]:
+    """The roster entries of the camp's class consistent with everything `camp_view` shows."""
+    return tuple(s for s in rules.roster[camp_view["cls"]] if consistent(s, camp_view))
+
+
+def consistent(servant: Servant, cv: dict[str, Any]) -> bool:
+    if "servant" in cv:
+        return servant.id == cv["servant"]
+    if (servant.hp, servant.movement, dict(servant.ranks)) != (
+            cv["max_hp"], cv["movement"], cv["ranks"]):
+        return False
+    seen = cv.get("np_seen")
+    if seen is not None and (servant.np.card, servant.np.kind, servant.np.scale) != (
+            seen["card"], seen["kind"], seen["scale"]):
+        return False
+    if "cards" in cv and servant.cards != cv["cards"]:
+        return False
+    return "skills" not in cv or list(servant.skills) == list(cv["skills"])
