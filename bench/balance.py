@@ -4,7 +4,13 @@ Targets (issue 2): median duel 3–8 rounds; no class above 25% or below 7% of 7
 
     python bench/balance.py --modules tactics [--option tactics.concentration=false]
 
-plays every game with those rules modules on (`grailwar simulate` takes the same flags)."""
+plays every game with those rules modules on (`grailwar simulate` takes the same flags).
+
+    python bench/balance.py --servant-duels 20
+
+adds (issue 9) duels between every two Servants of the roster, of different classes, whose
+parameters have the same total: the median battle length of each pair, and the pairs outside
+3–8 rounds (target: none)."""
 
 from __future__ import annotations
 
@@ -15,13 +21,15 @@ from collections import Counter
 
 from grailwar.cli import modules as module_args
 from grailwar.cli.simulate import simulate
-from grailwar.shared.engine.data import CLASSES
+from grailwar.shared.engine.data import CLASSES, default_ruleset
 
 
 def main() -> int:
     parser = argparse.ArgumentParser(description=__doc__)
     parser.add_argument("--duels", type=int, default=40, help="games per pair of classes")
     parser.add_argument("--games", type=int, default=300, help="seven-camp games")
+    parser.add_argument("--servant-duels", type=int, default=0,
+                        help="games per pair of Servants of equal parameter total (0: none)")
     module_args.add_arguments(parser)
     parser.add_argument("--json", action="store_true")
     args = parser.parse_args()
@@ -54,8 +62,29 @@ def main() -> int:
         "median_battle_rounds": full["median_battle_rounds"],
         "median_game_days": full["median_game_days"],
     }
+    if args.servant_duels:
+        out["servant_duels"] = servant_duels(args.servant_duels, game)
     print(json.dumps(out) if args.json else json.dumps(out, indent=1))
     return 0
+
+
+def servant_duels(games: int, game: dict) -> dict:
+    """Median battle rounds of duels between Servants of equal parameter total."""
+    roster = [s for entries in default_ruleset().roster.values() for s in entries]
+    medians = {}
+    errors = 0
+    for a, b in itertools.combinations(roster, 2):
+        if a.cls == b.cls or sum(a.params.values()) != sum(b.params.values()):
+            continue
+        result = simulate(games, 2000, ["heuristic"], [a.cls, b.cls], servants=[a.id, b.id],
+                          **game)
+        errors += result["errors"]
+        medians[f"{a.id}-{b.id}"] = result["median_battle_rounds"]
+    values = sorted(v for v in medians.values() if v is not None)
+    return {"pairs": len(medians), "errors": errors,
+            "median_rounds": {"min": values[0], "median": values[len(values) // 2],
+                              "max": values[-1]},
+            "outside_3_8": {k: v for k, v in medians.items() if v is None or not 3 <= v <= 8}}
 
 
 if __name__ == "__main__":

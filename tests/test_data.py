@@ -89,7 +89,8 @@ def test_servant_sheets_are_balanced(rules: Ruleset):
 def test_the_roster_has_three_servants_per_class_sharing_a_public_sheet(rules: Ruleset):
     """Each class has its own sheet first and at least two more Servants; ids and Noble
     Phantasm ids are unique across the roster; within a class every Servant shows the same
-    public facts (ranks, HP, movement), so class and status never name a Servant."""
+    public facts (ranks, HP, movement), so class and status never name a Servant, and tier 1
+    (card composition and skills) tells them apart (docs/rules.md §1.3a)."""
     ids = [s.id for entries in rules.roster.values() for s in entries]
     nps = [s.np.id for entries in rules.roster.values() for s in entries]
     assert len(ids) == len(set(ids)) >= 21 and len(nps) == len(set(nps))
@@ -98,6 +99,8 @@ def test_the_roster_has_three_servants_per_class_sharing_a_public_sheet(rules: R
         assert all(s.cls == cls and 1 <= s.fame <= 5 for s in entries), cls
         public = {(tuple(s.ranks.items()), s.hp, s.movement) for s in entries}
         assert len(public) == 1, f"{cls}: a Servant's public sheet names it"
+        tier1 = {(s.cards, s.skills) for s in entries}
+        assert len(tier1) == len(entries), f"{cls}: tier 1 cannot tell two Servants apart"
 
 
 def test_a_roster_servant_reusing_an_id_is_named(data_root: Path):

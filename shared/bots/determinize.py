@@ -225,17 +225,21 @@ def _buff(view: dict[str, Any], state: GameState, camp: Camp, bv: dict[str, Any]
     if source in rules.skills:  # a named skill
         skill = rules.skills[source]
         owner = seat
-        if debuff:
-            owner = next((c.seat for c in state.camps
-                          if c.seat != seat and source in skill_ids(c)), seat)
+        if debuff:  # named: the viewer's own skill, or a Servant skill of a rival it knows
+            me = view["you"]
+            holders = [c.seat for c in state.camps if c.seat != seat and source in skill_ids(c)
+                       and (c.seat == me or "skills" in view["camps"][c.seat])]
+            owner = min(holders, key=lambda x: (x != me, x), default=seat)
         return ActiveBuff(source, skill.effect, rounds, True, debuff, owner)
     return _unnamed_skill_buff(view, state, camp, rounds, debuff, rng)
 
 
 def _np_owner(view: dict[str, Any], state: GameState, camp: Camp, rng: random.Random) -> Camp:
-    """An unnamed NP debuff came from a rival whose NP the viewer has not identified."""
-    rivals = [c for c in state.camps if c.seat != camp.seat and c.servant.np.target_effect.mods
-              and "noble_phantasm" not in view["camps"][c.seat]]
+    """An unnamed NP debuff came from a rival whose NP the viewer has not identified: one
+    whose sampled NP has a debuff if any (else any such rival: the view stays the same)."""
+    unknown = [c for c in state.camps if c.seat not in (camp.seat, view["you"])
+               and "noble_phantasm" not in view["camps"][c.seat]]
+    rivals = [c for c in unknown if c.servant.np.target_effect.mods] or unknown
     return rng.choice(rivals) if rivals else camp
 
 

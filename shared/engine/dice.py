@@ -14,6 +14,13 @@ def seed_state(seed: int) -> int:
     return (seed * 0x9E3779B97F4A7C15 + 0x632BE59BD9B4E019) & _MASK
 
 
+def stream(seed: int, salt: int) -> int:
+    """A generator state for one purpose of a game (its Masters, its Servants), independent of
+    the dice and of the same purpose in the games of nearby seeds: the seed is hashed first,
+    because SplitMix64 states of consecutive seeds are one step of each other's stream."""
+    return seed_state(next_u64(seed_state(seed ^ salt))[1])
+
+
 def next_u64(state: int) -> tuple[int, int]:
     """Advance SplitMix64: returns (new_state, 64-bit output)."""
     state = (state + 0x9E3779B97F4A7C15) & _MASK

@@ -87,7 +87,7 @@ def new_game(
 def _draw_masters(rules: Ruleset, seed: int, count: int) -> list[str]:
     """Masters are drawn from the seed, so no class is always paired with the same Master."""
     pool = list(rules.masters)
-    rng = dice.seed_state(seed ^ 0x5EED)
+    rng = dice.stream(seed, 0x5EED)
     drawn = []
     for _ in range(count):
         rng, i = dice.face(rng, len(pool))
@@ -102,7 +102,7 @@ def summon(rules: Ruleset, seed: int, classes: Sequence[str],
     chosen = list(chosen) if chosen is not None else [None] * len(classes)
     if len(chosen) != len(classes):
         raise ValueError(f"need one Servant (or None) per camp, got {chosen}")
-    rng = dice.seed_state(seed ^ 0x5E2F)
+    rng = dice.stream(seed, 0x5E2F)
     out = []
     for cls, pick in zip(classes, chosen, strict=True):
         roster = rules.roster[cls]
