@@ -5,7 +5,7 @@ from __future__ import annotations
 from typing import Any
 
 from .. import theme as th
-from ..gfx import Scene
+from ..gfx import Scene, text_width
 from .common import HEADER_H, InGameView, token
 
 COLS = (16, 250, 560, 860)  # class | tier 1 | tier 2 | tier 3 (left edges)
@@ -118,8 +118,8 @@ class DossierView(InGameView):
         else:
             s.text(tr("dossier.candidates", n=len(row["candidates"]), total=row["roster"]), x,
                    y + h - 10, 11, th.INK_SOFT, bold=True, anchor_y="top", max_width=w)
-            s.text(" · ".join(row["candidates"]), x, y + h - 30, 13, th.INK, anchor_y="top",
-                   width=int(w), max_lines=2)
+            s.text(listed(row["candidates"], w - 8, 13), x, y + h - 30, 13, th.INK,
+                   anchor_y="top", width=int(w), max_lines=2)
         if "np_seen" in row:
             s.text(tr("dossier.np_seen", what=row["np_seen"]), x, y + 8, 11, th.VERMILION_DARK,
                    anchor_y="bottom", width=int(w), max_lines=2)
@@ -128,3 +128,16 @@ class DossierView(InGameView):
 
     def unknown(self, s: Scene, x: float, y: float) -> None:
         s.text("？ " + self.tr("dossier.unknown"), x, y, 12, th.INK_SOFT, anchor_y="center")
+
+
+def listed(names: list[str], width: float, size: float) -> str:
+    """Names in a row, dot-separated, broken into lines between names and never inside one
+    (Japanese text may otherwise break between any two characters)."""
+    lines = [""]
+    for name in names:
+        joined = f"{lines[-1]} · {name}" if lines[-1] else name
+        if lines[-1] and text_width(joined, size=size) > width:
+            lines.append(name)
+        else:
+            lines[-1] = joined
+    return "\n".join(lines)

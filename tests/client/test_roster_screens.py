@@ -16,6 +16,14 @@ def labels(app: Any) -> list[str]:
     return [label for label, _x, _y in app.current.base.labels]
 
 
+def listing(shown: list[str], ids: list[str], tr: Any) -> bool:
+    """Some label lists exactly these Servants, dot-separated, its lines broken only between
+    two names (never inside one)."""
+    names = [tr.short_name(i) for i in ids]
+    return any([part for line in label.split("\n") for part in line.split(" · ")] == names
+               for label in shown)
+
+
 @pytest.mark.parametrize("lang", ["ja", "ko", "en"])
 def test_the_dossier_shows_each_rivals_candidates(app: Any, lang: str) -> None:
     """Archer's Noble Phantasm was seen firing (two candidates left, and what was seen),
@@ -32,11 +40,11 @@ def test_the_dossier_shows_each_rivals_candidates(app: Any, lang: str) -> None:
     render(app, "dossier")
     shown = labels(app)
     assert tr("dossier.candidates", n=2, total=3) in shown
-    assert " · ".join((tr.short_name("jumong"), tr.short_name("odysseus"))) in shown
+    assert listing(shown, ["jumong", "odysseus"], tr)
     assert tr("dossier.np_seen", what=tr.np_signature("Q", "attack", "anti_army")) in shown
     assert tr("dossier.deduced") in shown and tr.true_name("benkei") in shown
     assert tr.true_name("rostam") in shown
-    assert " · ".join(tr.short_name(s.id) for s in tr.rules.roster["caster"]) in shown
+    assert listing(shown, [s.id for s in tr.rules.roster["caster"]], tr)
     help_text = app.current.region_by_id("candidates:archer").help
     assert tr.true_name("odysseus") in help_text and tr.true_name("tawara_toda") not in help_text
     assert app.current.region_by_id("candidates:rider") is None, "known: no candidates"
