@@ -295,6 +295,12 @@ class ClientModel:
     def over(self) -> bool:
         return bool(self.view and self.view.get("over"))
 
+    @property
+    def day(self) -> int:
+        """The day to show: a game stopped by the day limit is over on the day after the
+        last, which it did not play."""
+        return min(self.view["day"], self.view["day_limit"]) if self.view else 0
+
     def modules(self) -> list[str]:
         """The rules modules of this game: the view's once it runs, the room's before."""
         if self.view is not None:
@@ -858,7 +864,7 @@ class ClientModel:
         winner = view.get("winner", -1)
         return {
             "winner": winner, "cls": view["camps"][winner]["cls"] if winner >= 0 else None,
-            "you": winner >= 0 and winner == self.me, "reason": reason, "day": view["day"],
+            "you": winner >= 0 and winner == self.me, "reason": reason, "day": self.day,
             "survivors": [c["seat"] for c in view["camps"] if c["alive"]],
         }
 

@@ -199,6 +199,15 @@ def test_the_end_shows_the_winner() -> None:
     assert "Grail War Online" in m.export_log()
 
 
+def test_a_game_stopped_by_the_day_limit_shows_its_last_day() -> None:
+    """The engine ends such a game on the day after the limit; the header and the end screen
+    show the last day played, not "day 4 of 3"."""
+    state = new_game(seed=1, classes=["saber", "lancer"], day_limit=3)
+    state.day, state.over, state.winner = 4, True, -1
+    m = model_for(state)
+    assert m.day == 3 and m.result()["day"] == 3
+
+
 def test_bots_are_named_in_the_language_of_the_client() -> None:
     m = ClientModel("ja")
     m.handle({"t": "room", "room": {"seat_list": [
