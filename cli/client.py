@@ -10,6 +10,7 @@ import os
 import sys
 
 from ..shared.engine.data import CLASSES
+from ..shared.protocol import SUMMONING
 from . import modules as module_args
 
 
@@ -27,6 +28,9 @@ def register(sub: argparse._SubParsersAction) -> None:
     p.add_argument("--seed", type=int, default=None, help="(--text) the game's seed")
     p.add_argument("--bots", default="heuristic", choices=("random", "heuristic"),
                    help="(--text) the bots' level")
+    p.add_argument("--summoning", default=SUMMONING[0], choices=SUMMONING,
+                   help="random: the seed draws each Servant from its class's roster; choose: "
+                        "you pick yours in the room (the window only)")
     module_args.add_arguments(p)
     p.set_defaults(run=run_play, text_run=text_play.run)
 
@@ -95,6 +99,7 @@ def run_play(args: argparse.Namespace) -> int:
     except Exception as err:  # no OpenGL, no display: a clear message, not a traceback
         return _window_error(err)
     app.pending_local_class = args.cls
+    app.local_summoning = args.summoning
     if chosen[0]:
         app.local_modules = {"modules": list(chosen[0]), "options": chosen[1]}
     _log_warnings()

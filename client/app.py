@@ -15,7 +15,7 @@ from pathlib import Path
 from typing import Any
 
 from ..shared.engine.prompts import PROMPTS
-from ..shared.protocol import MAX_LISTED
+from ..shared.protocol import MAX_LISTED, SUMMONING
 from . import config, theme
 from .i18n import Tr
 from .model import ClientModel, check_name
@@ -76,6 +76,7 @@ class GrailApp:
         self.last_export = ""
         self.pending_local_class = "saber"
         self.local_modules: dict[str, Any] = {}  # create_room's modules/options (play --modules)
+        self.local_summoning = SUMMONING[0]  # the local room's summoning (play --summoning)
 
         self.window = window or arcade.Window(
             theme.WIDTH, theme.HEIGHT, self.tr("app.title"), update_rate=1 / 1000,
@@ -297,7 +298,8 @@ class GrailApp:
 
         def create() -> None:
             room_name = self.tr("lobby.room_name_default", name=name)[:32]
-            session.send("create_room", name=room_name, cls=cls, **self.local_modules)
+            session.send("create_room", name=room_name, cls=cls, summoning=self.local_summoning,
+                         **self.local_modules)
             self.ui.extra["fill_bots"] = True
 
         session.on_welcome.append(create)

@@ -316,7 +316,7 @@ class Scene:
 
 
 _ADVANCES: dict[tuple[str, float, bool], dict[str, float]] = {}
-_NO_LINE_START = set("、。，．,.)）」』】〕〉》！？!?ー…・:：;；%％")
+_NO_LINE_START = set("、。，．,.)）」』】〕〉》！？!?ー…・·:：;；%％")
 
 
 def _is_cjk(ch: str) -> bool:

@@ -7,6 +7,7 @@ Every string the client draws comes from here: `Tr(lang)("lobby.title")`, or for
 from __future__ import annotations
 
 import functools
+import re
 import tomllib
 from importlib import resources
 from typing import Any
@@ -14,6 +15,7 @@ from typing import Any
 from ..shared.engine.data import Ruleset, default_ruleset
 
 LANGS = ("ja", "ko", "en")
+GLOSS = re.compile(r"\s*[（(]")  # where a true name's gloss in brackets begins
 
 
 def _flatten(table: dict[str, Any], prefix: str = "") -> dict[str, str]:
@@ -136,6 +138,15 @@ class Tr:
     def true_name(self, servant_id: str) -> str:
         servant = self.servant_by_id(servant_id)
         return servant.true_name.get(self.lang) if servant else servant_id
+
+    def short_name(self, servant_id: str) -> str:
+        """A true name without its gloss in brackets ("El Cid" for "El Cid (Rodrigo Díaz de
+        Vivar)"), so that a class's candidates fit on a line or a button."""
+        return GLOSS.split(self.true_name(servant_id), maxsplit=1)[0]
+
+    def np_signature(self, card: str, kind: str, scale: str) -> str:
+        """What firing shows of a Noble Phantasm (its card, kind and scale), not its name."""
+        return " · ".join((self.card(card), self(f"np_kind.{kind}"), self(f"np_scale.{scale}")))
 
     def master_name(self, master_id: str) -> str:
         master = self.rules.masters.get(master_id)

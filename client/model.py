@@ -14,7 +14,8 @@ from collections.abc import Iterable
 from dataclasses import dataclass, field
 from typing import Any
 
-from ..shared.engine.data import CLASSES
+from ..shared.engine.data import CLASSES, Servant
+from ..shared.engine.deduction import candidates
 from ..shared.engine.prompts import PROMPTS
 from ..shared.engine.text import dice_line
 from .i18n import Tr
@@ -293,6 +294,12 @@ class ClientModel:
     @property
     def over(self) -> bool:
         return bool(self.view and self.view.get("over"))
+
+    @property
+    def day(self) -> int:
+        """The day to show: a game stopped by the day limit is over on the day after the
+        last, which it did not play."""
+        return min(self.view["day"], self.view["day_limit"]) if self.view else 0
 
     def modules(self) -> list[str]:
         """The rules modules of this game: the view's once it runs, the room's before."""
@@ -722,7 +729,8 @@ class ClientModel:
 
     # --- the dossier ----------------------------------------------------------------------------
     def dossier(self) -> list[dict[str, Any]]:
-        """For every other class: the tier your investigations reached and what it revealed."""
+        """For every other class: the tier your investigations reached, what it revealed, and
+        the roster Servants it may still be (`candidates`), which narrow as the seat learns."""
         camp = self.my_camp
         view = self.view
         if not view or not camp:
@@ -735,8 +743,17 @@ class ClientModel:
                 continue
             cls = other["cls"]
             tier = known.get(cls, 0)
-            row: dict[str, Any] = {"seat": other["seat"], "cls": cls, "tier": tier,
-                                   "alive": other["alive"], "ranks": other["ranks"]}
+            found = candidates(tr.rules, other)
+            row: dict[str, Any] = {
+                "seat": other["seat"], "cls": cls, "tier": tier, "alive": other["alive"],
+                "ranks": other["ranks"], "roster": len(tr.rules.roster[cls]),
+                "candidates": [tr.short_name(s.id) for s in found],
+                "candidates_help": "\n".join(self.candidate_line(s) for s in found)}
+            if len(found) == 1 and "servant" not in other:
+                row["deduced"] = tr.true_name(found[0].id)
+            seen = other.get("np_seen")
+            if seen:
+                row["np_seen"] = tr.np_signature(seen["card"], seen["kind"], seen["scale"])
             if "cards" in other:
                 row["cards"] = other["cards"]
                 row["skills"] = [tr.skill(s) for s in other.get("skills", [])]
@@ -751,6 +768,12 @@ class ClientModel:
             rows.append(row)
         rows.sort(key=lambda r: CLASSES.index(r["cls"]))
         return rows
+
+    def candidate_line(self, servant: Servant) -> str:
+        """What would tell a candidate apart: its cards and its Noble Phantasm when it fires."""
+        tr, np = self.tr, servant.np
+        return tr("dossier.candidate_line", name=tr.true_name(servant.id), cards=servant.cards,
+                  np=tr.np_signature(np.card, np.kind, np.scale))
 
     # --- the log --------------------------------------------------------------------------------
     def log_lines(self, limit: int | None = None) -> list[tuple[str, str]]:
@@ -841,7 +864,7 @@ class ClientModel:
         winner = view.get("winner", -1)
         return {
             "winner": winner, "cls": view["camps"][winner]["cls"] if winner >= 0 else None,
-            "you": winner >= 0 and winner == self.me, "reason": reason, "day": view["day"],
+            "you": winner >= 0 and winner == self.me, "reason": reason, "day": self.day,
             "survivors": [c["seat"] for c in view["camps"] if c["alive"]],
         }
 

@@ -1,8 +1,9 @@
 """`grailwar tour`: every main screen, driven by a scripted local game, saved as PNG files.
 
 The tour starts the embedded server, makes a few rooms for the lobby to show, then plays one
-game from a fixed seed through the client's own input handlers (the seat's choices come from
-the engine's normal bot, with investigations first so the dossier fills). Each screen is
+game from a fixed seed through the client's own input handlers: a room whose players choose
+their Servants (the tour picks one), then the seat's choices come from the engine's normal
+bot, with the planned investigations first so the dossier shows the deduction. Each screen is
 captured when the game reaches it. Works with ARCADE_HEADLESS=1.
 
 `--modules tactics` shows the tactics module's screens instead: a staged battle
@@ -34,6 +35,12 @@ SAMPLE_CHAT = {
 }
 PLAYER = {"ja": "衛宮", "ko": "한서진", "en": "Ayaka"}
 TOUR_SEED = 20240611
+TOUR_SERVANT = "hua_mulan"  # the tour's Saber, chosen in the room
+# The tour's own investigations, class by class to a tier; the other rivals stay at tier 0.
+# With the tour's seed the dossier of day 4 then shows every step of the deduction: Archer's
+# Noble Phantasm seen firing (two candidates left), Lancer deduced from tier 1, Rider known
+# by tier 2, Berserker deduced from its Noble Phantasm alone, Caster and Assassin all three.
+TOUR_INVESTIGATIONS = {"lancer": 1, "rider": 2}
 # The staged tactics battle on Akatsukigahama: Caster on 18 (x4 y2), Lancer two squares below on
 # 32 behind the blocking Business District (25), Saber four squares away on 22, out of sight.
 TACTICS_CLASSES = ("caster", "lancer", "saber")
@@ -166,6 +173,7 @@ class Tour:
         # --- our room, with bots in every other seat
         lobby_view = app.current
         lobby_view.options["cls"] = "saber"
+        lobby_view.click("inc:summoning")  # a choose room: the Servant is picked in the room
         lobby_view.click("create")
         self.wait(lambda: m.room is not None and app.current.name == "room")
         room_obj = lobby.rooms[m.room_id]
@@ -186,26 +194,23 @@ class Tour:
         view.type_text(chat[0])
         view.click("chat:send")
         self.wait(lambda: len(m.chat["room"]) >= 1, timeout=5)
+        view.click(f"servant:{TOUR_SERVANT}")
+        self.wait(lambda: m.room.get("your_servant") == TOUR_SERVANT, timeout=5)
+        view.on_mouse_motion(0, 0, 0, 0)  # the click's hover would hide the choice
         self.shot("room")
         # --- the game
         view.click("start")
         self.wait(lambda: m.state is not None, timeout=10)
-        investigated: set[str] = set()
 
         def prefer(model: Any, legal: list[dict[str, Any]]) -> dict[str, Any] | None:
-            """Investigate on the first three days, one class after the other to its last tier
-            (the dossier), otherwise the bot decides."""
-            view = model.view
-            if view["day"] > 3 or model.prompt_kind != "declare":
+            """Investigate as TOUR_INVESTIGATIONS plans (the dossier then shows each tier of
+            deduction), otherwise the bot decides."""
+            if model.prompt_kind != "declare":
                 return None
             known = (model.my_camp or {}).get("known", {})
-            options = [a for a in legal if a["type"] == "DeclareInvestigate"]
-            if not options:
-                return None
-            best = max(options, key=lambda a: (known.get(a["target_class"], 0),
-                                               -CLASSES.index(a["target_class"])))
-            investigated.add(best["target_class"])
-            return best
+            return next((a for cls, tier in TOUR_INVESTIGATIONS.items() if known[cls] < tier
+                         for a in legal if a["type"] == "DeclareInvestigate"
+                         and a["target_class"] == cls), None)
 
         player = AutoPlayer(app, "normal", seed=self.seed, prefer=prefer)
         self.wait(lambda: bool(m.legal) and m.prompt_kind == "declare", timeout=20)

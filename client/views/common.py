@@ -141,7 +141,7 @@ class InGameView(BaseView):
         s.rect(0, top, th.WIDTH, HEADER_H, th.BG2)
         s.rect(0, top - 2, th.WIDTH, 2, th.VERMILION)
         if view:
-            day = tr("turn.day_of", day=view["day"], limit=view["day_limit"])
+            day = tr("turn.day_of", day=m.day, limit=view["day_limit"])
             turn = view["turn"]
             s.text(day, 20, top + 17, 17, th.TEXT, font="serif")
             x = 20 + 150

@@ -5,7 +5,7 @@ from __future__ import annotations
 from typing import Any
 
 from .. import theme as th
-from ..gfx import Scene
+from ..gfx import Scene, text_width
 from .common import HEADER_H, InGameView, token
 
 COLS = (16, 250, 560, 860)  # class | tier 1 | tier 2 | tier 3 (left edges)
@@ -83,7 +83,7 @@ class DossierView(InGameView):
                    width=COLS[2] - COLS[1] - 24)
         else:
             self.unknown(s, x, mid)
-        # tier 2
+        # tier 2: the true name, or until then the Servants it may still be
         x = COLS[2] + 12
         if "true_name" in row:
             s.text(row["true_name"], x, y + h - 10, 13, th.INK, bold=True, anchor_y="top",
@@ -91,7 +91,7 @@ class DossierView(InGameView):
             s.text(f"{tr('dossier.np')}: {row['np']}", x, y + 10, 11, th.VERMILION_DARK,
                    max_width=COLS[3] - COLS[2] - 24)
         else:
-            self.unknown(s, x, mid)
+            self.candidates(s, row, x, y, h, COLS[3] - COLS[2] - 24)
         # tier 3
         x = COLS[3] + 12
         if "profile" in row:
@@ -105,5 +105,39 @@ class DossierView(InGameView):
         else:
             self.unknown(s, x, mid)
 
+    def candidates(self, s: Scene, row: dict[str, Any], x: float, y: float, h: float,
+                   w: float) -> None:
+        """The deduction aid: the roster Servants still consistent with what this seat saw (at
+        tier 0 the whole class: who exists), or the one left; the Noble Phantasm seen firing."""
+        tr = self.tr
+        if "deduced" in row:
+            s.text(tr("dossier.deduced"), x, y + h - 10, 11, th.VERMILION_DARK, bold=True,
+                   anchor_y="top", max_width=w)
+            s.text(row["deduced"], x, y + h - 30, 13, th.INK, bold=True, anchor_y="top",
+                   width=int(w), max_lines=2)
+        else:
+            s.text(tr("dossier.candidates", n=len(row["candidates"]), total=row["roster"]), x,
+                   y + h - 10, 11, th.INK_SOFT, bold=True, anchor_y="top", max_width=w)
+            s.text(listed(row["candidates"], w - 8, 13), x, y + h - 30, 13, th.INK,
+                   anchor_y="top", width=int(w), max_lines=2)
+        if "np_seen" in row:
+            s.text(tr("dossier.np_seen", what=row["np_seen"]), x, y + 8, 11, th.VERMILION_DARK,
+                   anchor_y="bottom", width=int(w), max_lines=2)
+        self.add_region(f"candidates:{row['cls']}", COLS[2], y, COLS[3] - COLS[2], h,
+                        help=f"{tr('dossier.candidates_help')}\n{row['candidates_help']}")
+
     def unknown(self, s: Scene, x: float, y: float) -> None:
         s.text("？ " + self.tr("dossier.unknown"), x, y, 12, th.INK_SOFT, anchor_y="center")
+
+
+def listed(names: list[str], width: float, size: float) -> str:
+    """Names in a row, dot-separated, broken into lines between names and never inside one
+    (Japanese text may otherwise break between any two characters)."""
+    lines = [""]
+    for name in names:
+        joined = f"{lines[-1]} · {name}" if lines[-1] else name
+        if lines[-1] and text_width(joined, size=size) > width:
+            lines.append(name)
+        else:
+            lines[-1] = joined
+    return "\n".join(lines)

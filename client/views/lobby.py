@@ -7,6 +7,7 @@ from typing import Any
 
 from ...shared.engine.data import CLASSES
 from ...shared.engine.modules import MODULES
+from ...shared.protocol import SUMMONING
 from .. import theme as th
 from ..gfx import Region, Scene, TextField
 from ..model import check_name
@@ -30,7 +31,7 @@ class LobbyView(BaseView):
         }
         self.field_order = ["room_name", "password"]
         self.options: dict[str, Any] = {"seats": 7, "day_limit": 7, "declare_s": 300,
-                                        "cls": "saber"}
+                                        "summoning": SUMMONING[0], "cls": "saber"}
         self.asking: dict[str, Any] | None = None  # the locked room whose password we ask
         self.modules: list[str] = []  # the rules modules switched on for the new room
         # each module's on/off options (the others keep their defaults)
@@ -56,6 +57,7 @@ class LobbyView(BaseView):
         fields: dict[str, Any] = {"name": name, "seats": self.options["seats"],
                                   "day_limit": self.options["day_limit"],
                                   "declare_s": self.options["declare_s"],
+                                  "summoning": self.options["summoning"],
                                   "cls": self.options["cls"]}
         if self.fields["password"].value:
             fields["password"] = self.fields["password"].value
@@ -196,15 +198,19 @@ class LobbyView(BaseView):
         for key, choices, shown in (
                 ("seats", SEAT_CHOICES, str(self.options["seats"])),
                 ("day_limit", DAY_CHOICES, tr("lobby.days", n=self.options["day_limit"])),
-                ("declare_s", DECLARE_CHOICES, tr("lobby.seconds", n=self.options["declare_s"]))):
+                ("declare_s", DECLARE_CHOICES, tr("lobby.seconds", n=self.options["declare_s"])),
+                ("summoning", SUMMONING, tr(f"lobby.summoning_{self.options['summoning']}"))):
+            help_text = tr(f"lobby.{key}_help") if tr.has(f"lobby.{key}_help") else ""
             s.text(tr(f"lobby.{key}"), x, y + 12, 14, th.TEXT, anchor_y="center")
             self.button(s, f"dec:{key}", left + width - 200, y, 36, 30, "◀",
-                        lambda k=key, c=choices: self.cycle(k, c, -1), style="ghost", size=12)
+                        lambda k=key, c=choices: self.cycle(k, c, -1), help=help_text,
+                        style="ghost", size=12)
             s.text(shown, left + width - 112, y + 15, 15, th.GOLD, anchor_x="center",
-                   anchor_y="center")
+                   anchor_y="center", max_width=100)
             self.button(s, f"inc:{key}", left + width - 58, y, 36, 30, "▶",
-                        lambda k=key, c=choices: self.cycle(k, c, 1), style="ghost", size=12)
-            y -= 44
+                        lambda k=key, c=choices: self.cycle(k, c, 1), help=help_text,
+                        style="ghost", size=12)
+            y -= 40
         s.text(tr("lobby.your_class"), x, y + 4, 14, th.TEXT)
         y -= 48
         for i, cls in enumerate(CLASSES):

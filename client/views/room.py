@@ -73,9 +73,14 @@ class RoomView(BaseView):
         t = s.text(tr("room.options", days=o["day_limit"], declare=o["declare_s"],
                       main=o["main_s"], reaction=o["reaction_s"]), 30, th.HEIGHT - 86, 13,
                    th.MUTED)
+        x = 30 + t.content_width + 24
+        t = s.text(tr("room.summoning", mode=tr(f"lobby.summoning_{o['summoning']}")), x,
+                   th.HEIGHT - 86, 13, th.GOLD)
+        self.add_region("summoning", x, th.HEIGHT - 92, t.content_width, 22,
+                        help=tr("lobby.summoning_help"))
+        x += t.content_width + 24
         modules = self.model.modules()
         if modules:  # the rules modules, shown to everyone; each explained on hover
-            x = 30 + t.content_width + 24
             t = s.text(tr("room.modules", list=" · ".join(map(tr.module, modules))), x,
                        th.HEIGHT - 86, 13, th.SKY, bold=True)
             self.add_region("modules", x, th.HEIGHT - 92, t.content_width, 22,
@@ -84,8 +89,8 @@ class RoomView(BaseView):
         self.button(s, "leave", th.WIDTH - 150, th.HEIGHT - 50, 126, 36, tr("room.leave"),
                     self.leave, style="ghost")
         self.seats(s, 24, 40, 700, 640)
-        self.servant_choice(s, 744, 360, 512, 320)
-        chat_box(self, s, 744, 40, 512, 300, with_tabs=False)
+        self.servant_choice(s, 744, 280, 512, 400)
+        chat_box(self, s, 744, 40, 512, 230, with_tabs=False)
 
     def seats(self, s: Scene, left: float, bottom: float, width: float, height: float) -> None:
         tr = self.tr
@@ -106,8 +111,10 @@ class RoomView(BaseView):
             kind = seat["kind"]
             if kind != "open" and cls:
                 token(s, left + 76, y + ROW_H / 2 - 3, 20, cls, tr.short(cls), mine=mine)
-                s.text(tr.cls(cls), left + 110, y + 36, 16, th.class_colour(cls) if not mine
-                       else th.GOLD, bold=True)
+                servant = room.get("your_servant") if mine else None  # never another seat's
+                s.text(tr.cls(cls) + (f" · {tr.short_name(servant)}" if servant else ""),
+                       left + 110, y + 36, 16, th.class_colour(cls) if not mine else th.GOLD,
+                       bold=True, max_width=270)
                 who = seat["name"] if kind == "human" else self.model.player_name(i)
                 s.text(who, left + 110, y + 14, 13, th.TEXT, max_width=260)
             else:
@@ -163,18 +170,20 @@ class RoomView(BaseView):
         for i, cls in enumerate(CLASSES):
             col, row = i % 4, i // 4
             x = left + 16 + col * (bw + 8)
-            y = bottom + height - 120 - row * 56
+            y = bottom + height - 112 - row * 48
             free = cls not in taken or taken[cls] == self.model.seat
             swap = owner and cls in bots  # the owner may take a bot's class: it gets ours
             chosen = cls == mine
             action = None if chosen else (lambda c=cls: self.swap(c, bots[c], mine)) if swap \
                 else (lambda c=cls: self.send("choose_class", cls=c))
-            self.button(s, f"choose:{cls}", x, y, bw, 46, tr.cls(cls), action,
+            self.button(s, f"choose:{cls}", x, y, bw, 40, tr.cls(cls), action,
                         enabled=(free or swap) and not room.get("started"),
                         colour=th.class_colour(cls), size=15,
                         help="" if free else tr("room.taken"))
             if chosen:
-                s.frame(x - 3, y - 3, bw + 6, 52, th.GOLD, 3)
+                s.frame(x - 3, y - 3, bw + 6, 46, th.GOLD, 3)
+        if mine is not None:
+            self.servants(s, left, bottom + height - 184, width, mine)
         y = bottom + 20
         if owner and not room.get("started"):
             s.text(tr("room.bot_level"), left + 16, y + 78, 13, th.MUTED, anchor_y="center")
@@ -193,3 +202,33 @@ class RoomView(BaseView):
                         tr("room.unready" if ready else "room.ready"),
                         lambda r=not ready: self.send("ready", ready=r),
                         style="ghost" if ready else "primary", size=18)
+
+    def servants(self, s: Scene, left: float, top: float, width: float, cls: str) -> None:
+        """A `choose` room: the class's roster as buttons, the seat's choice (told to it
+        alone) highlighted; a `random` room: one line saying the seed summons."""
+        tr, room = self.tr, self.room
+        if room["options"]["summoning"] != "choose":
+            s.text(tr("room.servant_random"), left + 16, top, 12, th.MUTED, anchor_y="top",
+                   width=int(width - 32))
+            return
+        chosen = room.get("your_servant")
+        s.text(tr("room.servant_pick", cls=tr.cls(cls)), left + 16, top, 14, th.TEXT, bold=True,
+               max_width=width - 32)
+        s.text(tr("room.servant_secret" if chosen else "room.servant_none"), left + 16, top - 20,
+               11, th.MUTED, max_width=width - 32)
+        roster = tr.rules.roster[cls]
+        bw = (width - 32 - 8 * (len(roster) - 1)) / len(roster)
+        y = top - 80
+        for i, servant in enumerate(roster):
+            x = left + 16 + i * (bw + 8)
+            mine = servant.id == chosen
+            pick = None if mine else (lambda sid=servant.id: self.send("choose_servant",
+                                                                       servant=sid))
+            self.button(s, f"servant:{servant.id}", x, y, bw, 44, tr.short_name(servant.id),
+                        pick, enabled=not room.get("started"),
+                        style="selected" if mine else "normal", size=14,
+                        help=tr("room.servant_help", name=tr.true_name(servant.id),
+                                profile=servant.profile.get(tr.lang),
+                                np=servant.np.name.get(tr.lang)))
+            if mine:
+                s.frame(x - 3, y - 3, bw + 6, 50, th.GOLD, 3)

@@ -15,8 +15,8 @@ from twisted.internet.endpoints import TCP4ClientEndpoint, connectProtocol
 from twisted.internet.protocol import Factory, Protocol
 
 
-def start_local_game(app: Any) -> None:
-    """Title → name → play locally → the room fills with bots → start, all by clicks."""
+def open_local_room(app: Any) -> None:
+    """Title → name → play locally → the room fills with bots, all by clicks."""
     m = app.model
     title = app.show("title")
     title.click("field:name")
@@ -26,6 +26,12 @@ def start_local_game(app: Any) -> None:
     assert app.pump(until=lambda: m.room is not None and all(
         s["kind"] != "open" for s in m.room["seat_list"]), timeout=10)
     assert app.current.name == "room"
+
+
+def start_local_game(app: Any) -> None:
+    """The local room, then its start button."""
+    m = app.model
+    open_local_room(app)
     app.current.click("start")
     assert app.pump(until=lambda: m.state is not None, timeout=10)
 

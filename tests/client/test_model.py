@@ -159,6 +159,36 @@ def test_the_dossier_shows_only_what_investigation_revealed() -> None:
     assert "saber" not in rows  # one's own camp is not in the dossier
 
 
+def test_the_dossier_narrows_a_rivals_candidates_as_the_seat_learns() -> None:
+    """Each rival row lists the roster Servants still consistent with this seat's view: at
+    tier 0 the whole class (who exists), fewer once its Noble Phantasm is seen firing (what
+    was seen is shown), one at tier 1 (deduced, by its full true name), and at tier 2 the true
+    name itself, no longer a deduction."""
+    state = new_game(seed=2, classes=["saber", "archer", "lancer"],
+                     servants=[None, "jumong", "benkei"])
+
+    def rows() -> dict[str, dict]:
+        return {r["cls"]: r for r in model_for(state, "en").dossier()}
+
+    archer = rows()["archer"]
+    assert archer["candidates"] == ["Jumong", "Odysseus", "Tawara Tōda"]
+    assert archer["roster"] == 3 and "deduced" not in archer and "np_seen" not in archer
+    assert "Odysseus — cards BAQQQ" in archer["candidates_help"]
+    state.edit(1).np_shown = True
+    archer = rows()["archer"]
+    assert archer["candidates"] == ["Jumong", "Odysseus"]
+    assert archer["np_seen"] == "Quick · Attack · Anti-Army"
+    assert "Tawara" not in archer["candidates_help"]
+    state.edit(SEAT).known = (0, 1, 0, 0, 0, 0, 0)
+    archer = rows()["archer"]
+    assert archer["candidates"] == ["Jumong"] and archer["deduced"] == "Jumong (King Dongmyeong)"
+    assert "true_name" not in archer
+    state.edit(SEAT).known = (0, 2, 0, 0, 0, 0, 0)
+    archer = rows()["archer"]
+    assert archer["true_name"] == "Jumong (King Dongmyeong)" and "deduced" not in archer
+    assert rows()["lancer"]["candidates"] == ["Honda Tadakatsu", "Musashibō Benkei", "Zhang Fei"]
+
+
 def test_the_end_shows_the_winner() -> None:
     state, events = play_game(seed=8)
     m = model_for(state)
@@ -167,6 +197,15 @@ def test_the_end_shows_the_winner() -> None:
     assert result is not None and result["day"] >= 1
     assert result["winner"] == state.winner
     assert "Grail War Online" in m.export_log()
+
+
+def test_a_game_stopped_by_the_day_limit_shows_its_last_day() -> None:
+    """The engine ends such a game on the day after the limit; the header and the end screen
+    show the last day played, not "day 4 of 3"."""
+    state = new_game(seed=1, classes=["saber", "lancer"], day_limit=3)
+    state.day, state.over, state.winner = 4, True, -1
+    m = model_for(state)
+    assert m.day == 3 and m.result()["day"] == 3
 
 
 def test_bots_are_named_in_the_language_of_the_client() -> None:

@@ -59,14 +59,15 @@ def record_sends(app: Any) -> list[dict]:
     return sent
 
 
-def room_public(started: bool = False, seats: int = 7) -> dict:
+def room_public(started: bool = False, seats: int = 7, summoning: str = "random") -> dict:
     seat_list = [{"seat": i, "cls": CLASSES[i], "kind": "human" if i == 0 else "bot",
                   "name": "衛宮" if i == 0 else "bot (normal)", "level": "normal",
                   "connected": True, "bot_playing": i != 0} for i in range(seats)]
     return {"id": 1, "name": "冬木の夜", "locked": False, "seats": seats, "players": 1,
             "bots": seats - 1, "spectators": 0, "started": started, "over": False, "owner": 0,
             "options": {"declare_s": 300, "main_s": 120, "reaction_s": 60, "prompt_s": 60,
-                        "seats": seats, "day_limit": 7}, "seat_list": seat_list}
+                        "seats": seats, "day_limit": 7, "summoning": summoning},
+            "seat_list": seat_list}
 
 
 def test_japanese_and_korean_text_are_glyphs_not_boxes(app: Any) -> None:
