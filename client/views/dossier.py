@@ -118,10 +118,11 @@ class DossierView(InGameView):
         else:
             s.text(tr("dossier.candidates", n=len(row["candidates"]), total=row["roster"]), x,
                    y + h - 10, 11, th.INK_SOFT, bold=True, anchor_y="top", max_width=w)
-            s.text(listed(row["candidates"], w - 8, 13), x, y + h - 30, 13, th.INK,
+            size = 12 if "np_seen" in row else 13  # two lines of names over two of the NP
+            s.text(listed(row["candidates"], w - 8, size), x, y + h - 28, size, th.INK,
                    anchor_y="top", width=int(w), max_lines=2)
         if "np_seen" in row:
-            s.text(tr("dossier.np_seen", what=row["np_seen"]), x, y + 8, 11, th.VERMILION_DARK,
+            s.text(tr("dossier.np_seen", what=row["np_seen"]), x, y + 4, 10, th.VERMILION_DARK,
                    anchor_y="bottom", width=int(w), max_lines=2)
         self.add_region(f"candidates:{row['cls']}", COLS[2], y, COLS[3] - COLS[2], h,
                         help=f"{tr('dossier.candidates_help')}\n{row['candidates_help']}")

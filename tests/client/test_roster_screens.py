@@ -121,3 +121,24 @@ def test_a_random_room_says_the_seed_summons(app: Any) -> None:
     assert tr("room.servant_random") in labels(app)
     assert not any(r.id.startswith("servant:") for r in app.current.regions)
     assert not [name for name in servant_names(app, CLASSES) if name in drawn_text(app)]
+
+
+@pytest.mark.parametrize("lang", ["ja", "ko", "en"])
+def test_three_candidates_and_a_noble_phantasm_seen_do_not_overlap(app: Any,
+                                                                    lang: str) -> None:
+    """A Caster row with all three candidates (two lines of names) and its Noble Phantasm
+    seen (all three Casters share it): the names end above the line that says what was
+    seen."""
+    app.set_lang(lang)
+    tr = app.tr
+    join(app, 0)
+    state = new_game(seed=2, classes=list(CLASSES))
+    state.edit(4).np_shown = True
+    app.model.handle(state_msg(state, 0))
+    render(app, "dossier")
+    texts = {t.text.replace("\n", " "): t for t in app.current.base.pool.texts()}
+    names = next(t for text, t in texts.items()
+                 if tr.short_name(tr.rules.roster["caster"][0].id) in text)
+    seen = texts[tr("dossier.np_seen", what=tr.np_signature("A", "attack", "anti_army"))]
+    assert "\n" in names.text, "three names take two lines"
+    assert seen.top < names.bottom, (seen.top, names.bottom)
