@@ -17,6 +17,44 @@ from ..shared.engine.data import Ruleset, default_ruleset
 LANGS = ("ja", "ko", "en")
 GLOSS = re.compile(r"\s*[（(]")  # where a true name's gloss in brackets begins
 
+# Korean particles written in the catalog as 이(가), 을(를), 은(는), 와(과), (으)로: the first
+# form follows a final consonant (받침), the second a vowel; 으로 follows a 받침 other than ㄹ.
+PARTICLES = {"이(가)": ("이", "가"), "을(를)": ("을", "를"), "은(는)": ("은", "는"),
+             "와(과)": ("과", "와"), "(으)로": ("으로", "로")}
+PARTICLE = re.compile("|".join(re.escape(m) for m in PARTICLES))
+CLOSERS = "」』》〉\"'”’ "  # a quoted name's particle follows the name inside the quotes
+FINALS = "ㄱㄲㄳㄴㄵㄶㄷㄹㄺㄻㄼㄽㄾㄿㅀㅁㅂㅄㅅㅆㅇㅈㅊㅋㅌㅍㅎ"  # 받침 1..27 of a Hangul syllable
+# a digit read in Korean (일 삼 육 칠 팔 영) ends in a 받침; 이 사 오 구 end in a vowel
+DIGIT_FINAL = {"1": "ㄹ", "3": "ㅁ", "6": "ㄱ", "7": "ㄹ", "8": "ㄹ", "0": "ㅇ"}
+
+
+def final_consonant(word: str) -> str:
+    """The 받침 a word ends in ("" for a vowel): Hangul by its code, a digit by its reading;
+    anything else (a Latin name) takes the vowel form, the usual fallback."""
+    word = word.rstrip(CLOSERS)
+    if word.endswith(")") and "(" in word:  # a gloss: the particle follows the name before it
+        word = word[: word.rindex("(")].rstrip()
+    if not word:
+        return ""
+    last = word[-1]
+    if "가" <= last <= "힣":
+        final = (ord(last) - 0xAC00) % 28
+        return FINALS[final - 1] if final else ""
+    return DIGIT_FINAL.get(last, "")
+
+
+def korean_particles(text: str) -> str:
+    """Resolve each particle marker by the word before it (see PARTICLES)."""
+
+    def pick(match: re.Match[str]) -> str:
+        after_consonant, after_vowel = PARTICLES[match.group()]
+        final = final_consonant(text[: match.start()])
+        if match.group() == "(으)로":
+            return after_consonant if final not in ("", "ㄹ") else after_vowel
+        return after_consonant if final else after_vowel
+
+    return PARTICLE.sub(pick, text)
+
 
 def _flatten(table: dict[str, Any], prefix: str = "") -> dict[str, str]:
     out: dict[str, str] = {}
@@ -58,10 +96,10 @@ class Tr:
             return key
         if kw:
             try:
-                return text.format(**kw)
+                text = text.format(**kw)
             except (KeyError, IndexError, ValueError):
-                return text
-        return text
+                pass
+        return korean_particles(text) if self.lang == "ko" else text
 
     def has(self, key: str) -> bool:
         return key in self.messages

@@ -321,3 +321,17 @@ def test_a_guest_in_the_room_says_it_is_ready(app: Any) -> None:
     assert app.current.region_by_id("ready").label == app.tr("room.unready")
     app.current.click("ready")
     assert sent[-1] == {"t": "ready", "ready": False}
+
+
+def test_the_korean_battle_banner_reads_with_the_right_particles(app: Any) -> None:
+    """The reaction banner picks 이/가 and 으로/로 by the word before them, no "이(가)"."""
+    state, events = play_game(seed=4, stop=lambda s: s.battle is not None
+                              and s.prompt.kind == "reaction")
+    target = min(state.prompt.seats)
+    app.set_lang("ko")
+    join(app, target)
+    app.model.handle({"t": "events", "events": events, "log": []})
+    app.model.handle(state_msg(state, target, {str(target): 60}))
+    render(app, "battle")
+    labels = [label for label, _x, _y in app.current.base.labels]
+    assert "세이버가 보구로 공격해 왔다!" in labels  # Saber attacks with its Noble Phantasm
