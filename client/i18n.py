@@ -6,6 +6,7 @@ Every string the client draws comes from here: `Tr(lang)("lobby.title")`, or for
 
 from __future__ import annotations
 
+import contextlib
 import functools
 import re
 import tomllib
@@ -95,10 +96,8 @@ class Tr:
         if text is None:
             return key
         if kw:
-            try:
+            with contextlib.suppress(KeyError, IndexError, ValueError):  # shown as written
                 text = text.format(**kw)
-            except (KeyError, IndexError, ValueError):
-                pass
         return korean_particles(text) if self.lang == "ko" else text
 
     def has(self, key: str) -> bool:
