@@ -110,6 +110,16 @@ class Tr:
     def short(self, cls: str | None) -> str:
         return self(f"class_short.{cls}") if cls else "?"
 
+    def param(self, param: str) -> str:
+        """A Servant parameter's name: 筋力 / 근력 / STR."""
+        return self(f"param.{param}")
+
+    def ranks(self, ranks: dict[str, str], per_line: int = 6) -> str:
+        """A Servant's parameters ("筋力 A  耐久 B …"), `per_line` to a line: the lines are
+        broken here, since pyglet may break Japanese text between a name and its rank."""
+        items = [f"{self.param(p)} {rank}" for p, rank in ranks.items()]
+        return "\n".join("  ".join(items[i:i + per_line]) for i in range(0, len(items), per_line))
+
     def skill(self, skill_id: str) -> str:
         skill = self.rules.skills.get(skill_id)
         return skill.name.get(self.lang) if skill else skill_id

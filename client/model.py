@@ -579,7 +579,7 @@ class ClientModel:
             stat = {"B": "str", "A": "end", "Q": "agi"}.get(card)
             if stat:
                 rank = camp["ranks"].get(stat, "")
-                text += "\n" + tr("card_help.stat", stat=stat.upper(), value=rank)
+                text += "\n" + tr("card_help.stat", stat=tr.param(stat), value=rank)
         return text
 
     # --- the map --------------------------------------------------------------------------------

@@ -3,6 +3,7 @@ the hand of the view, disabled actions drawn disabled, Japanese and Korean text 
 
 from __future__ import annotations
 
+import re
 from typing import Any
 
 import pytest
@@ -335,3 +336,27 @@ def test_the_korean_battle_banner_reads_with_the_right_particles(app: Any) -> No
     render(app, "battle")
     labels = [label for label, _x, _y in app.current.base.labels]
     assert "세이버가 보구로 공격해 왔다!" in labels  # Saber attacks with its Noble Phantasm
+
+
+@pytest.mark.parametrize(("lang", "names"), [("ja", "筋力 耐久 敏捷 魔力 幸運 宝具"),
+                                             ("ko", "근력 내구 민첩 마력 행운 보구")])
+def test_servant_parameters_are_named_in_the_language(app: Any, lang: str, names: str) -> None:
+    """The dossier rows and the tooltips of the own camp, the camps and the combatants name the
+    parameters in the players' words (筋力, 근력), never STR/END/AGI."""
+    state, events = play_game(seed=4, stop=lambda s: s.battle is not None)
+    app.set_lang(lang)
+    join(app, min(state.battle.seats))
+    app.model.handle({"t": "events", "events": events, "log": []})
+    app.model.handle(state_msg(state, min(state.battle.seats)))
+    abbreviations = re.compile(r"\b(STR|END|AGI|MAG|LUK|NP)\b")
+    render(app, "dossier")
+    rows = [label for label, _x, _y in app.current.base.labels if names.split()[0] in label]
+    assert rows, "the dossier rows draw the parameter names"
+    for row in rows:
+        assert all(name in row for name in names.split()) and not abbreviations.search(row)
+    for screen, prefix in (("dossier", "dossier:"), ("game", "camp:"), ("game", "own_servant"),
+                           ("battle", "combatant:")):
+        render(app, screen)
+        helps = [r.help for r in app.current.regions if r.id.startswith(prefix)]
+        assert helps and all(names.split()[0] in h and not abbreviations.search(h)
+                             for h in helps), screen
