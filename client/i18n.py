@@ -128,6 +128,18 @@ class Tr:
         skill = self.rules.skills.get(skill_id)
         return skill.text.get(self.lang) if skill else ""
 
+    def skill_help(self, skill_id: str) -> str:
+        """What hovering a known skill shows: its name, its text, and its MP cost and 1D100
+        check when it has them (the text does not say them)."""
+        skill = self.rules.skills.get(skill_id)
+        if skill is None:
+            return skill_id
+        terms = [self("skill_help.cost", mp=skill.mp)] if skill.mp else []
+        if skill.check is not None:
+            terms.append(self("skill_help.check", check=skill.check))
+        return "\n".join([self.skill(skill_id), self.skill_text(skill_id), " · ".join(terms)]
+                         ).strip()
+
     def spell(self, spell_id: str) -> str:
         spell = self.rules.command_spells.get(spell_id)
         return spell.name.get(self.lang) if spell else spell_id

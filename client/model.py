@@ -756,7 +756,7 @@ class ClientModel:
                 row["np_seen"] = tr.np_signature(seen["card"], seen["kind"], seen["scale"])
             if "cards" in other:
                 row["cards"] = other["cards"]
-                row["skills"] = [tr.skill(s) for s in other.get("skills", [])]
+                row["skills"] = list(other.get("skills", []))  # ids: the view names them
             if "servant" in other:
                 row["true_name"] = tr.true_name(other["servant"])
                 row["np"] = tr.np_name(other.get("noble_phantasm"))

@@ -79,8 +79,7 @@ class DossierView(InGameView):
                 s.text(card, cx + 11, y + h - 21, 11, th.WHITE, bold=True, anchor_x="center",
                        anchor_y="center")
                 cx += 26
-            s.text(" / ".join(row["skills"]), x, y + h - 42, 11, th.INK, anchor_y="top",
-                   width=COLS[2] - COLS[1] - 24)
+            self.skills(s, row["skills"], x, y + h - 42, COLS[2] - COLS[1] - 24)
         else:
             self.unknown(s, x, mid)
         # tier 2: the true name, or until then the Servants it may still be
@@ -104,6 +103,19 @@ class DossierView(InGameView):
                                  f"{tr('dossier.weakness')}: {row['weakness']}")
         else:
             self.unknown(s, x, mid)
+
+    def skills(self, s: Scene, skills: list[str], left: float, top: float, width: float) -> None:
+        """The revealed skills, name after name in lines; hovering a name shows its text."""
+        x, y, line_h = left, top, 16
+        for sk in skills:
+            label = self.tr.skill(sk)
+            w = text_width(label, size=11)
+            if x > left and x + w > left + width:
+                x, y = left, y - line_h
+            s.text(label, x, y, 11, th.INK, anchor_y="top", max_width=width)
+            self.add_region(f"skill:{sk}", x, y - line_h, min(w, width), line_h,
+                            help=self.tr.skill_help(sk))
+            x += w + 14
 
     def candidates(self, s: Scene, row: dict[str, Any], x: float, y: float, h: float,
                    w: float) -> None:

@@ -174,8 +174,7 @@ class GameView(InGameView):
             t.position = (x + 7, y)
             s.box(x, y - 6, w, 20, th.BG2, th.shade(th.MASTER_MP, 0.8) if is_master else th.LINE,
                   1)
-            self.add_region(f"skill:{sk}", x, y - 6, w, 20,
-                            help=f"{label}\n{tr.skill_text(sk)}")
+            self.add_region(f"skill:{sk}", x, y - 6, w, 20, help=tr.skill_help(sk))
             x += w + 6
         y -= 26
         info = [tr("panel.position", square=m.square_name(camp["pos"])),

@@ -360,3 +360,33 @@ def test_servant_parameters_are_named_in_the_language(app: Any, lang: str, names
         helps = [r.help for r in app.current.regions if r.id.startswith(prefix)]
         assert helps and all(names.split()[0] in h and not abbreviations.search(h)
                              for h in helps), screen
+
+
+def test_hovering_a_known_skill_shows_its_text_cost_and_check(app: Any) -> None:
+    """The own camp's skills and a rival's skills revealed at tier 1 show, on hover, the skill's
+    text in the language with its MP cost and its 1D100 check."""
+    from grailwar.client.i18n import Tr
+
+    state, events = play_game(seed=8)
+    camp = state.edit(0)
+    camp.known = tuple(1 for _ in CLASSES)
+    app.set_lang("ko")
+    join(app, 0)
+    app.model.handle({"t": "events", "events": events, "log": []})
+    app.model.handle(state_msg(state, 0))
+    rules = Tr("ko").rules
+    camps = app.model.view["camps"]
+    assert camps[1]["skills"], "tier 1 reveals a rival's skills"
+    for screen, skills in (("game", camps[0]["skills"]), ("dossier", camps[1]["skills"])):
+        render(app, screen)
+        view = app.current
+        for sk in skills:
+            region = view.region_by_id(f"skill:{sk}")
+            assert region is not None, (screen, sk)
+            view.on_mouse_motion(int(region.center[0]), int(region.center[1]), 0, 0)
+            assert view.hover is region
+            skill = rules.skills[sk]
+            assert skill.text.get("ko") in region.help
+            assert (f"소비 MP {skill.mp}" in region.help) == bool(skill.mp)
+            if skill.check is not None:
+                assert f"1D100에서 {skill.check} 이하" in region.help
