@@ -390,3 +390,29 @@ def test_hovering_a_known_skill_shows_its_text_cost_and_check(app: Any) -> None:
             assert (f"소비 MP {skill.mp}" in region.help) == bool(skill.mp)
             if skill.check is not None:
                 assert f"1D100에서 {skill.check} 이하" in region.help
+
+
+def test_the_lobby_asks_for_the_rooms_every_five_seconds_while_shown(app: Any) -> None:
+    """Over the reactor's clock: a list_rooms each 5 s in the lobby, none once it is left."""
+    from twisted.internet.task import Clock
+
+    reactor, app.reactor = app.reactor, Clock()
+    try:
+        clock = app.reactor
+        sent = record_sends(app)
+        app.show("lobby")
+        clock.advance(4.9)
+        assert sent == []
+        clock.advance(0.1)
+        assert [m["t"] for m in sent] == ["list_rooms"]
+        clock.pump([5, 5])
+        assert [m["t"] for m in sent] == ["list_rooms"] * 3
+        app.show("title")
+        clock.advance(30)
+        assert len(sent) == 3 and not clock.getDelayedCalls(), "leaving the lobby stops it"
+        app.show("lobby")  # and coming back starts it again
+        clock.advance(5)
+        assert len(sent) == 4
+        app.show("title")
+    finally:
+        app.reactor = reactor  # the fixture's teardown pumps the real one
