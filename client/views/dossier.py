@@ -105,17 +105,20 @@ class DossierView(InGameView):
             self.unknown(s, x, mid)
 
     def skills(self, s: Scene, skills: list[str], left: float, top: float, width: float) -> None:
-        """The revealed skills, name after name in lines; hovering a name shows its text."""
-        x, y, line_h = left, top, 16
+        """The revealed skills, name after name in lines, a slash between two on a line (the
+        names have spaces); hovering a name shows its text."""
+        x, y, line_h, gap = left, top, 16, 20
         for sk in skills:
             label = self.tr.skill(sk)
             w = text_width(label, size=11)
             if x > left and x + w > left + width:
                 x, y = left, y - line_h
+            if x > left:
+                s.text("/", x - gap / 2, y, 11, th.INK_SOFT, anchor_x="center", anchor_y="top")
             s.text(label, x, y, 11, th.INK, anchor_y="top", max_width=width)
             self.add_region(f"skill:{sk}", x, y - line_h, min(w, width), line_h,
                             help=self.tr.skill_help(sk))
-            x += w + 14
+            x += w + gap
 
     def candidates(self, s: Scene, row: dict[str, Any], x: float, y: float, h: float,
                    w: float) -> None:
