@@ -14,6 +14,7 @@ import sys
 from typing import TextIO
 
 from ..client import config
+from ..client.i18n import LANGS
 from ..client.model import ClientModel, verb_of
 from ..client.tour import state_message
 from ..shared.bots import make_bot
@@ -50,7 +51,8 @@ def action_line(model: ClientModel, action: dict) -> str:
 
 def language(args: argparse.Namespace) -> str:
     """--lang, else the language the desktop client remembers, else Japanese."""
-    return args.lang or config.stored().get("lang") or "ja"
+    remembered = config.stored().get("lang")
+    return args.lang or (remembered if remembered in LANGS else "ja")
 
 
 def run(args: argparse.Namespace, stdin: TextIO = sys.stdin, out: TextIO = sys.stdout) -> int:

@@ -43,5 +43,7 @@ def test_the_language_defaults_to_the_clients_then_japanese(
         tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
     monkeypatch.setenv("GRAILWAR_CONFIG", str(tmp_path / "client.json"))
     assert "    1: 休息" in first_prompt()
+    (tmp_path / "client.json").write_text(json.dumps({"lang": "fr"}), encoding="utf-8")
+    assert "    1: 休息" in first_prompt()
     (tmp_path / "client.json").write_text(json.dumps({"lang": "ko"}), encoding="utf-8")
     assert "    1: 휴식" in first_prompt()
