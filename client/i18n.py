@@ -114,11 +114,11 @@ class Tr:
         """A Servant parameter's name: 筋力 / 근력 / STR."""
         return self(f"param.{param}")
 
-    def ranks(self, ranks: dict[str, str], per_line: int = 6) -> str:
-        """A Servant's parameters ("筋力 A  耐久 B …"), `per_line` to a line: the lines are
+    def ranks(self, ranks: dict[str, str]) -> str:
+        """A Servant's parameters, three to a line ("筋力 A  耐久 B  敏捷 A" and "魔力 D …"):
         broken here, since pyglet may break Japanese text between a name and its rank."""
         items = [f"{self.param(p)} {rank}" for p, rank in ranks.items()]
-        return "\n".join("  ".join(items[i:i + per_line]) for i in range(0, len(items), per_line))
+        return "\n".join("  ".join(items[i:i + 3]) for i in range(0, len(items), 3))
 
     def skill(self, skill_id: str) -> str:
         skill = self.rules.skills.get(skill_id)

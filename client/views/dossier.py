@@ -64,11 +64,11 @@ class DossierView(InGameView):
                      th.VERMILION if k < tier else th.PAPER_DARK)
         if not row["alive"]:
             s.text(tr("dossier.fallen"), COLS[0] + 116, y + h - 58, 11, th.VERMILION_DARK)
-        ranks = tr.ranks(row["ranks"], per_line=3)
+        ranks = tr.ranks(row["ranks"])
         s.text(ranks, COLS[0] + 12, y + 6, 10, th.INK_SOFT, anchor_y="bottom",
                width=int(COLS[1] - COLS[0] - 20), max_lines=2)
         self.add_region(f"dossier:{cls}", COLS[0], y, COLS[1] - COLS[0], h,
-                        help=f"{tr('dossier.params')}: {tr.ranks(row['ranks'])}")
+                        help=f"{tr('dossier.params')}\n{ranks}")
         # tier 1
         x = COLS[1] + 12
         if "cards" in row:

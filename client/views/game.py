@@ -136,7 +136,7 @@ class GameView(InGameView):
             s.text(servant.true_name.get(tr.lang), left + 64, top - 47, 11, th.shade(colour, 1.6),
                    max_width=width - 200)
         self.add_region("own_servant", left, top - 58, width - 110, 57,
-                        help=f"{tr('dossier.params')}\n{tr.ranks(camp['ranks'], per_line=3)}")
+                        help=f"{tr('dossier.params')}\n{tr.ranks(camp['ranks'])}")
         self.seal(s, left + width - 56, top - 28, 14, th.VERMILION, camp["spells"])
         self.add_region("spells", left + width - 100, top - 50, 90, 44,
                         help=f"{tr('panel.command_spells')}: {camp['spells']}")
