@@ -27,14 +27,20 @@ def guess_lang() -> str:
     return "en"
 
 
+def stored() -> dict[str, str]:
+    """The settings as the client last saved them (none yet: empty)."""
+    try:
+        data = json.loads(config_path().read_text(encoding="utf-8"))
+    except (OSError, ValueError):
+        return {}
+    if not isinstance(data, dict):
+        return {}
+    return {k: v for k, v in data.items() if k in DEFAULTS and isinstance(v, str)}
+
+
 def load() -> dict[str, Any]:
     data = dict(DEFAULTS)
-    try:
-        stored = json.loads(config_path().read_text(encoding="utf-8"))
-        if isinstance(stored, dict):
-            data.update({k: v for k, v in stored.items() if k in DEFAULTS and isinstance(v, str)})
-    except (OSError, ValueError):
-        pass
+    data.update(stored())
     if data["lang"] not in ("ja", "ko", "en"):
         data["lang"] = guess_lang()
     return data

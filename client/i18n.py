@@ -6,6 +6,7 @@ Every string the client draws comes from here: `Tr(lang)("lobby.title")`, or for
 
 from __future__ import annotations
 
+import contextlib
 import functools
 import re
 import tomllib
@@ -16,6 +17,44 @@ from ..shared.engine.data import Ruleset, default_ruleset
 
 LANGS = ("ja", "ko", "en")
 GLOSS = re.compile(r"\s*[（(]")  # where a true name's gloss in brackets begins
+
+# Korean particles written in the catalog as 이(가), 을(를), 은(는), 와(과), (으)로: the first
+# form follows a final consonant (받침), the second a vowel; 으로 follows a 받침 other than ㄹ.
+PARTICLES = {"이(가)": ("이", "가"), "을(를)": ("을", "를"), "은(는)": ("은", "는"),
+             "와(과)": ("과", "와"), "(으)로": ("으로", "로")}
+PARTICLE = re.compile("|".join(re.escape(m) for m in PARTICLES))
+CLOSERS = "」』》〉\"'”’ "  # a quoted name's particle follows the name inside the quotes
+FINALS = "ㄱㄲㄳㄴㄵㄶㄷㄹㄺㄻㄼㄽㄾㄿㅀㅁㅂㅄㅅㅆㅇㅈㅊㅋㅌㅍㅎ"  # 받침 1..27 of a Hangul syllable
+# a digit read in Korean (일 삼 육 칠 팔 영) ends in a 받침; 이 사 오 구 end in a vowel
+DIGIT_FINAL = {"1": "ㄹ", "3": "ㅁ", "6": "ㄱ", "7": "ㄹ", "8": "ㄹ", "0": "ㅇ"}
+
+
+def final_consonant(word: str) -> str:
+    """The 받침 a word ends in ("" for a vowel): Hangul by its code, a digit by its reading;
+    anything else (a Latin name) takes the vowel form, the usual fallback."""
+    word = word.rstrip(CLOSERS)
+    if word.endswith(")") and "(" in word:  # a gloss: the particle follows the name before it
+        word = word[: word.rindex("(")].rstrip()
+    if not word:
+        return ""
+    last = word[-1]
+    if "가" <= last <= "힣":
+        final = (ord(last) - 0xAC00) % 28
+        return FINALS[final - 1] if final else ""
+    return DIGIT_FINAL.get(last, "")
+
+
+def korean_particles(text: str) -> str:
+    """Resolve each particle marker by the word before it (see PARTICLES)."""
+
+    def pick(match: re.Match[str]) -> str:
+        after_consonant, after_vowel = PARTICLES[match.group()]
+        final = final_consonant(text[: match.start()])
+        if match.group() == "(으)로":
+            return after_consonant if final not in ("", "ㄹ") else after_vowel
+        return after_consonant if final else after_vowel
+
+    return PARTICLE.sub(pick, text)
 
 
 def _flatten(table: dict[str, Any], prefix: str = "") -> dict[str, str]:
@@ -57,11 +96,9 @@ class Tr:
         if text is None:
             return key
         if kw:
-            try:
-                return text.format(**kw)
-            except (KeyError, IndexError, ValueError):
-                return text
-        return text
+            with contextlib.suppress(KeyError, IndexError, ValueError):  # shown as written
+                text = text.format(**kw)
+        return korean_particles(text) if self.lang == "ko" else text
 
     def has(self, key: str) -> bool:
         return key in self.messages
@@ -73,6 +110,16 @@ class Tr:
     def short(self, cls: str | None) -> str:
         return self(f"class_short.{cls}") if cls else "?"
 
+    def param(self, param: str) -> str:
+        """A Servant parameter's name: 筋力 / 근력 / STR."""
+        return self(f"param.{param}")
+
+    def ranks(self, ranks: dict[str, str]) -> str:
+        """A Servant's parameters, three to a line ("筋力 A  耐久 B  敏捷 A" and "魔力 D …"):
+        broken here, since pyglet may break Japanese text between a name and its rank."""
+        items = [f"{self.param(p)} {rank}" for p, rank in ranks.items()]
+        return "\n".join("  ".join(items[i:i + 3]) for i in range(0, len(items), 3))
+
     def skill(self, skill_id: str) -> str:
         skill = self.rules.skills.get(skill_id)
         return skill.name.get(self.lang) if skill else skill_id
@@ -80,6 +127,18 @@ class Tr:
     def skill_text(self, skill_id: str) -> str:
         skill = self.rules.skills.get(skill_id)
         return skill.text.get(self.lang) if skill else ""
+
+    def skill_help(self, skill_id: str) -> str:
+        """What hovering a known skill shows: its name, its text, and its MP cost and 1D100
+        check when it has them (the text does not say them)."""
+        skill = self.rules.skills.get(skill_id)
+        if skill is None:
+            return skill_id
+        terms = [self("skill_help.cost", mp=skill.mp)] if skill.mp else []
+        if skill.check is not None:
+            terms.append(self("skill_help.check", check=skill.check))
+        return "\n".join([self.skill(skill_id), self.skill_text(skill_id), " · ".join(terms)]
+                         ).strip()
 
     def spell(self, spell_id: str) -> str:
         spell = self.rules.command_spells.get(spell_id)

@@ -579,7 +579,7 @@ class ClientModel:
             stat = {"B": "str", "A": "end", "Q": "agi"}.get(card)
             if stat:
                 rank = camp["ranks"].get(stat, "")
-                text += "\n" + tr("card_help.stat", stat=stat.upper(), value=rank)
+                text += "\n" + tr("card_help.stat", stat=tr.param(stat), value=rank)
         return text
 
     # --- the map --------------------------------------------------------------------------------
@@ -756,7 +756,7 @@ class ClientModel:
                 row["np_seen"] = tr.np_signature(seen["card"], seen["kind"], seen["scale"])
             if "cards" in other:
                 row["cards"] = other["cards"]
-                row["skills"] = [tr.skill(s) for s in other.get("skills", [])]
+                row["skills"] = list(other.get("skills", []))  # ids: the view names them
             if "servant" in other:
                 row["true_name"] = tr.true_name(other["servant"])
                 row["np"] = tr.np_name(other.get("noble_phantasm"))

@@ -106,8 +106,9 @@ def test_text_play_starts_the_game_with_the_modules(monkeypatch: pytest.MonkeyPa
     from grailwar.cli import play as text_play
 
     made = recording_new_game(monkeypatch, text_play)
-    args = build_parser().parse_args(["play", "--text", "--seed", "3", "--modules", "tactics",
-                                      "--option", "tactics.concentration=0"])
+    args = build_parser().parse_args(["play", "--text", "--lang", "en", "--seed", "3",
+                                      "--modules", "tactics", "--option",
+                                      "tactics.concentration=0"])
     out = io.StringIO()
     assert text_play.run(args, io.StringIO(""), out) == 0
     assert made[0].settings.options == OFF

@@ -188,7 +188,7 @@ class BattleView(InGameView):
             options = [o for o in m.options(self.app.ui.verb) if o.target == c["seat"]]
             if len(options) == 1:
                 on_click = partial(self.send, options[0].action)
-        ranks = " ".join(f"{k.upper()} {v}" for k, v in m.camp(c["seat"])["ranks"].items())
+        ranks = tr.ranks(m.camp(c["seat"])["ranks"])
         self.add_region(f"combatant:{c['seat']}", x, y, w, h, on_click, True,
                         f"{tr.cls(cls)} {name}\n{ranks}")
 

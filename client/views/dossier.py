@@ -64,11 +64,11 @@ class DossierView(InGameView):
                      th.VERMILION if k < tier else th.PAPER_DARK)
         if not row["alive"]:
             s.text(tr("dossier.fallen"), COLS[0] + 116, y + h - 58, 11, th.VERMILION_DARK)
-        ranks = "  ".join(f"{k.upper()}\u00a0{v}" for k, v in row["ranks"].items())
+        ranks = tr.ranks(row["ranks"])
         s.text(ranks, COLS[0] + 12, y + 6, 10, th.INK_SOFT, anchor_y="bottom",
                width=int(COLS[1] - COLS[0] - 20), max_lines=2)
         self.add_region(f"dossier:{cls}", COLS[0], y, COLS[1] - COLS[0], h,
-                        help=f"{tr('dossier.params')}: {ranks}")
+                        help=f"{tr('dossier.params')}\n{ranks}")
         # tier 1
         x = COLS[1] + 12
         if "cards" in row:
@@ -79,8 +79,7 @@ class DossierView(InGameView):
                 s.text(card, cx + 11, y + h - 21, 11, th.WHITE, bold=True, anchor_x="center",
                        anchor_y="center")
                 cx += 26
-            s.text(" / ".join(row["skills"]), x, y + h - 42, 11, th.INK, anchor_y="top",
-                   width=COLS[2] - COLS[1] - 24)
+            self.skills(s, row["skills"], x, y + h - 42, COLS[2] - COLS[1] - 24)
         else:
             self.unknown(s, x, mid)
         # tier 2: the true name, or until then the Servants it may still be
@@ -104,6 +103,22 @@ class DossierView(InGameView):
                                  f"{tr('dossier.weakness')}: {row['weakness']}")
         else:
             self.unknown(s, x, mid)
+
+    def skills(self, s: Scene, skills: list[str], left: float, top: float, width: float) -> None:
+        """The revealed skills, name after name in lines, a slash between two on a line (the
+        names have spaces); hovering a name shows its text."""
+        x, y, line_h, gap = left, top, 16, 20
+        for sk in skills:
+            label = self.tr.skill(sk)
+            w = text_width(label, size=11)
+            if x > left and x + w > left + width:
+                x, y = left, y - line_h
+            if x > left:
+                s.text("/", x - gap / 2, y, 11, th.INK_SOFT, anchor_x="center", anchor_y="top")
+            s.text(label, x, y, 11, th.INK, anchor_y="top", max_width=width)
+            self.add_region(f"skill:{sk}", x, y - line_h, min(w, width), line_h,
+                            help=self.tr.skill_help(sk))
+            x += w + gap
 
     def candidates(self, s: Scene, row: dict[str, Any], x: float, y: float, h: float,
                    w: float) -> None:

@@ -135,6 +135,8 @@ class GameView(InGameView):
         if servant is not None:
             s.text(servant.true_name.get(tr.lang), left + 64, top - 47, 11, th.shade(colour, 1.6),
                    max_width=width - 200)
+        self.add_region("own_servant", left, top - 58, width - 110, 57,
+                        help=f"{tr('dossier.params')}\n{tr.ranks(camp['ranks'])}")
         self.seal(s, left + width - 56, top - 28, 14, th.VERMILION, camp["spells"])
         self.add_region("spells", left + width - 100, top - 50, 90, 44,
                         help=f"{tr('panel.command_spells')}: {camp['spells']}")
@@ -172,8 +174,7 @@ class GameView(InGameView):
             t.position = (x + 7, y)
             s.box(x, y - 6, w, 20, th.BG2, th.shade(th.MASTER_MP, 0.8) if is_master else th.LINE,
                   1)
-            self.add_region(f"skill:{sk}", x, y - 6, w, 20,
-                            help=f"{label}\n{tr.skill_text(sk)}")
+            self.add_region(f"skill:{sk}", x, y - 6, w, 20, help=tr.skill_help(sk))
             x += w + 6
         y -= 26
         info = [tr("panel.position", square=m.square_name(camp["pos"])),
@@ -235,10 +236,9 @@ class GameView(InGameView):
 
     def camp_help(self, camp: dict[str, Any]) -> str:
         tr, m = self.tr, self.model
-        ranks = " ".join(f"{k.upper()} {v}" for k, v in camp["ranks"].items())
         lines = [f"{tr.cls(camp['cls'])} {m.player_name(camp['seat'])}".strip(),
                  f"{tr('panel.hp')} {camp['hp']}/{camp['max_hp']} · "
-                 f"{tr('panel.command_spells')} {camp['spells']}", ranks,
+                 f"{tr('panel.command_spells')} {camp['spells']}", tr.ranks(camp["ranks"]),
                  tr("panel.position", square=m.square_name(camp["pos"]))]
         return "\n".join(lines)
 

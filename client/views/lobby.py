@@ -5,6 +5,8 @@ from __future__ import annotations
 
 from typing import Any
 
+from twisted.internet.task import LoopingCall
+
 from ...shared.engine.data import CLASSES
 from ...shared.engine.modules import MODULES
 from ...shared.protocol import SUMMONING
@@ -17,6 +19,7 @@ ROW_H = 46
 SEAT_CHOICES = (2, 3, 4, 5, 6, 7)
 DAY_CHOICES = (3, 5, 7, 10, 14)
 DECLARE_CHOICES = (30, 60, 120, 300, 600)
+REFRESH_S = 5.0  # the room list goes stale as others create, fill and start rooms
 
 
 class LobbyView(BaseView):
@@ -39,11 +42,25 @@ class LobbyView(BaseView):
                                       if isinstance(spec.default, bool)}
                                for name, cls in MODULES.items()}
 
+        self.refresher: LoopingCall | None = None
+
     def on_show_view(self) -> None:
         super().on_show_view()
         if not self.fields["room_name"].value:
             name = self.app.settings.get("name", "").strip() or "Grail"
             self.fields["room_name"].value = self.tr("lobby.room_name_default", name=name)[:32]
+        self.stop_refreshing()
+        self.refresher = LoopingCall(self.refresh)
+        self.refresher.clock = self.app.reactor  # the reactor's clock: a test's task.Clock
+        self.refresher.start(REFRESH_S, now=False)  # going to the lobby has just asked
+
+    def on_hide_view(self) -> None:
+        self.stop_refreshing()
+
+    def stop_refreshing(self) -> None:
+        if self.refresher is not None and self.refresher.running:
+            self.refresher.stop()
+        self.refresher = None
 
     # --- actions --------------------------------------------------------------------------------
     def refresh(self) -> None:

@@ -91,3 +91,38 @@ def test_the_font_licence_ships_with_the_fonts() -> None:
     text = (base / "OFL.txt").read_text(encoding="utf-8")
     assert "SIL OPEN FONT LICENSE Version 1.1" in text
     assert (base / "make_subset.py").exists()
+
+
+@pytest.mark.parametrize(("word", "marker", "expected"), [
+    ("시청", "(으)로", "시청으로"),    # 받침 ㅇ
+    ("항구", "(으)로", "항구로"),      # no 받침
+    ("마을", "(으)로", "마을로"),      # ㄹ takes 로
+    ("세이버", "이(가)", "세이버가"),
+    ("랜서의 검", "이(가)", "랜서의 검이"),
+    ("「HP 회복」", "을(를)", "「HP 회복」을"),  # the name inside the quotes decides
+    ("보구", "을(를)", "보구를"),
+    ("캐스터", "와(과)", "캐스터와"),
+    ("어쌔신", "와(과)", "어쌔신과"),
+    ("버서커", "은(는)", "버서커는"),
+    ("엘 시드 (로드리고)", "은(는)", "엘 시드 (로드리고)는"),  # a gloss: the name before it
+    ("3", "(으)로", "3으로"),          # 삼
+    ("7", "(으)로", "7로"),            # 칠: ㄹ
+    ("2", "이(가)", "2가"),            # 이
+    ("Lancer", "이(가)", "Lancer가"),  # Latin: the vowel form
+])
+def test_korean_particles_follow_the_final_consonant(word: str, marker: str,
+                                                      expected: str) -> None:
+    from grailwar.client.i18n import korean_particles
+
+    assert korean_particles(word + marker) == expected
+
+
+def test_korean_messages_show_no_particle_markers() -> None:
+    """Every ko message resolves its markers; ja and en are left as written."""
+    tr = Tr("ko")
+    assert tr("event.Moved", who="세이버", square="시청") == "세이버가 시청으로 이동."
+    assert tr("event.Moved", who="랜서", square="항구") == "랜서가 항구로 이동."
+    fill = {name: "아처" for text in catalog("ko").values() for name in PLACEHOLDER.findall(text)}
+    for key in catalog("ko"):
+        assert not re.search(r"\((가|를|는|과|으)\)", tr(key, **fill)), key
+    assert Tr("ja")("event.Moved", who="セイバー", square="市役所") == "セイバーが市役所へ移動。"

@@ -3,6 +3,7 @@ the hand of the view, disabled actions drawn disabled, Japanese and Korean text 
 
 from __future__ import annotations
 
+import re
 from typing import Any
 
 import pytest
@@ -321,3 +322,97 @@ def test_a_guest_in_the_room_says_it_is_ready(app: Any) -> None:
     assert app.current.region_by_id("ready").label == app.tr("room.unready")
     app.current.click("ready")
     assert sent[-1] == {"t": "ready", "ready": False}
+
+
+def test_the_korean_battle_banner_reads_with_the_right_particles(app: Any) -> None:
+    """The reaction banner picks 이/가 and 으로/로 by the word before them, no "이(가)"."""
+    state, events = play_game(seed=4, stop=lambda s: s.battle is not None
+                              and s.prompt.kind == "reaction")
+    target = min(state.prompt.seats)
+    app.set_lang("ko")
+    join(app, target)
+    app.model.handle({"t": "events", "events": events, "log": []})
+    app.model.handle(state_msg(state, target, {str(target): 60}))
+    render(app, "battle")
+    labels = [label for label, _x, _y in app.current.base.labels]
+    assert "세이버가 보구로 공격해 왔다!" in labels  # Saber attacks with its Noble Phantasm
+
+
+@pytest.mark.parametrize(("lang", "names"), [("ja", "筋力 耐久 敏捷 魔力 幸運 宝具"),
+                                             ("ko", "근력 내구 민첩 마력 행운 보구")])
+def test_servant_parameters_are_named_in_the_language(app: Any, lang: str, names: str) -> None:
+    """The dossier rows and the tooltips of the own camp, the camps and the combatants name the
+    parameters in the players' words (筋力, 근력), never STR/END/AGI."""
+    state, events = play_game(seed=4, stop=lambda s: s.battle is not None)
+    app.set_lang(lang)
+    join(app, min(state.battle.seats))
+    app.model.handle({"t": "events", "events": events, "log": []})
+    app.model.handle(state_msg(state, min(state.battle.seats)))
+    abbreviations = re.compile(r"\b(STR|END|AGI|MAG|LUK|NP)\b")
+    render(app, "dossier")
+    rows = [label for label, _x, _y in app.current.base.labels if names.split()[0] in label]
+    assert rows, "the dossier rows draw the parameter names"
+    for row in rows:
+        assert all(name in row for name in names.split()) and not abbreviations.search(row)
+    for screen, prefix in (("dossier", "dossier:"), ("game", "camp:"), ("game", "own_servant"),
+                           ("battle", "combatant:")):
+        render(app, screen)
+        helps = [r.help for r in app.current.regions if r.id.startswith(prefix)]
+        assert helps and all(names.split()[0] in h and not abbreviations.search(h)
+                             for h in helps), screen
+
+
+def test_hovering_a_known_skill_shows_its_text_cost_and_check(app: Any) -> None:
+    """The own camp's skills and a rival's skills revealed at tier 1 show, on hover, the skill's
+    text in the language with its MP cost and its 1D100 check."""
+    from grailwar.client.i18n import Tr
+
+    state, events = play_game(seed=8)
+    camp = state.edit(0)
+    camp.known = tuple(1 for _ in CLASSES)
+    app.set_lang("ko")
+    join(app, 0)
+    app.model.handle({"t": "events", "events": events, "log": []})
+    app.model.handle(state_msg(state, 0))
+    rules = Tr("ko").rules
+    camps = app.model.view["camps"]
+    assert camps[1]["skills"], "tier 1 reveals a rival's skills"
+    for screen, skills in (("game", camps[0]["skills"]), ("dossier", camps[1]["skills"])):
+        render(app, screen)
+        view = app.current
+        for sk in skills:
+            region = view.region_by_id(f"skill:{sk}")
+            assert region is not None, (screen, sk)
+            view.on_mouse_motion(int(region.center[0]), int(region.center[1]), 0, 0)
+            assert view.hover is region
+            skill = rules.skills[sk]
+            assert skill.text.get("ko") in region.help
+            assert (f"소비 MP {skill.mp}" in region.help) == bool(skill.mp)
+            if skill.check is not None:
+                assert f"1D100에서 {skill.check} 이하" in region.help
+
+
+def test_the_lobby_asks_for_the_rooms_every_five_seconds_while_shown(app: Any) -> None:
+    """Over the reactor's clock: a list_rooms each 5 s in the lobby, none once it is left."""
+    from twisted.internet.task import Clock
+
+    reactor, app.reactor = app.reactor, Clock()
+    try:
+        clock = app.reactor
+        sent = record_sends(app)
+        app.show("lobby")
+        clock.advance(4.9)
+        assert sent == []
+        clock.advance(0.1)
+        assert [m["t"] for m in sent] == ["list_rooms"]
+        clock.pump([5, 5])
+        assert [m["t"] for m in sent] == ["list_rooms"] * 3
+        app.show("title")
+        clock.advance(30)
+        assert len(sent) == 3 and not clock.getDelayedCalls(), "leaving the lobby stops it"
+        app.show("lobby")  # and coming back starts it again
+        clock.advance(5)
+        assert len(sent) == 4
+        app.show("title")
+    finally:
+        app.reactor = reactor  # the fixture's teardown pumps the real one
