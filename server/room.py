@@ -199,6 +199,7 @@ class Room:
             "bots": sum(1 for s in self.seats if s.kind == "bot"),
             "spectators": len(self.spectators), "started": self.state is not None,
             "over": bool(self.state and self.state.over), "modules": list(self.modules),
+            "summoning": self.options["summoning"],
         }
 
     def public(self, seat: int | None = None) -> dict[str, Any]:

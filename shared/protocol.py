@@ -205,7 +205,7 @@ _MESSAGES = [
                              "field": _opt(str), "ref": _opt(int)}),
     Message("rooms", "s2c", {"rooms": Field(list, hi=MAX_LISTED), "total": Field(int)},
             "each: id, name, locked, seats, players, bots, spectators, started, over, "
-            "modules; `total` rooms exist (ask again with an offset for the rest)"),
+            "modules, summoning; `total` rooms exist (ask again with an offset for the rest)"),
     Message("joined", "s2c", {"room": Field(int), "seat": Field(int), "token": Field(str),
                               "spectator": Field(bool)}, "seat -1 for a spectator"),
     Message("room", "s2c", {"room": Field(dict)},

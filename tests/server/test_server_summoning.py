@@ -51,6 +51,8 @@ def test_in_a_choose_room_only_the_chooser_learns_its_servant() -> None:
     assert seen_by_other and all("gyebaek" not in repr(m) for m in seen_by_other)
     assert all("gyebaek" not in repr(m) for m in watcher.got)
     assert room.seats[0].ready is False
+    (listed,) = server.wire("10.0.0.9", name="x").ask("list_rooms")
+    assert listed["rooms"][0]["summoning"] == "choose"
     owner.send("start")
     assert room.state.camps[0].servant.id == "gyebaek"
     drawn = new_game(seed=room.seed, classes=["saber", "lancer"])
