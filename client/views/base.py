@@ -259,8 +259,9 @@ class BaseView(arcade.View):
     def button(self, s: Scene, rid: str, left: float, bottom: float, width: float,
                height: float, label: str, on_click: Callable[[], None] | None,
                enabled: bool = True, help: str = "", style: str = "normal",
-               size: float = 14, colour: tuple[int, ...] | None = None) -> Region:
-        """A button; disabled ones are drawn greyed and cannot be clicked."""
+               size: float = 14, colour: tuple[int, ...] | None = None, why: str = "") -> Region:
+        """A button; disabled ones are drawn greyed, cannot be clicked, and say `why` (or that
+        they are not possible now) on hover."""
         if not enabled:
             fill, border, ink = th.DISABLED_BG, (64, 67, 86), th.DISABLED_TEXT
         elif style == "primary":
@@ -290,7 +291,7 @@ class BaseView(arcade.View):
             s.text(label, left + width / 2, bottom + height / 2, size, ink, bold=True,
                    anchor_x="center", anchor_y="center", max_width=width - 10)
         if not enabled and help:
-            help = f"{help}\n({self.tr('verb_help.disabled')})"
+            help = f"{help}\n({why or self.tr('verb_help.disabled')})"
         return self.add_region(rid, left, bottom, width, height, on_click, enabled, help, label)
 
     def field(self, s: Scene, name: str, left: float, bottom: float, width: float,

@@ -212,7 +212,8 @@ class InGameView(BaseView):
             count = len(verb.options)
             self.button(s, f"verb:{verb.key}", x, y, bw, 42, verb.label,
                         lambda v=verb.key: self.press_verb(v), enabled=verb.enabled,
-                        help=verb.help, style="selected" if selected else "normal", size=14)
+                        help=verb.help, style="selected" if selected else "normal", size=14,
+                        why=verb.why)
             if count > 1:  # how many choices the verb opens, as a badge
                 s.circle(x + bw - 4, y + 40, 10, th.GOLD_DARK)
                 s.text(str(count), x + bw - 4, y + 40, 9, th.WHITE, bold=True,
