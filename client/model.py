@@ -387,6 +387,14 @@ class ClientModel:
             out.append((seat, status, self.seconds_left(seat, now) if seat in prompted else None))
         return out
 
+    def sleep_warning(self) -> bool:
+        """At the day's last declaration, a Master that has not rested today falls asleep at
+        the day's end (turns.end_day; one asleep today wakes whatever it does)."""
+        view, camp, me = self.view, self.my_camp, self.me
+        return bool(view and camp and camp["alive"] and not camp["asleep"]
+                    and self.prompt_kind == "declare" and view["turn"] == "night"
+                    and not view["rested"][me])
+
     # --- actions --------------------------------------------------------------------------------
     def verb_keys(self) -> tuple[str, ...]:
         """The prompt's verbs in order (a module's only where its game offers them), then any

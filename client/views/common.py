@@ -198,9 +198,16 @@ class InGameView(BaseView):
         self.panel(s, left, bottom, width, height)
         my_turn = m.my_turn
         line = self.prompt_line()
+        warn = m.sleep_warning()
         s.text(line, left + 16, bottom + height - 26, 15,
                th.GOLD if my_turn else th.MUTED, font="serif" if my_turn else "sans",
-               max_width=width - 32)
+               max_width=width / 2 - 24 if warn else width - 32)
+        if warn:  # the last chance today to rest, right of the prompt line
+            right = left + width - 16
+            t = s.text(self.tr("prompt.sleep_warning"), right, bottom + height - 26, 13,
+                       th.VERMILION, bold=True, anchor_x="right", max_width=width / 2 - 24)
+            self.add_region("sleep_warning", right - t.content_width, bottom + height - 36,
+                            t.content_width, 22, help=self.tr("prompt.sleep_warning_help"))
         verbs = m.verbs()
         n = max(1, len(verbs))
         gap = 6

@@ -106,3 +106,19 @@ def test_reasons_are_in_the_language(lang: str) -> None:
 def test_not_ones_turn_gives_the_generic_reason() -> None:
     m = crafted(legal=[], asleep=True)
     assert all(v.why == reason(m, "other") for v in m.verbs())
+
+
+def test_the_sleep_warning_comes_at_night_to_a_master_who_has_not_rested() -> None:
+    """turns.end_day: a Master not rested by the day's end sleeps (one asleep today wakes)."""
+    m = crafted()
+    assert m.view["turn"] == "morning" and not m.sleep_warning()
+    m.view["turn"] = "night"
+    assert m.sleep_warning()
+    m.view["rested"][0] = True
+    assert not m.sleep_warning()
+    m.view["rested"][0] = False
+    m.my_camp["asleep"] = True
+    assert not m.sleep_warning()
+    m.my_camp["asleep"] = False
+    m.view["rested"][1] = True  # another seat's rest is not one's own
+    assert m.sleep_warning()

@@ -1,4 +1,4 @@
-"""The action bar's hover texts, rendered headless."""
+"""The action bar's hover texts and the sleep warning, rendered headless."""
 
 from __future__ import annotations
 
@@ -42,3 +42,35 @@ def test_a_greyed_verb_says_why_on_hover(app: Any, lang: str, tmp_path: Path) ->
     assert app.model.tr("verb_why.asleep") in region.help
     assert app.model.tr("verb_help.disabled") not in region.help
     shot(app, render(app, "game"), "verb-why", tmp_path)
+
+
+@pytest.mark.parametrize("lang", ["ja", "ko", "en"])
+def test_the_night_declaration_warns_of_the_masters_sleep(app: Any, lang: str,
+                                                          tmp_path: Path) -> None:
+    """At night, not rested: the bar warns and explains on hover; after a rest it does not."""
+    state = new_game(seed=3, classes=list(CLASSES))
+    state.turn = 2
+    app.set_lang(lang)
+    join(app)
+    app.model.handle(state_msg(state, 0, {"0": 300}))
+    shot(app, render(app, "game"), "sleep-warning", tmp_path)
+    region = hover(app, "sleep_warning")
+    assert region.help == app.model.tr("prompt.sleep_warning_help")
+    shot(app, render(app, "game"), "sleep-warning-hover", tmp_path)
+    state.edit(0).rested = True
+    app.model.handle(state_msg(state, 0, {"0": 300}))
+    render(app, "game")
+    assert app.current.region_by_id("sleep_warning") is None
+
+
+@pytest.mark.parametrize("lang", ["ja", "ko", "en"])
+def test_the_sleeping_master_mark_explains_itself(app: Any, lang: str, tmp_path: Path) -> None:
+    state = new_game(seed=3, classes=list(CLASSES))
+    state.edit(0).asleep = True
+    app.set_lang(lang)
+    join(app)
+    app.model.handle(state_msg(state, 0, {"0": 300}))
+    render(app, "game")
+    region = hover(app, "asleep")
+    assert region.help == app.model.tr("panel.asleep_help")
+    shot(app, render(app, "game"), "asleep-mark", tmp_path)
