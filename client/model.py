@@ -39,6 +39,10 @@ SKILL_TIMINGS = {"DeclareSkill": ("turn_action",),
                  "UseSkill": ("combat_start", "optional", "own_activation")}
 SLEEP_VERBS = frozenset({"DeclareWait", "DeclareRest"})
 
+# Actions that spend what a camp has once (a Command Spell's strokes, the Noble Phantasm's
+# charge and MP): the screen asks before it sends them, even with one choice only.
+CONFIRM_KINDS = frozenset({"UseCommandSpell", "DeclareNoblePhantasm", "UseNoblePhantasm"})
+
 
 # The action bar of each prompt kind, in display order, comes from its record (`PROMPTS`). A
 # verb is enabled when at least one legal action maps to it (`verb_of`).
@@ -578,6 +582,20 @@ class ClientModel:
             square = int(arg) if arg.isdigit() else -1
             return Option(name, a, tr.spell_text(spell), square=square, group=spell)
         return Option(tr(f"verb.{verb_of(a)}"), a, help_text)
+
+    def confirmation(self, action: dict[str, Any]) -> tuple[str, str] | None:
+        """The question (title, text) to ask before sending `action`; None: send it at once.
+        The text names the Command Spell (cost, square or cards, what it does) or the Noble
+        Phantasm and its target."""
+        kind = action["type"]
+        if kind not in CONFIRM_KINDS:
+            return None
+        tr, option = self.tr, self.option(action)
+        if kind == "UseCommandSpell":
+            text = f"{option.label}\n{tr.spell_text(action['spell'])}"
+        else:
+            text = f"{tr.np_name((self.my_camp or {}).get('noble_phantasm'))} {option.label}"
+        return tr(f"confirm.{kind}"), text
 
     def uses_left(self) -> str:
         """This seat's concentration rolls left in the battle."""

@@ -6,7 +6,7 @@ from __future__ import annotations
 from typing import Any
 
 from .. import theme as th
-from ..gfx import Scene
+from ..gfx import Region, Scene
 from ..model import Cell, Option
 from .base import BaseView
 
@@ -297,9 +297,35 @@ class InGameView(BaseView):
         ui.page = 0
 
     def send(self, action: dict[str, Any]) -> None:
-        """A click becomes an `act` message; the state changes only when the server says so."""
+        """A click becomes an `act` message, after a confirmation for a Command Spell or a
+        Noble Phantasm; the state changes only when the server says so."""
+        if self.model.confirmation(action) is not None:
+            self.app.ui.extra["confirm"] = action
+            return
+        self.act(action)
+
+    def act(self, action: dict[str, Any]) -> None:
         if self.app.session is not None and self.app.session.act(action):
             self.app.ui.reset()
+
+    def answer_confirm(self, ok: bool) -> None:
+        action = self.app.ui.extra.pop("confirm", None)
+        if ok and action is not None:
+            self.act(action)
+        self.invalidate()
+
+    def modal(self, o: Scene) -> list[Region] | None:
+        """The confirmation of a chosen Command Spell or Noble Phantasm, while still legal."""
+        action = self.app.ui.extra.get("confirm")
+        if action is not None and action not in self.model.legal:
+            del self.app.ui.extra["confirm"]  # the state moved on: nothing left to confirm
+            return None
+        question = None if action is None else self.model.confirmation(action)
+        if question is None:
+            return None
+        tr = self.tr
+        return self.dialog(o, "confirm", *question, self.answer_confirm, tr("confirm.ok"),
+                           tr("confirm.cancel"))
 
     # --- the hand -------------------------------------------------------------------------------
     def hand(self, s: Scene, left: float, bottom: float, width: float, height: float) -> None:
