@@ -2,8 +2,8 @@
 
 Used by the tour, the end-to-end test and the bench. A policy picks one of the legal actions
 (the engine's bots, which see only this seat's view); `click_action` then presses the buttons a
-player would press (a map square, a verb, an option, a page arrow), so every click goes through
-`on_mouse_press` and becomes an `act` message like a human's.
+player would press (a map square, a verb, an option, a page arrow, a confirmation), so every
+click goes through `on_mouse_press` and becomes an `act` message like a human's.
 """
 
 from __future__ import annotations
@@ -38,6 +38,7 @@ def click_action(app: Any, action: dict[str, Any]) -> bool:
         app.ui.card = None
         if not view.click(f"verb:{verb}"):
             return False
+        _confirm(app, action)
         if _sent(app, before):
             return True
     options = view.current_options()
@@ -54,7 +55,14 @@ def click_action(app: Any, action: dict[str, Any]) -> bool:
             return False
     if not _click_option(view, index, len(options)):
         return False
+    _confirm(app, action)
     return _sent(app, before) or model.sent_state_id != -1
+
+
+def _confirm(app: Any, action: dict[str, Any]) -> None:
+    """A Command Spell or a Noble Phantasm asks first: confirm it as a player would."""
+    if app.ui.extra.get("confirm") == action:
+        app.current.click("confirm_ok")
 
 
 def _click_option(view: Any, index: int, count: int) -> bool:

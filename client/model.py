@@ -31,6 +31,18 @@ MAX_CHAT = 200
 # `ruled_out` entry of the module's view).
 RULED_OUT_VERBS = {"Attack": "attack", "UseSkill": "skill", "ConcentrateCast": "skill"}
 
+# Why a verb without a legal action is greyed (`ClientModel.why_disabled`'s table of rules):
+# these sets echo the engine's rules, read from the seat's view only.
+PRIORITY_VERBS = frozenset({"DeclareEncounter", "DeclareAmbush", "DeclareSoulEating"})
+PRIORITY_KINDS = frozenset({"encounter", "ambush", "soul_eating"})  # turns.PRIORITY
+SKILL_TIMINGS = {"DeclareSkill": ("turn_action",),
+                 "UseSkill": ("combat_start", "optional", "own_activation")}
+SLEEP_VERBS = frozenset({"DeclareWait", "DeclareRest"})
+
+# Actions that spend what a camp has once (a Command Spell's strokes, the Noble Phantasm's
+# charge and MP): the screen asks before it sends them, even with one choice only.
+CONFIRM_KINDS = frozenset({"UseCommandSpell", "DeclareNoblePhantasm", "UseNoblePhantasm"})
+
 
 # The action bar of each prompt kind, in display order, comes from its record (`PROMPTS`). A
 # verb is enabled when at least one legal action maps to it (`verb_of`).
@@ -74,6 +86,7 @@ class Verb:
     help: str
     enabled: bool
     options: list[Option] = field(default_factory=list)
+    why: str = ""  # a greyed verb's reason, in words
 
 
 @dataclass
@@ -378,6 +391,14 @@ class ClientModel:
             out.append((seat, status, self.seconds_left(seat, now) if seat in prompted else None))
         return out
 
+    def sleep_warning(self) -> bool:
+        """At the day's last declaration, a Master that has not rested today falls asleep at
+        the day's end (turns.end_day; one asleep today wakes whatever it does)."""
+        view, camp, me = self.view, self.my_camp, self.me
+        return bool(view and camp and camp["alive"] and not camp["asleep"]
+                    and self.prompt_kind == "declare" and view["turn"] == "night"
+                    and not view["rested"][me])
+
     # --- actions --------------------------------------------------------------------------------
     def verb_keys(self) -> tuple[str, ...]:
         """The prompt's verbs in order (a module's only where its game offers them), then any
@@ -403,8 +424,42 @@ class ClientModel:
                 help_text = "\n".join([help_text, *(f"{o.label} — {o.help}"
                                                     for o in self.ruled_out_options(key))])
             out.append(Verb(key, self.tr(f"verb.{key}"), help_text, bool(actions),
-                            [self.option(a) for a in actions]))
+                            [self.option(a) for a in actions],
+                            "" if actions else self.tr(f"verb_why.{self.why_disabled(key)}")))
         return out
+
+    def why_disabled(self, verb: str) -> str:
+        """The `verb_why` key of why a verb has no legal action, read from the view alone."""
+        view, camp = self.view, self.my_camp
+        if not view or not camp or not self.state or not self.state["legal"]:
+            return "other"
+        declare = self.prompt_kind == "declare"
+        rules = (
+            ("asleep", declare and camp["asleep"] and verb not in SLEEP_VERBS),
+            ("window", verb in PRIORITY_VERBS  # turns.window_open
+             and any(d["kind"] not in PRIORITY_KINDS for d in view["declarations"])),
+            ("eaten", verb == "DeclareSoulEating" and camp["pos"] in view["eaten"]),
+            ("no_reach", verb == "DeclareEncounter"),
+            ("no_ambush", verb == "DeclareAmbush"),
+            ("used", verb in SKILL_TIMINGS and self.skills_for(verb)
+             and all(sk.id in camp.get("skills_used", ()) for sk in self.skills_for(verb))),
+            ("mp", verb in SKILL_TIMINGS and self.skills_for(verb)
+             and all(not self.can_afford(sk.owner, sk.mp) for sk in self.skills_for(verb))),
+        )
+        return next((key for key, applies in rules if applies), "other")
+
+    def skills_for(self, verb: str) -> list[Any]:
+        """The own camp's skills (Servant's and Master's) that a skill verb may use."""
+        camp = self.my_camp or {}
+        table = self.tr.rules.skills
+        ids = [*camp.get("skills", ()), *camp.get("master_skills", ())]
+        return [table[i] for i in ids if i in table and table[i].timing in SKILL_TIMINGS[verb]]
+
+    def can_afford(self, owner: str, mp: int) -> bool:
+        """A Master's skill is paid from the Master's MP; a Servant's from both (core.can_pay)."""
+        camp = self.my_camp or {}
+        master_mp = camp.get("master_mp", 0)
+        return mp <= master_mp if owner == "master" else mp < camp.get("mp", 0) + master_mp
 
     def options(self, verb: str, card: str | None = None) -> list[Option]:
         opts = [self.option(a) for a in self.legal if verb_of(a) == verb]
@@ -527,6 +582,20 @@ class ClientModel:
             square = int(arg) if arg.isdigit() else -1
             return Option(name, a, tr.spell_text(spell), square=square, group=spell)
         return Option(tr(f"verb.{verb_of(a)}"), a, help_text)
+
+    def confirmation(self, action: dict[str, Any]) -> tuple[str, str] | None:
+        """The question (title, text) to ask before sending `action`; None: send it at once.
+        The text names the Command Spell (cost, square or cards, what it does) or the Noble
+        Phantasm and its target."""
+        kind = action["type"]
+        if kind not in CONFIRM_KINDS:
+            return None
+        tr, option = self.tr, self.option(action)
+        if kind == "UseCommandSpell":
+            text = f"{option.label}\n{tr.spell_text(action['spell'])}"
+        else:
+            text = f"{tr.np_name((self.my_camp or {}).get('noble_phantasm'))} {option.label}"
+        return tr(f"confirm.{kind}"), text
 
     def uses_left(self) -> str:
         """This seat's concentration rolls left in the battle."""

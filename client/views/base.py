@@ -137,6 +137,8 @@ class BaseView(arcade.View):
         if modal is not None:
             self.modal_regions = modal
         r = self.hover
+        if modal is not None and not any(r is x for x in modal):
+            r = None  # under a dialog nothing else answers the mouse, nor explains itself
         if r is not None and r.enabled and r.on_click is not None:
             o.rect(r.left, r.bottom, r.width, r.height, (255, 255, 255, 34))
             o.frame(r.left, r.bottom, r.width, r.height, (255, 240, 200, 150), 2)
@@ -147,6 +149,32 @@ class BaseView(arcade.View):
     def modal(self, o: Scene) -> list[Region] | None:
         """Draw a modal dialog into the overlay; return its regions (then only they are live)."""
         return None
+
+    def dialog(self, o: Scene, rid: str, title: str, text: str, answer: Callable[[bool], None],
+               ok: str, cancel: str,
+               body: Callable[[float, float, float], None] | None = None) -> list[Region]:
+        """A modal question over a dimmed screen: title, text (its lines), `body` (drawn with
+        the dialog's left, bottom and width), then OK and Cancel, which call `answer(True)` or
+        `answer(False)`. Returns the dialog's regions, the only live ones while it shows."""
+        o.rect(0, 0, th.WIDTH, th.HEIGHT, (0, 0, 0, 150))
+        left, bottom, width, height = 390, 290, 500, 230
+        o.shadow(left, bottom, width, height, 4, 5)
+        o.box(left, bottom, width, height, th.PANEL, th.GOLD, 2)
+        o.text(title, left + 24, bottom + height - 40, 18, th.GOLD, font="serif",
+               max_width=width - 48)
+        y = bottom + height - 72
+        for line in text.split("\n"):  # each wraps, on three lines at most
+            t = o.text(line, left + 24, y, 14, th.TEXT, width=int(width - 48), max_lines=3)
+            y -= t.content_height + 6
+        saved, self.regions = self.regions, []
+        if body is not None:
+            body(left, bottom, width)
+        self.button(o, f"{rid}_ok", left + width - 24 - 130, bottom + 22, 130, 40, ok,
+                    lambda: answer(True), style="primary")
+        self.button(o, f"{rid}_cancel", left + width - 24 - 270, bottom + 22, 130, 40, cancel,
+                    lambda: answer(False), style="ghost")
+        modal, self.regions = self.regions, saved
+        return modal
 
     # --- regions and input ----------------------------------------------------------------------
     def live_regions(self) -> list[Region]:
@@ -259,8 +287,9 @@ class BaseView(arcade.View):
     def button(self, s: Scene, rid: str, left: float, bottom: float, width: float,
                height: float, label: str, on_click: Callable[[], None] | None,
                enabled: bool = True, help: str = "", style: str = "normal",
-               size: float = 14, colour: tuple[int, ...] | None = None) -> Region:
-        """A button; disabled ones are drawn greyed and cannot be clicked."""
+               size: float = 14, colour: tuple[int, ...] | None = None, why: str = "") -> Region:
+        """A button; disabled ones are drawn greyed, cannot be clicked, and say `why` (or that
+        they are not possible now) on hover."""
         if not enabled:
             fill, border, ink = th.DISABLED_BG, (64, 67, 86), th.DISABLED_TEXT
         elif style == "primary":
@@ -290,7 +319,7 @@ class BaseView(arcade.View):
             s.text(label, left + width / 2, bottom + height / 2, size, ink, bold=True,
                    anchor_x="center", anchor_y="center", max_width=width - 10)
         if not enabled and help:
-            help = f"{help}\n({self.tr('verb_help.disabled')})"
+            help = f"{help}\n({why or self.tr('verb_help.disabled')})"
         return self.add_region(rid, left, bottom, width, height, on_click, enabled, help, label)
 
     def field(self, s: Scene, name: str, left: float, bottom: float, width: float,

@@ -6,7 +6,7 @@ from __future__ import annotations
 from typing import Any
 
 from .. import theme as th
-from ..gfx import Scene
+from ..gfx import Region, Scene
 from ..model import Cell, Option
 from .base import BaseView
 
@@ -198,9 +198,16 @@ class InGameView(BaseView):
         self.panel(s, left, bottom, width, height)
         my_turn = m.my_turn
         line = self.prompt_line()
+        warn = m.sleep_warning()
         s.text(line, left + 16, bottom + height - 26, 15,
                th.GOLD if my_turn else th.MUTED, font="serif" if my_turn else "sans",
-               max_width=width - 32)
+               max_width=width / 2 - 24 if warn else width - 32)
+        if warn:  # the last chance today to rest, right of the prompt line
+            right = left + width - 16
+            t = s.text(self.tr("prompt.sleep_warning"), right, bottom + height - 26, 13,
+                       th.VERMILION, bold=True, anchor_x="right", max_width=width / 2 - 24)
+            self.add_region("sleep_warning", right - t.content_width, bottom + height - 36,
+                            t.content_width, 22, help=self.tr("prompt.sleep_warning_help"))
         verbs = m.verbs()
         n = max(1, len(verbs))
         gap = 6
@@ -212,7 +219,8 @@ class InGameView(BaseView):
             count = len(verb.options)
             self.button(s, f"verb:{verb.key}", x, y, bw, 42, verb.label,
                         lambda v=verb.key: self.press_verb(v), enabled=verb.enabled,
-                        help=verb.help, style="selected" if selected else "normal", size=14)
+                        help=verb.help, style="selected" if selected else "normal", size=14,
+                        why=verb.why)
             if count > 1:  # how many choices the verb opens, as a badge
                 s.circle(x + bw - 4, y + 40, 10, th.GOLD_DARK)
                 s.text(str(count), x + bw - 4, y + 40, 9, th.WHITE, bold=True,
@@ -289,9 +297,35 @@ class InGameView(BaseView):
         ui.page = 0
 
     def send(self, action: dict[str, Any]) -> None:
-        """A click becomes an `act` message; the state changes only when the server says so."""
+        """A click becomes an `act` message, after a confirmation for a Command Spell or a
+        Noble Phantasm; the state changes only when the server says so."""
+        if self.model.confirmation(action) is not None:
+            self.app.ui.extra["confirm"] = action
+            return
+        self.act(action)
+
+    def act(self, action: dict[str, Any]) -> None:
         if self.app.session is not None and self.app.session.act(action):
             self.app.ui.reset()
+
+    def answer_confirm(self, ok: bool) -> None:
+        action = self.app.ui.extra.pop("confirm", None)
+        if ok and action is not None:
+            self.act(action)
+        self.invalidate()
+
+    def modal(self, o: Scene) -> list[Region] | None:
+        """The confirmation of a chosen Command Spell or Noble Phantasm, while still legal."""
+        action = self.app.ui.extra.get("confirm")
+        if action is not None and action not in self.model.legal:
+            del self.app.ui.extra["confirm"]  # the state moved on: nothing left to confirm
+            return None
+        question = None if action is None else self.model.confirmation(action)
+        if question is None:
+            return None
+        tr = self.tr
+        return self.dialog(o, "confirm", *question, self.answer_confirm, tr("confirm.ok"),
+                           tr("confirm.cancel"))
 
     # --- the hand -------------------------------------------------------------------------------
     def hand(self, s: Scene, left: float, bottom: float, width: float, height: float) -> None:

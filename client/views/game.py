@@ -151,8 +151,10 @@ class GameView(InGameView):
         s.text(f"{tr('panel.master')}  {master}", left + 14, y + 8, 13, th.TEXT,
                max_width=width / 2)
         if camp.get("asleep"):
-            s.text(tr("panel.asleep"), left + width - 14, y + 8, 12, th.VERMILION,
-                   anchor_x="right")
+            t = s.text(tr("panel.asleep"), left + width - 14, y + 8, 12, th.VERMILION,
+                       anchor_x="right")
+            self.add_region("asleep", left + width - 14 - t.content_width, y + 2,
+                            t.content_width, 20, help=tr("panel.asleep_help"))
         y -= 22
         self.bar(s, left + 14, y, width - 28, 16, camp.get("master_mp"),
                  camp.get("max_master_mp"), th.MASTER_MP, tr("panel.master_mp"))

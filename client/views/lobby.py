@@ -276,23 +276,12 @@ class LobbyView(BaseView):
         if self.asking is None:
             return None
         tr = self.tr
-        o.rect(0, 0, th.WIDTH, th.HEIGHT, (0, 0, 0, 150))
-        left, bottom, width, height = 390, 290, 500, 230
-        o.shadow(left, bottom, width, height, 4, 5)
-        o.box(left, bottom, width, height, th.PANEL, th.GOLD, 2)
-        o.text(tr("lobby.password_title"), left + 24, bottom + height - 40, 18, th.GOLD,
-               font="serif", max_width=width - 48)
-        o.text(tr("lobby.password_prompt", room=self.asking["room"]["name"]), left + 24,
-               bottom + height - 72, 14, th.TEXT, max_width=width - 48)
-        saved = self.regions
-        self.regions = []
-        self.field(o, "join_password", left + 24, bottom + 80, width - 48)
-        self.button(o, "password_ok", left + width - 24 - 130, bottom + 22, 130, 40,
-                    tr("lobby.ok"), lambda: self.answer_password(True), style="primary")
-        self.button(o, "password_cancel", left + width - 24 - 270, bottom + 22, 130, 40,
-                    tr("lobby.cancel"), lambda: self.answer_password(False), style="ghost")
-        modal, self.regions = self.regions, saved
-        return modal
+        return self.dialog(
+            o, "password", tr("lobby.password_title"),
+            tr("lobby.password_prompt", room=self.asking["room"]["name"]), self.answer_password,
+            tr("lobby.ok"), tr("lobby.cancel"),
+            lambda left, bottom, width: self.field(o, "join_password", left + 24, bottom + 80,
+                                                   width - 48))
 
 
 def padlock(s: Scene, x: float, y: float) -> None:
