@@ -247,6 +247,17 @@ def test_the_language_is_remembered(window: Any, reactor: Any) -> None:
     assert again.tr.lang == "ko" and again.settings["name"] == "凛"
 
 
+def game_with_recorder(app: Any) -> tuple[dict, ActRecorder]:
+    """Seat 0's map screen of a fresh seven-camp game, its clicks recorded: the state message
+    shown and the recorder."""
+    join(app)
+    msg = state_msg(new_game(seed=3, classes=list(CLASSES)), 0, {"0": 300})
+    app.model.handle(msg)
+    app.session = recorder = ActRecorder(app.model)
+    render(app, "game")
+    return msg, recorder
+
+
 class ActRecorder:
     """Stands in for the session: records the `act` messages clicks produce."""
 
@@ -273,12 +284,7 @@ def test_clicks_become_act_messages_of_legal_actions(app: Any) -> None:
     model is not edited (the next state comes from the server)."""
     from grailwar.client.driver import click_action
 
-    join(app)
-    state = new_game(seed=3, classes=list(CLASSES))
-    msg = state_msg(state, 0, {"0": 300})
-    app.model.handle(msg)
-    app.session = recorder = ActRecorder(app.model)
-    render(app, "game")
+    msg, recorder = game_with_recorder(app)
     teleport = next(a for a in msg["legal"] if a["type"] == "UseCommandSpell"
                     and a["spell"] == "teleport")
     investigate = next(a for a in msg["legal"] if a["type"] == "DeclareInvestigate")

@@ -10,13 +10,24 @@ import pytest
 from grailwar.shared.engine import legal_actions, new_game
 from grailwar.shared.engine.data import CLASSES
 from test_model import play_game, state_msg
-from test_screens import ActRecorder, join, render
+from test_screens import ActRecorder, game_with_recorder, join, render
 
 SHOTS = os.environ.get("GRAILWAR_SHOTS")  # a folder to keep the screenshots in, to look at
 
 
 def shot(app: Any, image: Any, name: str, tmp_path: Path) -> None:
     image.save(Path(SHOTS or tmp_path) / f"{name}-{app.model.tr.lang}.png")
+
+
+def show_game(app: Any, lang: str, asleep: bool = False) -> Any:
+    """Seat 0's map screen of a fresh seven-camp game (its Master asleep if `asleep`)."""
+    state = new_game(seed=3, classes=list(CLASSES))
+    state.edit(0).asleep = asleep
+    app.set_lang(lang)
+    join(app)
+    app.model.handle(state_msg(state, 0, {"0": 300}))
+    render(app, "game")
+    return state
 
 
 def hover(app: Any, rid: str) -> Any:
@@ -31,12 +42,7 @@ def hover(app: Any, rid: str) -> Any:
 @pytest.mark.parametrize("lang", ["ja", "ko", "en"])
 def test_a_greyed_verb_says_why_on_hover(app: Any, lang: str, tmp_path: Path) -> None:
     """With the Master asleep only Wait and Rest are live; Encounter's tooltip says why."""
-    state = new_game(seed=3, classes=list(CLASSES))
-    state.edit(0).asleep = True
-    app.set_lang(lang)
-    join(app)
-    app.model.handle(state_msg(state, 0, {"0": 300}))
-    render(app, "game")
+    show_game(app, lang, asleep=True)
     region = hover(app, "verb:DeclareEncounter")
     assert not region.enabled
     assert app.model.tr("verb_why.asleep") in region.help
@@ -65,12 +71,7 @@ def test_the_night_declaration_warns_of_the_masters_sleep(app: Any, lang: str,
 
 @pytest.mark.parametrize("lang", ["ja", "ko", "en"])
 def test_the_sleeping_master_mark_explains_itself(app: Any, lang: str, tmp_path: Path) -> None:
-    state = new_game(seed=3, classes=list(CLASSES))
-    state.edit(0).asleep = True
-    app.set_lang(lang)
-    join(app)
-    app.model.handle(state_msg(state, 0, {"0": 300}))
-    render(app, "game")
+    show_game(app, lang, asleep=True)
     region = hover(app, "asleep")
     assert region.help == app.model.tr("panel.asleep_help")
     shot(app, render(app, "game"), "asleep-mark", tmp_path)
@@ -124,12 +125,7 @@ def test_a_noble_phantasm_with_one_target_still_asks(app: Any, lang: str,
 def test_a_command_spell_asks_before_it_is_sent(app: Any, tmp_path: Path) -> None:
     """The teleport Command Spell to a square: the dialog names the spell, its cost and the
     square; only Confirm sends it."""
-    join(app)
-    state = new_game(seed=3, classes=list(CLASSES))
-    msg = state_msg(state, 0, {"0": 300})
-    app.model.handle(msg)
-    app.session = recorder = ActRecorder(app.model)
-    render(app, "game")
+    msg, recorder = game_with_recorder(app)
     view = app.current
     teleport = next(a for a in msg["legal"] if a["type"] == "UseCommandSpell"
                     and a["spell"] == "teleport")
