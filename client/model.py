@@ -18,6 +18,7 @@ from ..shared.engine.data import CLASSES, Servant
 from ..shared.engine.deduction import candidates
 from ..shared.engine.prompts import PROMPTS
 from ..shared.engine.text import dice_line
+from ..shared.engine.turns import PRIORITY
 from .i18n import Tr
 
 MAX_EVENTS = 3000
@@ -34,7 +35,6 @@ RULED_OUT_VERBS = {"Attack": "attack", "UseSkill": "skill", "ConcentrateCast": "
 # Why a verb without a legal action is greyed (`ClientModel.why_disabled`'s table of rules):
 # these sets echo the engine's rules, read from the seat's view only.
 PRIORITY_VERBS = frozenset({"DeclareEncounter", "DeclareAmbush", "DeclareSoulEating"})
-PRIORITY_KINDS = frozenset({"encounter", "ambush", "soul_eating"})  # turns.PRIORITY
 SKILL_TIMINGS = {"DeclareSkill": ("turn_action",),
                  "UseSkill": ("combat_start", "optional", "own_activation")}
 SLEEP_VERBS = frozenset({"DeclareWait", "DeclareRest"})
@@ -434,17 +434,16 @@ class ClientModel:
         if not view or not camp or not self.state or not self.state["legal"]:
             return "other"
         declare = self.prompt_kind == "declare"
+        skills = self.skills_for(verb) if verb in SKILL_TIMINGS else []
         rules = (
             ("asleep", declare and camp["asleep"] and verb not in SLEEP_VERBS),
             ("window", verb in PRIORITY_VERBS  # turns.window_open
-             and any(d["kind"] not in PRIORITY_KINDS for d in view["declarations"])),
+             and any(d["kind"] not in PRIORITY for d in view["declarations"])),
             ("eaten", verb == "DeclareSoulEating" and camp["pos"] in view["eaten"]),
             ("no_reach", verb == "DeclareEncounter"),
             ("no_ambush", verb == "DeclareAmbush"),
-            ("used", verb in SKILL_TIMINGS and self.skills_for(verb)
-             and all(sk.id in camp.get("skills_used", ()) for sk in self.skills_for(verb))),
-            ("mp", verb in SKILL_TIMINGS and self.skills_for(verb)
-             and all(not self.can_afford(sk.owner, sk.mp) for sk in self.skills_for(verb))),
+            ("used", skills and all(sk.id in camp.get("skills_used", ()) for sk in skills)),
+            ("mp", skills and all(not self.can_afford(sk.owner, sk.mp) for sk in skills)),
         )
         return next((key for key, applies in rules if applies), "other")
 

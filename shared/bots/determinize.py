@@ -5,19 +5,19 @@ Master. `state_from_view(view, rules, rng)` instead builds a `GameState` the eng
 in which the seat's own camp and everything public are exactly as the view says, and each
 hidden value is drawn from `rng`, consistent with what the view shows:
 
+- a rival's Servant: one of its class's roster still consistent with the view
+  (`deduction.candidates`: its status, what its Noble Phantasm showed when it fired, the
+  investigation tiers);
 - a rival's Master: distinct Masters drawn from those the seat does not hold itself, rejecting
-  draws that cannot explain what was seen (a declared turn-action skill, unnamed skill buffs);
-- a rival's current hand: `hand_size` cards, drawn from its class's card composition (more than
+  draws that cannot explain what was seen with the Servant drawn (a declared turn-action skill,
+  unnamed skill buffs);
+- a rival's current hand: `hand_size` cards, drawn from its Servant's card composition (more than
   the composition: the composition plus random extra cards, as a critical reward gives);
 - a rival's MP and its Master's MP, its Master's rested/waits/unlock progress, its
   investigation tiers, its stored Buster and Quick bonuses and the skills it used this round;
 - the argument of a rival's hidden declaration (the class it investigates, the turn-action
   skill it uses) and the effect of a buff whose source the view hides ("skill", "np");
 - the dice: the generator is reseeded from `rng`, so the future dice are unknown too.
-
-- a rival's Servant: one of its class's roster still consistent with the view
-  (`deduction.candidates`: what its Noble Phantasm showed when it fired, the investigation
-  tiers), rejecting draws that cannot explain what was seen, as for the Masters.
 """
 
 from __future__ import annotations
