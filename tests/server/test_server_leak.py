@@ -39,6 +39,7 @@ from test_hidden_info import (
 
 SEEDS = (3, 21, 32)  # games in which investigations reach tiers 1, 2 and 3
 MODULE_GAMES = ((5, ("tactics",)),)  # and games with rules modules on: (seed, modules)
+CHOOSE_GAME = (9, "gyebaek")  # and a `choose` room whose owner summons this Servant
 SEATS = ("saber", "archer", "lancer", "rider", "caster", "assassin", "berserker")
 
 
@@ -154,7 +155,7 @@ class WireAudit:
 class Game:
     """One whole game over in-memory connections; keeps what each connection received."""
 
-    def __init__(self, seed: int, modules: tuple[str, ...] = ()) -> None:
+    def __init__(self, seed: int, modules: tuple[str, ...] = (), choose: str = "") -> None:
         self.server = server = Server()
         self.pairs: list[Pair] = []
         self.viewers: list[Viewer] = []
@@ -164,11 +165,13 @@ class Game:
         conn, got = recording_bot(owner, "owner")
         owner._join = lambda rooms, total: conn.send(  # type: ignore[method-assign]
             "create_room", name="leak", declare_s=30, main_s=10, reaction_s=5, prompt_s=5,
-            cls=SEATS[0], modules=list(modules))
+            cls=SEATS[0], modules=list(modules), summoning="choose" if choose else "random")
         self.connect(conn, "owner", got)
         (room,) = server.lobby.rooms.values()
         self.room = room
         room.seed = seed
+        if choose:
+            conn.send("choose_servant", servant=choose)
         self.players.append(owner)
         conn.send("add_bot", cls=SEATS[1], level="normal")
         conn.send("add_bot", cls=SEATS[2], level="random")
@@ -222,7 +225,8 @@ class Game:
 
 @pytest.fixture(scope="module")
 def games() -> list[Game]:
-    return [Game(seed) for seed in SEEDS] + [Game(seed, mods) for seed, mods in MODULE_GAMES]
+    return [Game(seed) for seed in SEEDS] + [Game(seed, mods) for seed, mods in MODULE_GAMES] + [
+        Game(CHOOSE_GAME[0], choose=CHOOSE_GAME[1])]
 
 
 @pytest.fixture(scope="module")
@@ -247,10 +251,23 @@ def test_games_ran_to_the_end_for_everyone(games: list[Game]) -> None:
             assert states and states[-1]["view"]["over"], viewer.label
 
 
+def test_the_choose_room_told_its_servant_to_its_owner_only(games: list[Game]) -> None:
+    """In the `choose` game the owner's room messages said which Servant it summoned, and the
+    game plays it; no other connection got a `your_servant` (the audit above searched every
+    message for the id itself)."""
+    game = games[-1]
+    owner, *others = game.viewers
+    assert game.room.state.camps[0].servant.id == CHOOSE_GAME[1]
+    assert any(m["t"] == "room" and m["room"].get("your_servant") == CHOOSE_GAME[1]
+               for m in owner.got)
+    assert not any(m["t"] == "room" and "your_servant" in m["room"]
+                   for viewer in others for m in viewer.got)
+
+
 def test_module_games_fought_with_the_module_state_in_view(games: list[Game]) -> None:
     """The tactics game fought battles whose views carried the module's zones of control, so
     the audit searched the module's state too."""
-    for game in games[len(SEEDS):]:
+    for game in games[len(SEEDS):len(SEEDS) + len(MODULE_GAMES)]:
         views = [m["view"] for m in game.viewers[0].got if m["t"] == "state"]
         assert any(v["modules"]["tactics"]["state"]["zoc"] for v in views)
 
