@@ -391,6 +391,14 @@ class ClientModel:
             out.append((seat, status, self.seconds_left(seat, now) if seat in prompted else None))
         return out
 
+    @property
+    def in_priority_phase(self) -> bool:
+        """This seat may still make a priority declaration in the turn's priority phase (its
+        countdown is the phase's)."""
+        phase = (self.view or {}).get("priority")
+        return bool(phase and phase["open"] and self.me not in phase["passed"]
+                    and self.prompt_kind == "declare" and self.my_turn)
+
     def sleep_warning(self) -> bool:
         """At the day's last declaration, a Master that has not rested today falls asleep at
         the day's end (turns.end_day; one asleep today wakes whatever it does)."""
@@ -435,9 +443,13 @@ class ClientModel:
             return "other"
         declare = self.prompt_kind == "declare"
         skills = self.skills_for(verb) if verb in SKILL_TIMINGS else []
+        phase = view.get("priority")  # turns.window_open: the phase, or the race without one
         rules = (
             ("asleep", declare and camp["asleep"] and verb not in SLEEP_VERBS),
-            ("window", verb in PRIORITY_VERBS  # turns.window_open
+            ("passed", verb in PRIORITY_VERBS and phase is not None
+             and self.me in phase["passed"]),
+            ("phase_over", verb in PRIORITY_VERBS and phase is not None and not phase["open"]),
+            ("window", verb in PRIORITY_VERBS and phase is None
              and any(d["kind"] not in PRIORITY for d in view["declarations"])),
             ("eaten", verb == "DeclareSoulEating" and camp["pos"] in view["eaten"]),
             ("no_reach", verb == "DeclareEncounter"),
@@ -874,9 +886,10 @@ class ClientModel:
             decl = tr(f"decl.{e.get('kind')}")
             if e.get("target", -1) is not None and e.get("target", -1) >= 0:
                 return tr("event.DeclaredAt", who=who, kind=decl, target=target)
-            return tr("event.Declared", who=who, kind=decl)
-        if kind == "ActionCancelled":
-            return tr("event.ActionCancelled", who=who, kind=tr(f"decl.{e.get('kind')}"))
+            return tr("event.DeclaredHeld" if e.get("held") else "event.Declared", who=who,
+                      kind=decl)
+        if kind in ("ActionCancelled", "DeclarationWithdrawn"):
+            return tr(f"event.{kind}", who=who, kind=tr(f"decl.{e.get('kind')}"))
         if kind == "Investigated":
             result = tr("event.investigate_ok", tier=e.get("tier")) if e.get("success") else \
                 tr("event.investigate_ng")

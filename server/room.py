@@ -40,6 +40,7 @@ from ..shared.engine.data import CLASSES, default_ruleset
 from ..shared.engine.modules import normalize
 from ..shared.engine.prompts import PROMPTS
 from ..shared.engine.text import event_line
+from ..shared.engine.turns import in_priority
 from ..shared.protocol import SECONDS, ProtocolError, message
 from .store import SeatRow, Store
 
@@ -50,7 +51,8 @@ BOT_DELAY = 0.2  # seconds a bot waits before answering, so humans can follow
 GRACE = 90.0  # seconds a disconnected player keeps its seat before a bot plays it
 # 2: `options` holds the modules' options (new_game's argument); the room's own, `room_options`
 # 3: `servants`, each seat's summoned Servant (the roster)
-REPLAY_FORMAT = "grailwar-replay-3"
+# 4: `priority_phase`, whether each turn opened with a priority phase (docs/rules.md §3.3)
+REPLAY_FORMAT = "grailwar-replay-4"
 
 
 class Member(Protocol):
@@ -112,7 +114,8 @@ class Seat:
 
 @dataclass
 class Deadline:
-    """A prompted seat's timer; `since` is the state id at which that prompt began."""
+    """A prompted seat's timer; `kind` names it (a prompt kind, or `priority` for the turn's
+    priority phase); `since` is the state id at which that prompt began."""
 
     kind: str
     epoch: tuple
@@ -161,8 +164,10 @@ class Room:
 
     @classmethod
     def restore(cls, row: Any, clock: IReactorTime, store: Store) -> Room:
-        """Rebuild a room from its log: seats, then the game replayed action by action."""
-        room = cls(row.id, row.name, row.options, clock, store, row.password, row.seed)
+        """Rebuild a room from its log: seats, then the game replayed action by action. A room
+        stored before rooms had a priority phase has none (its log was played without)."""
+        options = {"priority_s": 0, **row.options}
+        room = cls(row.id, row.name, options, clock, store, row.password, row.seed)
         room.owner = row.owner
         for srow in row.seats:
             seat = room.seats[srow.seat]
@@ -443,7 +448,12 @@ class Room:
         return new_game(seed=self.seed, classes=[s.cls for s in self.seats],
                         day_limit=self.options["day_limit"], masters=self.masters or None,
                         servants=[s.servant for s in self.seats],
-                        modules=self.modules, options=self.module_options)
+                        modules=self.modules, options=self.module_options,
+                        priority_phase=self.priority_phase)
+
+    @property
+    def priority_phase(self) -> bool:
+        return self.options["priority_s"] > 0
 
     # --- chat -----------------------------------------------------------------------------------
     def chat(self, member: Member, text: str, channel: str) -> None:
@@ -543,7 +553,8 @@ class Room:
             "format": REPLAY_FORMAT, "room": self.name, "seed": self.seed,
             "classes": [s.cls for s in self.seats], "masters": list(self.masters),
             "servants": [s.servant for s in self.seats],
-            "day_limit": self.options["day_limit"], "modules": list(self.modules),
+            "day_limit": self.options["day_limit"], "priority_phase": self.priority_phase,
+            "modules": list(self.modules),
             "options": copy.deepcopy(self.module_options), "room_options": dict(self.options),
             "actions": list(self.actions),
         }
@@ -555,8 +566,14 @@ class Room:
             member.send(message("room", room=self.public(seat)) if chosen else msg)
 
     # --- timers ----------------------------------------------------------------------------------
-    def _timeout(self, kind: str) -> float:
-        return float(self.options[PROMPTS[kind].timer])
+    def _timer_of(self, seat: int) -> str:
+        """The name of the seat's timer: its prompt's kind, or `priority` while the seat may
+        still make a priority declaration in the turn's priority phase."""
+        return "priority" if in_priority(self.state, seat) else self.state.prompt.kind
+
+    def _timeout(self, timer: str) -> float:
+        option = "priority_s" if timer == "priority" else PROMPTS[timer].timer
+        return float(self.options[option])
 
     def _epoch(self) -> tuple:
         s = self.state
@@ -574,16 +591,21 @@ class Room:
             if seat not in prompt.seats:
                 self._cancel(seat)
         for seat in prompt.seats:
+            timer = self._timer_of(seat)
             current = self.deadlines.get(seat)
-            if current is not None and current.kind == prompt.kind and current.epoch == epoch:
+            if current is not None and current.kind == timer and current.epoch == epoch:
                 continue
+            since, opened = state.version, now
             if current is not None:
+                if current.kind == "priority" and current.epoch == epoch:  # its phase ended:
+                    # the window's clock runs from the window's opening
+                    since, opened = current.since, current.due - self._timeout(current.kind)
                 self._cancel(seat)
-            if restored and seat in restored and restored[seat][0] == prompt.kind:
+            if restored and seat in restored and restored[seat][0] == timer:
                 due = restored[seat][1]
             else:
-                due = now + self._timeout(prompt.kind)
-            deadline = Deadline(prompt.kind, epoch, due, state.version)
+                due = opened + self._timeout(timer)
+            deadline = Deadline(timer, epoch, due, since)
             deadline.calls.append(self.clock.callLater(max(0.0, due - now), self._expire, seat))
             for before in WARNINGS:
                 if due - before > now:
@@ -603,16 +625,22 @@ class Room:
             member.send(msg)
 
     def _expire(self, seat: int) -> None:
-        """The seat's time ran out: the server issues its default action (declare → Wait)."""
-        if seat in self.deadlines:
-            self._cancel(seat)
+        """The seat's time ran out: the server issues its default action (declare → Wait; in
+        the priority phase, PassPriority). The deadline stays on record until the timers are
+        armed again, so that the window's clock goes on from the phase's start."""
+        deadline = self.deadlines.get(seat)
+        for call in deadline.calls if deadline is not None else ():
+            if call.active():
+                call.cancel()
         state = self.state
         if state is None or state.over or seat not in state.prompt.seats:
+            self.deadlines.pop(seat, None)
             return
         try:
             self._commit(default_action(state, seat), "timer")
         except Exception:  # nobody to answer: log it, and let the bot or a new timer go on
             log.failure("timer of room {room} seat {seat}", room=self.id, seat=seat)
+            self.deadlines.pop(seat, None)
             self._arm_timers()
             self._schedule_bots()
 

@@ -142,8 +142,9 @@ LEVELS = ("easy", "normal", "hard", "random")
 SUMMONING = ("random", "choose")  # how a room's Servants are summoned (issue 9)
 # Room timings: name -> (min, max, default). The prompts' limits in seconds; `bot_ms` is the
 # time a hard bot may think per decision, in milliseconds.
-SECONDS = {"declare_s": (30, 600, 300), "main_s": (10, 600, 120), "reaction_s": (5, 300, 60),
-           "prompt_s": (5, 300, 60), "bot_ms": (50, 5000, 1000)}
+# priority_s: the priority phase that opens each turn (docs/rules.md §3.3); 0 = none.
+SECONDS = {"declare_s": (30, 600, 300), "priority_s": (0, 120, 20), "main_s": (10, 600, 120),
+           "reaction_s": (5, 300, 60), "prompt_s": (5, 300, 60), "bot_ms": (50, 5000, 1000)}
 # The rules modules a room may switch on (`engine.modules.MODULES`, filled when the engine is
 # imported), and the shape of their options: module -> {option: value}. The values are
 # checked by `engine.modules.normalize` when the room is created.

@@ -182,6 +182,8 @@ class InGameView(BaseView):
             return tr("prompt.over")
         kind = m.prompt_kind
         if m.my_turn:
+            if m.in_priority_phase:
+                return tr("prompt.declare_priority")
             return tr(f"prompt.{kind}") if tr.has(f"prompt.{kind}") else kind
         seats = m.prompted_seats
         if kind == "declare":

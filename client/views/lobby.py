@@ -9,7 +9,7 @@ from twisted.internet.task import LoopingCall
 
 from ...shared.engine.data import CLASSES
 from ...shared.engine.modules import MODULES
-from ...shared.protocol import SUMMONING
+from ...shared.protocol import SECONDS, SUMMONING
 from .. import theme as th
 from ..gfx import Region, Scene, TextField
 from ..model import check_name
@@ -19,6 +19,7 @@ ROW_H = 46
 SEAT_CHOICES = (2, 3, 4, 5, 6, 7)
 DAY_CHOICES = (3, 5, 7, 10, 14)
 DECLARE_CHOICES = (30, 60, 120, 300, 600)
+PRIORITY_CHOICES = (0, 10, 20, 30, 60)  # the priority phase (docs/rules.md §3.3); 0 = none
 REFRESH_S = 5.0  # the room list goes stale as others create, fill and start rooms
 
 
@@ -34,6 +35,7 @@ class LobbyView(BaseView):
         }
         self.field_order = ["room_name", "password"]
         self.options: dict[str, Any] = {"seats": 7, "day_limit": 7, "declare_s": 300,
+                                        "priority_s": SECONDS["priority_s"][2],
                                         "summoning": SUMMONING[0], "cls": "saber"}
         self.asking: dict[str, Any] | None = None  # the locked room whose password we ask
         self.modules: list[str] = []  # the rules modules switched on for the new room
@@ -74,6 +76,7 @@ class LobbyView(BaseView):
         fields: dict[str, Any] = {"name": name, "seats": self.options["seats"],
                                   "day_limit": self.options["day_limit"],
                                   "declare_s": self.options["declare_s"],
+                                  "priority_s": self.options["priority_s"],
                                   "summoning": self.options["summoning"],
                                   "cls": self.options["cls"]}
         if self.fields["password"].value:
@@ -211,11 +214,13 @@ class LobbyView(BaseView):
         s.text(tr("lobby.password"), x, y + 46, 12, th.MUTED)
         self.fields["password"].placeholder = tr("lobby.password_hint")
         self.field(s, "password", x, y, width - 40)
-        y -= 58
+        y -= 52
         for key, choices, shown in (
                 ("seats", SEAT_CHOICES, str(self.options["seats"])),
                 ("day_limit", DAY_CHOICES, tr("lobby.days", n=self.options["day_limit"])),
                 ("declare_s", DECLARE_CHOICES, tr("lobby.seconds", n=self.options["declare_s"])),
+                ("priority_s", PRIORITY_CHOICES, tr("lobby.seconds", n=self.options["priority_s"])
+                 if self.options["priority_s"] else tr("lobby.priority_off")),
                 ("summoning", SUMMONING, tr(f"lobby.summoning_{self.options['summoning']}"))):
             help_text = tr(f"lobby.{key}_help") if tr.has(f"lobby.{key}_help") else ""
             s.text(tr(f"lobby.{key}"), x, y + 12, 14, th.TEXT, anchor_y="center")
@@ -227,7 +232,7 @@ class LobbyView(BaseView):
             self.button(s, f"inc:{key}", left + width - 58, y, 36, 30, "▶",
                         lambda k=key, c=choices: self.cycle(k, c, 1), help=help_text,
                         style="ghost", size=12)
-            y -= 40
+            y -= 34
         s.text(tr("lobby.your_class"), x, y + 4, 14, th.TEXT)
         y -= 48
         for i, cls in enumerate(CLASSES):

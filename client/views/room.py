@@ -74,6 +74,12 @@ class RoomView(BaseView):
                       main=o["main_s"], reaction=o["reaction_s"]), 30, th.HEIGHT - 86, 13,
                    th.MUTED)
         x = 30 + t.content_width + 24
+        priority = o.get("priority_s", 0)
+        t = s.text(tr("room.priority", s=priority) if priority else tr("room.priority_none"), x,
+                   th.HEIGHT - 86, 13, th.MUTED)
+        self.add_region("priority", x, th.HEIGHT - 92, t.content_width, 22,
+                        help=tr("lobby.priority_s_help"))
+        x += t.content_width + 24
         t = s.text(tr("room.summoning", mode=tr(f"lobby.summoning_{o['summoning']}")), x,
                    th.HEIGHT - 86, 13, th.GOLD)
         self.add_region("summoning", x, th.HEIGHT - 92, t.content_width, 22,

@@ -60,7 +60,9 @@ def state_from_view(view: dict[str, Any], rules: Ruleset, rng: random.Random) ->
     mods = view.get("modules", {})
     names = tuple(mods)
     options = {name: mods[name]["options"] for name in names}
-    state = GameState(rules, Settings(view["map"], view["day_limit"], names, options), camps,
+    priority = view.get("priority")
+    settings = Settings(view["map"], view["day_limit"], names, options, priority is not None)
+    state = GameState(rules, settings, camps,
                       dice.seed_state(rng.getrandbits(64)), instances(rules, names, options))
     for m in state.modules:  # the set-up first, then what the view shows of the module
         m.setup(state)
@@ -70,7 +72,13 @@ def state_from_view(view: dict[str, Any], rules: Ruleset, rng: random.Random) ->
     state.day = view["day"]
     state.turn = TURN_NAMES.index(view["turn"])
     state.phase = view["phase"]
-    state.decls = tuple(_declaration(view, state, d, rng) for d in view["declarations"])
+    decls = [(d.get("held", False), _declaration(view, state, d, rng))
+             for d in view["declarations"]]
+    state.decls = tuple(d for held, d in decls if not held)
+    state.held = tuple(d for held, d in decls if held)
+    if priority is not None:
+        state.priority = priority["open"]
+        state.passed = frozenset(priority["passed"])
     state.bound = frozenset(view["bound"])
     state.agenda = tuple(tuple(step) for step in view["agenda"])
     state.fought = frozenset(view["fought"])

@@ -15,7 +15,7 @@ from .errors import (
     RulesError,
 )
 from .events import Event, view_event
-from .game import apply, default_action, legal_actions, new_game, play
+from .game import apply, default_action, from_replay, legal_actions, new_game, play
 from .state import GameState
 from .text import to_text
 from .view import events_for, view_for
@@ -23,8 +23,8 @@ from .view import events_for, view_for
 __all__ = [
     "Action", "Event", "GameOverError", "GameState", "IllegalActionError",
     "MalformedActionError", "NotPromptedError", "RulesError", "apply", "default_action",
-    "events_for", "from_dict", "legal_actions", "new_game", "play", "to_text", "view_event",
-    "view_for",
+    "events_for", "from_dict", "from_replay", "legal_actions", "new_game", "play", "to_text",
+    "view_event", "view_for",
 ]
 
 from .. import modules as _shipped_modules  # noqa: F401  (registers tactics and the rest)

@@ -48,6 +48,12 @@ class Move(Action):
 
 
 @dataclass(frozen=True, slots=True)
+class PassPriority(Action):
+    """Pass the priority phase: no Encounter, Ambush or Soul-eating from this camp this turn,
+    so the phase may end before its time (the camp still declares its turn action)."""
+
+
+@dataclass(frozen=True, slots=True)
 class DeclareWait(Action):
     """Standby (待機): may intervene in this turn's battles; otherwise time with the Master."""
 

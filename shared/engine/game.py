@@ -21,7 +21,7 @@ from typing import Any
 
 from . import battle, core, dice, turns
 from . import modules as _modules
-from .actions import Action, Move
+from .actions import Action, Move, from_dict
 from .data import CLASSES, Ruleset, Servant, default_ruleset
 from .errors import GameOverError, IllegalActionError, NotPromptedError
 from .events import Event
@@ -42,9 +42,11 @@ def new_game(
     forced: Sequence[int] = (),
     modules: Sequence[str] = (),
     options: Mapping[str, Mapping[str, Any]] | None = None,
+    priority_phase: bool = False,
 ) -> GameState:
     """A game with one camp per class in `classes` (seat i plays classes[i]), on day 1 morning,
-    with the rules `modules` switched on (`options`: per module, its options).
+    with the rules `modules` switched on (`options`: per module, its options), and with each
+    turn opening on a priority phase if `priority_phase` (docs/rules.md §3.3).
 
     `servants` names each seat's Servant by id (a Servant of that seat's class); a seat given
     None, or every seat when `servants` is None, summons one of its class's roster at random
@@ -71,7 +73,8 @@ def new_game(
         Camp(seat, sheets[seat], rules.masters[master_ids[seat]], city.starts[cls])
         for seat, cls in enumerate(classes)
     ]
-    settings = Settings(map_id, day_limit or rules.numbers.day_limit, names, resolved)
+    settings = Settings(map_id, day_limit or rules.numbers.day_limit, names, resolved,
+                        priority_phase)
     state = GameState(rules, settings, camps, dice.seed_state(seed),
                       _modules.instances(rules, names, resolved))
     state.forced = tuple(forced)
@@ -81,6 +84,19 @@ def new_game(
     core.emit(state, "TurnStarted", day=1, turn=turns.TURN_NAMES[0])
     turns_advance(state)
     state.events = []
+    return state
+
+
+# the keys of a replay (the server's `replay` message, docs/protocol.md) that are new_game's
+REPLAY_SETUP = ("seed", "classes", "day_limit", "masters", "servants", "priority_phase",
+                "modules", "options")
+
+
+def from_replay(replay: Mapping[str, Any]) -> GameState:
+    """The finished game a replay records: `new_game` from its set-up, then every action."""
+    state = new_game(**{k: replay[k] for k in REPLAY_SETUP})
+    for action in replay["actions"]:
+        play(state, from_dict(action))
     return state
 
 
@@ -141,6 +157,8 @@ def turns_advance(s: GameState) -> None:
             if battle.battle_step(s):
                 return
         elif s.phase == "declare":
+            if s.priority and not turns.priority_seats(s):  # all declared or passed
+                turns.end_priority(s)
             seats = turns.awaiting_declaration(s)
             if seats:
                 s.prompt = Prompt("declare", seats)

@@ -32,6 +32,7 @@ from .actions import (
     Move,
     Negotiate,
     OfferTruce,
+    PassPriority,
     React,
     Ready,
     UseCommandSpell,
@@ -100,11 +101,15 @@ _DECLARATIONS = (DeclareWait, DeclareRest, DeclareInvestigate, DeclareSkill, Dec
 for _kind in (
     PromptKind(
         "declare", turns.declaration_actions,
-        {Move: turns.move, **dict.fromkeys(_DECLARATIONS, turns.declare)},
-        lambda s, seat: DeclareWait(seat), timer="declare_s",
+        {Move: turns.move, PassPriority: turns.pass_priority,
+         **dict.fromkeys(_DECLARATIONS, turns.declare)},
+        lambda s, seat: PassPriority(seat) if turns.in_priority(s, seat) else DeclareWait(seat),
+        timer="declare_s",
         verbs=("Move", "DeclareWait", "DeclareRest", "DeclareInvestigate", "DeclareSkill",
-               "DeclareEncounter", "DeclareAmbush", "DeclareSoulEating", "UseCommandSpell"),
-        doc="the turn's declaration window: every camp not yet declared nor bound"),
+               "DeclareEncounter", "DeclareAmbush", "DeclareSoulEating", "PassPriority",
+               "UseCommandSpell"),
+        doc="the turn's declaration window: every camp not yet declared nor bound (in its "
+            "priority phase, a camp's own timer is the room's priority_s)"),
     PromptKind(
         "negotiate", turns.parley_actions, {Negotiate: turns.answer_parley},
         lambda s, seat: Negotiate(seat, False),

@@ -20,13 +20,15 @@ if TYPE_CHECKING:
 
 @dataclass(frozen=True, slots=True)
 class Settings:
-    """Room options the engine needs (timers stay on the server): the map, the day limit, and
-    the modules switched on with their resolved options (`modules.normalize`)."""
+    """Room options the engine needs (timers stay on the server): the map, the day limit, the
+    modules switched on with their resolved options (`modules.normalize`), and whether each
+    turn opens with a priority phase (docs/rules.md §3.3; its length is the server's)."""
 
     map_id: str
     day_limit: int
     modules: tuple[str, ...] = ()
     options: dict[str, dict[str, Any]] = field(default_factory=dict)
+    priority_phase: bool = False
 
 
 class Prompt(NamedTuple):
@@ -188,9 +190,9 @@ class GameState:
 
     __slots__ = (
         "_battle_owned", "_legal", "_mods_owned", "_owned", "agenda", "battle", "bound", "camps",
-        "contest", "day", "decls", "eaten", "events", "forced", "fought", "mods", "modules",
-        "over", "parley", "phase", "prompt", "rewards", "rng", "rules", "settings", "turn",
-        "version", "winner",
+        "contest", "day", "decls", "eaten", "events", "forced", "fought", "held", "mods",
+        "modules", "over", "parley", "passed", "phase", "priority", "prompt", "rewards", "rng",
+        "rules", "settings", "turn", "version", "winner",
     )
 
     def __init__(self, rules: Ruleset, settings: Settings, camps: list[Camp], rng: int,
@@ -207,6 +209,11 @@ class GameState:
         self.turn = 0
         self.phase = "declare"
         self.decls: tuple[Declaration, ...] = ()
+        # The priority phase (docs/rules.md §3.3): open, who passed it, and the ordinary
+        # declarations held until it ends (they join `decls` then, after the priority ones).
+        self.priority = settings.priority_phase
+        self.passed: frozenset[int] = frozenset()
+        self.held: tuple[Declaration, ...] = ()
         self.bound: frozenset[int] = frozenset()
         self.agenda: tuple[tuple, ...] = ()
         self.battle: Battle | None = None

@@ -34,10 +34,13 @@ def to_text(s: GameState) -> str:
             f"np{c.np_target}/{c.np_round} known {''.join(map(str, c.known))} "
             f"waits {c.waits} moved {c.moved} buffs {buffs} {flags or '-'}"
         )
-    if s.decls:
-        lines.append("decls " + " ".join(
-            f"{d.seat}:{d.kind}" + (f">{d.target}" if d.target >= 0 else "")
-            + (f"({d.intent or d.arg})" if d.intent or d.arg else "") for d in s.decls))
+    for label, decls in (("decls", s.decls), ("held", s.held)):
+        if decls:
+            lines.append(f"{label} " + " ".join(
+                f"{d.seat}:{d.kind}" + (f">{d.target}" if d.target >= 0 else "")
+                + (f"({d.intent or d.arg})" if d.intent or d.arg else "") for d in decls))
+    if s.priority:
+        lines.append("priority phase, passed " + (",".join(map(str, sorted(s.passed))) or "-"))
     if s.battle is not None:
         b = s.battle
         lines.append(f"battle {b.purpose} {','.join(map(str, b.seats))} r{b.round} {b.stage} "

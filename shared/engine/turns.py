@@ -2,8 +2,11 @@
 
 The window is simultaneous: every camp that is neither declared nor bound is prompted; the
 server orders declarations by arrival. Encounter, Ambush and Soul-eating are legal only while
-every declaration so far is one of those three. When the window closes, declarations resolve in
-order through `s.agenda`; a step that needs answers (negotiation, flee, a battle) sets a prompt.
+every declaration so far is one of those three, or, in a game with a priority phase, only
+during that phase: there an ordinary declaration is held until the phase ends, so a program
+that declares at once closes nothing for the people at the table (docs/rules.md §3.3). When the
+window closes, declarations resolve in order through `s.agenda`; a step that needs answers
+(negotiation, flee, a battle) sets a prompt.
 """
 
 from __future__ import annotations
@@ -23,6 +26,7 @@ from .actions import (
     DeclareWait,
     Move,
     Negotiate,
+    PassPriority,
 )
 from .battle import open_battle
 from .core import city
@@ -35,14 +39,30 @@ TURN_NAMES = ("morning", "noon", "night")
 
 
 def window_open(s: GameState) -> bool:
-    """Priority declarations stay legal while nothing else has been declared this turn."""
+    """Priority declarations stay legal during the priority phase, or in a game without one
+    while nothing else has been declared this turn."""
+    if s.settings.priority_phase:
+        return s.priority
     return all(d.kind in PRIORITY for d in s.decls)
 
 
 def awaiting_declaration(s: GameState) -> frozenset[int]:
-    declared = {d.seat for d in s.decls}
+    declared = {d.seat for d in s.decls} | {d.seat for d in s.held}
     return frozenset(c.seat for c in s.camps if c.alive and c.seat not in declared
                      and c.seat not in s.bound)
+
+
+def priority_seats(s: GameState) -> frozenset[int]:
+    """The camps the priority phase waits for: still to declare, not passed, and awake (a
+    sleeping Master declares only Wait or Rest); the phase ends when there are none."""
+    if not s.priority:
+        return frozenset()
+    return frozenset(x for x in awaiting_declaration(s) - s.passed if not s.camps[x].asleep)
+
+
+def in_priority(s: GameState, seat: int) -> bool:
+    """The server runs the phase's clock for this seat, and its timeout passes the phase."""
+    return seat in priority_seats(s)
 
 
 # --- legal actions -------------------------------------------------------------------------------
@@ -62,7 +82,9 @@ def declaration_actions(s: GameState, seat: int) -> list[Action]:
     for skill in core.skills_of(s, camp, "turn_action"):
         if core.can_pay_skills(camp, skill):
             out.append(DeclareSkill(seat, skill.id))
-    if window_open(s):
+    if s.priority and seat not in s.passed:
+        out.append(PassPriority(seat))
+    if window_open(s) and seat not in s.passed:
         eaters = {d.seat for d in s.decls if d.kind == "soul_eating"}
         reach = core.movement(s, camp) - max(camp.moved, 0)
         for c in others:
@@ -109,13 +131,37 @@ def declare(s: GameState, action: Action) -> None:
     if kind == "soul_eating":  # the square is used up, whoever ends up eating there
         arg = str(s.camps[action.seat].pos)
     decl = Declaration(action.seat, kind, target, getattr(action, "intent", ""), arg)
-    s.decls = (*s.decls, decl)
-    if kind in ("encounter", "ambush"):
-        s.bound = s.bound | {target}
-    public = {"seat": action.seat, "kind": kind}
+    held = s.priority and kind not in PRIORITY
+    if held:
+        s.held = (*s.held, decl)
+    else:
+        s.decls = (*s.decls, decl)
+    public: dict = {"seat": action.seat, "kind": kind}
     if kind in PRIORITY:
         public.update(target=target, intent=decl.intent)
+    if held:
+        public["held"] = True
     core.emit(s, "Declared", frozenset({action.seat}), public, **public, arg=decl.arg)
+    if kind in ("encounter", "ambush"):
+        s.bound = s.bound | {target}
+        withdrawn = next((d for d in s.held if d.seat == target), None)
+        if withdrawn is not None:  # bound: its declaration is this Encounter or Ambush now
+            s.held = tuple(d for d in s.held if d.seat != target)
+            core.emit(s, "DeclarationWithdrawn", seat=target, kind=withdrawn.kind)
+
+
+def pass_priority(s: GameState, action: PassPriority) -> None:
+    s.passed = s.passed | {action.seat}
+    core.emit(s, "PriorityPassed", seat=action.seat)
+
+
+def end_priority(s: GameState) -> None:
+    """The priority phase is over: the held declarations join the turn's, in their order of
+    arrival after every priority one, and no priority declaration is legal any more."""
+    s.priority = False
+    s.decls = (*s.decls, *s.held)
+    s.held = ()
+    core.emit(s, "PriorityPhaseEnded", order=[d.seat for d in s.decls])
 
 
 def close_window(s: GameState) -> None:
@@ -300,6 +346,8 @@ def end_turn(s: GameState) -> None:
                 core.emit(s, "MasterSkillUnlocked", frozenset({d.seat}), None, seat=d.seat,
                           skill=camp.master.skills[3])
     s.decls = ()
+    s.priority = s.settings.priority_phase
+    s.passed = frozenset()
     s.bound = frozenset()
     s.fought = frozenset()
     s.agenda = ()

@@ -39,7 +39,12 @@ def view_for(state: GameState, seat: int | None) -> dict[str, Any]:
         "day_limit": state.settings.day_limit,
         "prompt": {"kind": state.prompt.kind, "seats": sorted(state.prompt.seats)},
         "camps": [camp_view(state, c, seat) for c in state.camps],
-        "declarations": [declaration_view(d, seat) for d in state.decls],
+        "declarations": [*(declaration_view(d, seat) for d in state.decls),
+                         *({**declaration_view(d, seat), "held": True} for d in state.held)],
+        # The priority phase (docs/rules.md §3.3): None in a game without one; else whether
+        # it is open now and who passed it (held declarations are marked above).
+        "priority": {"open": state.priority, "passed": sorted(state.passed)}
+        if state.settings.priority_phase else None,
         "eaten": sorted(state.eaten),
         # Public structure of the turn (everything here was announced at the table): what is
         # still to resolve, who is bound or has fought, who moved how far and who rested today,

@@ -9,7 +9,7 @@ from typing import Any
 
 from grailwar.client.driver import AutoPlayer
 from grailwar.client.net import ServerConnection
-from grailwar.shared.engine import from_dict, new_game, play
+from grailwar.shared.engine import from_replay
 from grailwar.shared.protocol import PROTOCOL_VERSION, encode, message
 from twisted.internet.endpoints import TCP4ClientEndpoint, connectProtocol
 from twisted.internet.protocol import Factory, Protocol
@@ -49,10 +49,7 @@ def test_a_whole_local_game_through_the_clients_input_handlers(app: Any) -> None
     path = app.export("replay")
     with open(path, encoding="utf-8") as f:
         replay = json.load(f)
-    state = new_game(seed=replay["seed"], classes=replay["classes"],
-                     day_limit=replay["day_limit"], masters=replay["masters"])
-    for action in replay["actions"]:
-        play(state, from_dict(action))
+    state = from_replay(replay)
     assert state.over and state.winner == m.view["winner"]
     # the end screen's buttons are live
     app.current.click("export_log")

@@ -11,7 +11,12 @@ import pytest
 from grailwar.server.lobby import Lobby
 from grailwar.server.room import BOT_DELAY, GRACE, Room
 from grailwar.server.store import Store
-from grailwar.shared.engine import default_action, from_dict, legal_actions, new_game, play, to_text
+from grailwar.shared.engine import (
+    default_action,
+    from_replay,
+    legal_actions,
+    to_text,
+)
 from grailwar.shared.engine.data import CLASSES
 from grailwar.shared.protocol import ProtocolError
 from server_kit import FakeMember, Server, error_of, kinds, one, restarted, tick
@@ -21,14 +26,16 @@ SEED = 11
 
 
 class Table:
-    """A room run directly (no sockets) with fake members in its human seats."""
+    """A room run directly (no sockets) with fake members in its human seats; without a
+    priority phase unless `priority_s` is given (the timers here are the window's own; the
+    phase has its tests in test_server_priority.py)."""
 
     def __init__(self, classes: tuple[str, ...] = ("saber", "lancer"), humans: int = 2,
                  seed: int = SEED, store: Store | None = None, **options: Any) -> None:
         self.clock = Clock()
         self.store = store or Store()
-        self.room = Room.create(1, "table", {"seats": len(classes), **options}, self.clock,
-                                self.store, None, seed)
+        self.room = Room.create(1, "table", {"seats": len(classes), "priority_s": 0, **options},
+                                self.clock, self.store, None, seed)
         self.members = [FakeMember(f"p{i}") for i in range(humans)]
         self.tokens = []
         for member, cls in zip(self.members, classes, strict=False):
@@ -473,12 +480,7 @@ def test_the_replay_comes_when_the_game_is_over_and_rebuilds_it() -> None:
     replays = [m["replay"] for m in member.got if m["t"] == "replay"]
     assert replays, "a finished game sends its replay"
     replay = replays[-1]
-    state = new_game(seed=replay["seed"], classes=replay["classes"],
-                     day_limit=replay["day_limit"], masters=replay["masters"],
-                     servants=replay["servants"])
-    for action in replay["actions"]:
-        play(state, from_dict(action))
-    assert to_text(state) == to_text(t.room.state)
+    assert to_text(from_replay(replay)) == to_text(t.room.state)
 
 
 def test_a_room_whose_log_no_longer_replays_is_skipped_not_fatal() -> None:

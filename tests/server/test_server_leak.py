@@ -37,7 +37,10 @@ from test_hidden_info import (
     secrets,
 )
 
-SEEDS = (3, 21, 32)  # games in which investigations reach tiers 1, 2 and 3
+# games in which investigations reach tiers 1, 2 and 3, without the priority phase (priority_s
+# 0), and one with it (its held declarations are in every view)
+SEEDS = (3, 21, 32)
+PHASE_GAMES = (31,)
 MODULE_GAMES = ((5, ("tactics",)),)  # and games with rules modules on: (seed, modules)
 CHOOSE_GAME = (9, "gyebaek")  # and a `choose` room whose owner summons this Servant
 SEATS = ("saber", "archer", "lancer", "rider", "caster", "assassin", "berserker")
@@ -155,7 +158,8 @@ class WireAudit:
 class Game:
     """One whole game over in-memory connections; keeps what each connection received."""
 
-    def __init__(self, seed: int, modules: tuple[str, ...] = (), choose: str = "") -> None:
+    def __init__(self, seed: int, modules: tuple[str, ...] = (), choose: str = "",
+                 priority_s: int = 0) -> None:
         self.server = server = Server()
         self.pairs: list[Pair] = []
         self.viewers: list[Viewer] = []
@@ -165,7 +169,7 @@ class Game:
         conn, got = recording_bot(owner, "owner")
         owner._join = lambda rooms, total: conn.send(  # type: ignore[method-assign]
             "create_room", name="leak", declare_s=30, main_s=10, reaction_s=5, prompt_s=5,
-            cls=SEATS[0], modules=list(modules), summoning="choose" if choose else "random")
+            priority_s=priority_s, cls=SEATS[0], modules=list(modules), summoning="choose" if choose else "random")
         self.connect(conn, "owner", got)
         (room,) = server.lobby.rooms.values()
         self.room = room
@@ -226,7 +230,8 @@ class Game:
 @pytest.fixture(scope="module")
 def games() -> list[Game]:
     return [Game(seed) for seed in SEEDS] + [Game(seed, mods) for seed, mods in MODULE_GAMES] + [
-        Game(CHOOSE_GAME[0], choose=CHOOSE_GAME[1])]
+        Game(CHOOSE_GAME[0], choose=CHOOSE_GAME[1])] + [
+        Game(seed, priority_s=20) for seed in PHASE_GAMES]
 
 
 @pytest.fixture(scope="module")
@@ -255,7 +260,7 @@ def test_the_choose_room_told_its_servant_to_its_owner_only(games: list[Game]) -
     """In the `choose` game the owner's room messages said which Servant it summoned, and the
     game plays it; no other connection got a `your_servant` (the audit above searched every
     message for the id itself)."""
-    game = games[-1]
+    game = games[len(SEEDS) + len(MODULE_GAMES)]
     owner, *others = game.viewers
     assert game.room.state.camps[0].servant.id == CHOOSE_GAME[1]
     assert any(m["t"] == "room" and m["room"].get("your_servant") == CHOOSE_GAME[1]
@@ -270,6 +275,15 @@ def test_module_games_fought_with_the_module_state_in_view(games: list[Game]) ->
     for game in games[len(SEEDS):len(SEEDS) + len(MODULE_GAMES)]:
         views = [m["view"] for m in game.viewers[0].got if m["t"] == "state"]
         assert any(v["modules"]["tactics"]["state"]["zoc"] for v in views)
+
+
+def test_phase_games_held_declarations_in_view(games: list[Game]) -> None:
+    """The priority-phase game sent views with held declarations and passes, so the audit
+    searched them too (their kinds are public; an investigation's class never is)."""
+    for game in games[-len(PHASE_GAMES):]:
+        views = [m["view"] for m in game.viewers[0].got if m["t"] == "state"]
+        assert all(v["priority"] is not None for v in views)
+        assert any(d.get("held") for v in views for d in v["declarations"])
 
 
 def test_bot_players_only_lost_races(games: list[Game]) -> None:
