@@ -122,3 +122,37 @@ def test_the_sleep_warning_comes_at_night_to_a_master_who_has_not_rested() -> No
     m.my_camp["asleep"] = False
     m.view["rested"][1] = True  # another seat's rest is not one's own
     assert m.sleep_warning()
+
+
+def phased(**priority: Any) -> ClientModel:
+    """`crafted` in a game with a priority phase (view `priority`), open unless told."""
+    m = crafted()
+    m.view["priority"] = {"open": True, "passed": [], **priority}
+    return m
+
+
+def test_in_the_priority_phase_a_held_declaration_closes_nothing() -> None:
+    """docs/rules.md §3.3: an ordinary declaration in the phase is held; the priority verbs
+    stay open, and the prompt says the phase is on."""
+    m = phased()
+    m.view["declarations"].append({"seat": 3, "kind": "wait", "held": True})
+    assert why(m, "DeclareEncounter") == reason(m, "no_reach")
+    assert m.in_priority_phase
+
+
+def test_after_the_phase_or_a_pass_the_priority_verbs_say_so() -> None:
+    m = phased(open=False)
+    for verb in ("DeclareEncounter", "DeclareAmbush", "DeclareSoulEating"):
+        assert why(m, verb) == reason(m, "phase_over")
+    assert not m.in_priority_phase
+    m = phased(passed=[0])
+    assert why(m, "DeclareAmbush") == reason(m, "passed")
+    assert not m.in_priority_phase
+
+
+def test_the_pass_verb_is_on_the_declaration_bar_with_its_help() -> None:
+    m = phased()
+    m.state["legal"] = [*WAIT_REST, {"type": "PassPriority", "seat": 0}]
+    verb = next(v for v in m.verbs() if v.key == "PassPriority")
+    assert verb.enabled and verb.label == m.tr("verb.PassPriority")
+    assert "Ambush" in verb.help

@@ -7,7 +7,8 @@ from pathlib import Path
 from typing import Any
 
 import pytest
-from grailwar.shared.engine import legal_actions, new_game
+from grailwar.shared.engine import apply, legal_actions, new_game
+from grailwar.shared.engine.actions import DeclareRest
 from grailwar.shared.engine.data import CLASSES
 from test_model import play_game, state_msg
 from test_screens import ActRecorder, game_with_recorder, join, render
@@ -142,3 +143,24 @@ def test_a_command_spell_asks_before_it_is_sent(app: Any, tmp_path: Path) -> Non
     shot(app, render(app, "game"), "confirm-spell", tmp_path)
     assert view.click("confirm_ok")
     assert recorder.acts == [teleport]
+
+
+@pytest.mark.parametrize("lang", ["ja", "ko", "en"])
+def test_the_priority_phase_is_named_on_the_map_screen(app: Any, lang: str,
+                                                       tmp_path: Path) -> None:
+    """docs/rules.md §3.3: in the phase the bar says so and offers the pass, whose hover
+    explains it; a bot's held Rest closes no priority verb."""
+    state = new_game(seed=3, classes=list(CLASSES), priority_phase=True)
+    state, _ = apply(state, DeclareRest(3))
+    app.set_lang(lang)
+    join(app)
+    app.model.handle(state_msg(state, 0, {"0": 20}))
+    image = render(app, "game")
+    labels = [label for label, _x, _y in app.current.base.labels]
+    tr = app.model.tr
+    assert any(tr("prompt.declare_priority") in label for label in labels)
+    region = hover(app, "verb:PassPriority")
+    assert region.enabled and tr("verb_help.PassPriority") in region.help
+    assert app.current.region_by_id("verb:DeclareSoulEating").enabled
+    shot(app, image, "priority-phase", tmp_path)
+

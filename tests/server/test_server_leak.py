@@ -169,7 +169,8 @@ class Game:
         conn, got = recording_bot(owner, "owner")
         owner._join = lambda rooms, total: conn.send(  # type: ignore[method-assign]
             "create_room", name="leak", declare_s=30, main_s=10, reaction_s=5, prompt_s=5,
-            priority_s=priority_s, cls=SEATS[0], modules=list(modules), summoning="choose" if choose else "random")
+            priority_s=priority_s, cls=SEATS[0], modules=list(modules),
+            summoning="choose" if choose else "random")
         self.connect(conn, "owner", got)
         (room,) = server.lobby.rooms.values()
         self.room = room
