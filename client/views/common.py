@@ -35,6 +35,26 @@ def token(s: Scene, x: float, y: float, r: float, cls: str, label: str, *, mine:
 LEYLINE_PAPER = (th.PAPER, (226, 230, 206), (214, 228, 204), (200, 224, 200), (240, 222, 170))
 
 
+PRESENCE_COLOURS = {"dropped": th.VERMILION, "bot_took_over": th.SKY}
+
+
+def presence_tag(tr: Any, presence: str) -> tuple[str, tuple[int, int, int], str]:
+    """An away player's seat mark: its label, colour and hover text."""
+    label = tr("room.away") if presence == "dropped" else tr("seats.tag_bot")
+    help_key = "seats.mark_dropped" if presence == "dropped" else "seats.mark_bot"
+    return label, PRESENCE_COLOURS[presence], tr(help_key)
+
+
+def presence_mark(s: Scene, x: float, y: float, presence: str) -> None:
+    """A small badge on a camp's token: a hollow ring while the player is away (the seat
+    kept), a filled disc with a ring while a bot plays for it."""
+    colour = PRESENCE_COLOURS[presence]
+    s.circle(x, y, 6, th.BG2)
+    s.ring(x, y, 5, 2, colour, 16)
+    if presence == "bot_took_over":
+        s.circle(x, y, 3, colour)
+
+
 def paper(cell: Cell) -> tuple[int, int, int]:
     """A square's paper: tinted by its leyline, washed blue when a Move reaches it."""
     tint = LEYLINE_PAPER[th.LEYLINE_DOTS.get(cell.leyline, 0)]
