@@ -6,7 +6,7 @@ from __future__ import annotations
 from typing import Any
 
 from .. import theme as th
-from ..gfx import Region, Scene
+from ..gfx import Region, Scene, text_width
 from ..model import Cell, Option
 from .base import BaseView
 
@@ -46,13 +46,20 @@ def presence_tag(tr: Any, presence: str) -> tuple[str, tuple[int, int, int], str
 
 
 def presence_mark(s: Scene, x: float, y: float, presence: str) -> None:
-    """A small badge on a camp's token: a hollow ring while the player is away (the seat
-    kept), a filled disc with a ring while a bot plays for it."""
-    colour = PRESENCE_COLOURS[presence]
+    """A badge on a camp's token, in the colour of its player's absence."""
     s.circle(x, y, 6, th.BG2)
-    s.ring(x, y, 5, 2, colour, 16)
-    if presence == "bot_took_over":
-        s.circle(x, y, 3, colour)
+    s.circle(x, y, 4.5, PRESENCE_COLOURS[presence])
+
+
+def presence_name(s: Scene, tr: Any, name: str, presence: str, x: float, y: float,
+                  width: float) -> None:
+    """An away player's name, cut to leave room for the framed tag that follows it."""
+    label, colour, _help = presence_tag(tr, presence)
+    tag_w = text_width(label, size=10, bold=True) + 10
+    t = s.text(name, x, y, 12, th.MUTED, anchor_y="center", max_width=width - tag_w - 6)
+    tx = x + min(t.content_width, width - tag_w - 6) + 6
+    s.frame(tx, y - 9, tag_w, 18, colour, 1)
+    s.text(label, tx + 5, y, 10, colour, anchor_y="center", bold=True)
 
 
 def paper(cell: Cell) -> tuple[int, int, int]:

@@ -11,10 +11,10 @@ from ..gfx import Scene
 from ..model import Cell
 from .common import (
     HEADER_H,
-    PRESENCE_COLOURS,
     InGameView,
     paper,
     presence_mark,
+    presence_name,
     presence_tag,
     tactics_marks,
     token,
@@ -213,13 +213,14 @@ class GameView(InGameView):
                   dead=not alive, size=10 if tr.lang != "en" else 8)
             name = m.player_name(seat)
             presence = m.presence(seat) if alive else ""
-            if presence:  # its player is away: a badge on the token, the name in its colour
-                presence_mark(s, left + 33, y + row_h / 2 - 7, presence)
             s.text(tr.cls(cls), left + 44, y + row_h / 2, 13,
                    th.class_colour(cls) if alive else th.FAINT, bold=True, anchor_y="center")
-            s.text(name, left + 150, y + row_h / 2, 12,
-                   PRESENCE_COLOURS.get(presence, th.TEXT) if alive else th.FAINT,
-                   anchor_y="center", max_width=110)
+            if presence:  # its player is away: a badge on the token, a tag after the name
+                presence_mark(s, left + 32, y + row_h / 2 - 7, presence)
+                presence_name(s, tr, name, presence, left + 150, y + row_h / 2, 112)
+            else:
+                s.text(name, left + 150, y + row_h / 2, 12, th.TEXT if alive else th.FAINT,
+                       anchor_y="center", max_width=110)
             bx = left + 268
             if alive:
                 self.bar(s, bx, y + row_h / 2 - 5, 70, 10, camp["hp"], camp["max_hp"],

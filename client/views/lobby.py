@@ -158,11 +158,11 @@ class LobbyView(BaseView):
                       width: float, height: float) -> None:
         tr = self.tr
         s.box(left, bottom, width, height, th.PANEL2, th.GOLD, 2)
-        where = tr("seats.banner", room=seat.name or f"#{seat.room}", n=seat.seat + 1)
-        if seat.cls:
-            where += f" · {tr.cls(seat.cls)}"
-        s.text(where, left + 18, bottom + height - 20, 15, th.GOLD, bold=True, anchor_y="center",
-               max_width=width - 240)
+        which = tr("seats.seat_cls", n=seat.seat + 1, cls=tr.cls(seat.cls)) if seat.cls else \
+            tr("seats.seat", n=seat.seat + 1)
+        # the room's name is a player's text: the regular face, which holds every character
+        s.text(tr("seats.banner", room=seat.name or f"#{seat.room}", seat=which), left + 18,
+               bottom + height - 20, 15, th.GOLD, anchor_y="center", max_width=width - 240)
         more = tr("seats.banner_more", n=count - 1) if count > 1 else tr("seats.banner_help")
         s.text(more, left + 18, bottom + 15, 11, th.MUTED, anchor_y="center",
                max_width=width - 240)

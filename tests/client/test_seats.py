@@ -140,7 +140,8 @@ def test_the_lobby_offers_each_kept_seat_a_rejoin(app: Any) -> None:
     render(app, "lobby")
     view = app.current
     labels = [label for label, _x, _y in view.base.labels]
-    assert any(app.tr("seats.banner", room="冬木の夜", n=4) in label for label in labels)
+    which = app.tr("seats.seat_cls", n=4, cls=app.tr.cls("lancer"))
+    assert app.tr("seats.banner", room="冬木の夜", seat=which) in labels
     assert view.region_by_id("rejoin").enabled
     assert view.region_by_id("rejoin:2").enabled
     assert view.region_by_id("join:2") is None and view.region_by_id("watch:2") is None
