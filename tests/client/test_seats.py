@@ -17,7 +17,7 @@ from grailwar.client.seats import HeldSeat, SeatBook, SeatKeeper, seats_path
 from grailwar.shared.engine import new_game
 from grailwar.shared.engine.data import CLASSES
 from test_model import state_msg
-from test_screens import join, render
+from test_screens import join, render, room_public
 
 SERVER = "example.org:7707"
 
@@ -183,6 +183,19 @@ def test_a_dropped_and_a_bot_played_seat_are_marked_and_logged(app: Any) -> None
     render(app, "log")
     labels = [label for label, _x, _y in app.current.base.labels]
     assert app.tr("seats.returned", who=archer) in labels
+
+
+def test_the_room_tags_an_away_players_seat_and_explains_it(app: Any) -> None:
+    """A room restored after a server restart holds its players' seats while nobody is
+    connected: the seat list tags them, and the tag says on hover what it means."""
+    join(app)
+    room = room_public(started=False, seats=3)
+    room["seat_list"][1].update(kind="human", name="凛", connected=False, bot_playing=False)
+    app.model.handle({"t": "room", "room": room})
+    render(app, "room")
+    tags = [r for r in app.current.regions if r.id.startswith("tag:")]
+    assert [(r.id.split(":")[1], r.help) for r in tags] == \
+        [("1", app.tr("seats.mark_dropped"))]
 
 
 # --- against a server on loopback ------------------------------------------------------------
