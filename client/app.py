@@ -71,6 +71,7 @@ class GrailApp:
         self.bot_delay = bot_delay
         self.local: Any = None  # the embedded LocalServer, once started
         self.session: Any = None
+        self.keeper: Any = None  # the SeatKeeper of a remote server's session
         self.ui = UiState()
         self.export_dir = Path(export_dir) if export_dir else Path.cwd() / "grailwar-exports"
         self.last_export = ""
@@ -256,6 +257,7 @@ class GrailApp:
         if self.session is not None:
             self.session.close()
         self.model.reset_room()
+        self.keeper = None
         self.session = Session(self.reactor, self.model, self.settings["name"].strip())
         self.session.listeners.append(self.route)
         self.session.on_failed.append(lambda _text: self._connection_failed())
@@ -273,9 +275,37 @@ class GrailApp:
             return False
         self.save_settings()
         session = self.new_session()
-        session.on_welcome.append(lambda: self.go_lobby())
+        self.keeper = self._keep_seats(session)
+        session.on_welcome.append(self._welcomed)
         session.connect(host, port)
         return True
+
+    def _keep_seats(self, session: Any) -> Any:
+        """Seats on a remote server are kept on disk (`seats.json`); never those of our own
+        embedded server, which is new on every start."""
+        if not self.remember or self.local is not None:
+            return None
+        from .seats import SeatBook, SeatKeeper
+
+        keeper = SeatKeeper(SeatBook(), session)
+        session.listeners.insert(0, keeper.take)  # the book is written before screens route
+        keeper.on_gone.append(self._seat_gone)
+        return keeper
+
+    def _welcomed(self) -> None:
+        """A client that crashed or was closed sits down again: one seat kept for this server
+        is resumed at once; several are offered in the lobby (its rejoin buttons)."""
+        held = self.keeper.held() if self.keeper is not None else []
+        if len(held) == 1 and self.keeper.rejoin(held[0]):
+            self.model.notify(self.tr("seats.rejoining", room=held[0].name or held[0].room),
+                              "info")
+            return
+        self.go_lobby()
+
+    def _seat_gone(self) -> None:
+        """A kept seat the server no longer knows: the lobby, with the server's error shown."""
+        if getattr(self.current, "name", "") != "lobby":
+            self.go_lobby()
 
     def play_local(self, cls: str | None = None) -> bool:
         """Start (once) the embedded server, then make a room with bots in every other seat."""

@@ -206,6 +206,15 @@ class ClientModel:
     def _on_ack(self, msg: dict[str, Any], now: float) -> None:
         pass
 
+    def _on_seat_event(self, msg: dict[str, Any], now: float) -> None:
+        """A player dropped, a bot took over, the player came back …: a line in the log (kept
+        with the game's events, in order) and a notice on whatever screen is up."""
+        event = {"type": "SeatEvent", "seat": msg["seat"], "what": msg["what"],
+                 "name": msg["name"], "seconds": msg.get("seconds", 0)}
+        self.events.append(event)
+        del self.events[:-MAX_EVENTS]
+        self.notify(self.event_text(event), "info", now)
+
     def _on_error(self, msg: dict[str, Any], now: float) -> None:
         if "ref" in msg or msg.get("code") in ("stale_state", "illegal_action", "not_your_turn",
                                                 "rate_limited"):
@@ -351,6 +360,28 @@ class ClientModel:
                         f" · {self.tr(key)}" if self.tr.has(key) else "")
                 return s["name"]
         return ""
+
+    def seat_row(self, seat: int) -> dict[str, Any]:
+        """The seat as the room's last `seat_list` shows it ({} before any)."""
+        rows = (self.room or {}).get("seat_list", [])
+        return next((row for row in rows if row.get("seat") == seat), {})
+
+    def presence(self, seat: int) -> str:
+        """Where a human seat's player is: "" at the table, "dropped" while the seat is kept for
+        it, "bot_took_over" while a bot plays for it (the seat_event names)."""
+        row = self.seat_row(seat)
+        if row.get("kind") != "human":
+            return ""
+        if row.get("bot_playing"):
+            return "bot_took_over"
+        return "" if row.get("connected", True) else "dropped"
+
+    def seat_label(self, seat: int, name: str) -> str:
+        """A seat's class and its player's name, for the seat events' lines."""
+        cls = self.seat_row(seat).get("cls")
+        if cls is None and self.view and 0 <= seat < len(self.view["camps"]):
+            cls = self.camp(seat)["cls"]
+        return self.tr("seats.who", cls=self.tr.cls(cls), name=name)
 
     def seconds_left(self, seat: int, now: float) -> int | None:
         if not self.state:
@@ -929,6 +960,9 @@ class ClientModel:
             return tr("event.SkillUsedNamed", who=who, skill=tr.skill(e["skill"]))
         if kind == "GameEnded":
             return tr("event.GameEnded")
+        if kind == "SeatEvent":
+            return tr(f"seats.{e['what']}", who=self.seat_label(e["seat"], e["name"]),
+                      s=e.get("seconds", 0))
         key = f"event.{kind}"
         if tr.has(key):
             return tr(key, who=who, target=target, round=e.get("round"),
@@ -966,6 +1000,8 @@ def event_kind(e: dict[str, Any]) -> str:
         return "turn"
     if kind in ("ServantDied", "GameEnded"):
         return "death"
+    if kind == "SeatEvent":
+        return "seat"
     if kind in ("BattleOpened", "BattleStarted", "BattleEnded", "RoundStarted", "Attacked",
                 "Reacted", "AttackResolved", "DamageDealt", "NoblePhantasmFired",
                 "NoblePhantasmDeclared", "LeftBattle", "ConcentrationDeclared",

@@ -157,8 +157,7 @@ class Session:
         if kind == "welcome":
             if self.reconnecting:
                 self.reconnecting = False
-                self.resuming = True
-                self.send("resume", room=self.model.room_id, token=self.model.token)
+                self.resume(self.model.room_id, self.model.token)
             callbacks, self.on_welcome = self.on_welcome, []
             for callback in callbacks:
                 callback()
@@ -171,6 +170,12 @@ class Session:
             self.model.reset_room()
         for listener in list(self.listeners):
             listener(msg)
+
+    def resume(self, room: int, token: str) -> bool:
+        """Take a seat back with its token (after a lost connection, or a kept seat on start);
+        `joined` says it worked, `bad_token`/`room_not_found` that the seat is gone."""
+        self.resuming = self.send("resume", room=room, token=token)
+        return self.resuming
 
     def send(self, msg_name: str, /, **fields: Any) -> bool:
         """Send if connected; False (nothing sent) otherwise."""

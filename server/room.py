@@ -181,7 +181,7 @@ class Room:
                 room.actions.append(action)
             for seat in room.seats:  # nobody is connected yet: each player's grace starts now
                 if seat.kind == "human":
-                    seat.away = clock.callLater(GRACE, room._take_over, seat.index)
+                    seat.away = clock.callLater(GRACE, room._grace_over, seat.index)
             room._arm_timers(restored=row.deadlines)
             room._schedule_bots()
         return room
@@ -275,6 +275,8 @@ class Room:
                     previous.left("resumed elsewhere")
                 member.send(message("joined", room=self.id, seat=seat.index, token=token,
                                     spectator=False))
+                if previous is None:  # the others saw it go: they see it come back
+                    self._tell_seat(seat.index, "returned", seat.name, but=member)
                 self.broadcast_room()
                 if self.state is not None:
                     self._sync(member, seat.index)
@@ -300,21 +302,37 @@ class Room:
         return seat
 
     def disconnect(self, member: Member) -> None:
-        """The connection is gone: a player's seat is kept for the grace period."""
+        """The connection is gone: a player's seat is kept for the grace period (before the
+        start it opens: the player has left)."""
+        index = self.seat_of(member)
         seat = self._release(member)
         if seat is not None:
-            seat.away = self.clock.callLater(GRACE, self._take_over, seat.index)
+            seat.away = self.clock.callLater(GRACE, self._grace_over, seat.index)
+            self._tell_seat(seat.index, "dropped", seat.name, seconds=round(GRACE))
+        elif index is not None:
+            self._tell_seat(index, "left", member.name)
         self.broadcast_room()
 
     def leave(self, member: Member) -> None:
         """A player leaving on purpose: before the start its seat opens; after it the player
         gives the seat up: a bot plays it for good and the token is void."""
+        index = self.seat_of(member)
         seat = self._release(member)
+        if index is not None:
+            self._tell_seat(index, "left", member.name)
         if seat is not None:
             seat.kind, seat.token = "bot", None
             self._save_seat(seat)
             self._take_over(seat.index)
         self.broadcast_room()
+
+    def _tell_seat(self, index: int, what: str, name: str, but: Member | None = None,
+                   **fields: Any) -> None:
+        """Every member (but `but`) hears what became of a seat's player."""
+        msg = message("seat_event", seat=index, what=what, name=name, **fields)
+        for member, _ in self.members:
+            if member is not but:
+                member.send(msg)
 
     def _vacate(self, seat: Seat) -> None:
         seat.kind, seat.name, seat.token, seat.cls = "open", "", None, None
@@ -323,6 +341,11 @@ class Room:
         if seat.index == self.owner:
             humans = [s.index for s in self.seats if s.kind == "human"]
             self.owner = humans[0] if humans else 0
+
+    def _grace_over(self, index: int) -> None:
+        """The player did not come back in time: a bot plays the seat until it does."""
+        self._tell_seat(index, "bot_took_over", self.seats[index].name)
+        self._take_over(index)
 
     def _take_over(self, index: int) -> None:
         seat = self.seats[index]
@@ -371,6 +394,7 @@ class Room:
         seat.away, seat.takeover = None, False
         if member is not None:
             member.left("kicked")
+        self._tell_seat(index, "kicked", seat.name)
         if self.state is None:
             self._vacate(seat)
         else:

@@ -140,6 +140,8 @@ NAME = Field(str, lo=1, hi=32)
 CLASS_NAMES = ("saber", "archer", "lancer", "rider", "caster", "assassin", "berserker")
 LEVELS = ("easy", "normal", "hard", "random")
 SUMMONING = ("random", "choose")  # how a room's Servants are summoned (issue 9)
+# What became of a seat's player, told to every member (`seat_event`, issue 10)
+SEAT_EVENTS = ("dropped", "bot_took_over", "returned", "left", "kicked")
 # Room timings: name -> (min, max, default). The prompts' limits in seconds; `bot_ms` is the
 # time a hard bot may think per decision, in milliseconds.
 # priority_s: the priority phase that opens each turn (docs/rules.md §3.3); 0 = none.
@@ -224,6 +226,10 @@ _MESSAGES = [
     Message("warning", "s2c", {"seat": Field(int), "seconds": Field(int)},
             "a prompted seat has this many seconds left"),
     Message("left", "s2c", {"reason": Field(str)}, "you are no longer in the room (kicked …)"),
+    Message("seat_event", "s2c", {"seat": Field(int), "what": Field(str, choices=SEAT_EVENTS),
+                                  "name": Field(str), "seconds": _opt(int, lo=0)},
+            "a seat's player dropped (kept `seconds`), a bot took the seat over, the player "
+            "returned, left or was kicked"),
     Message("replay", "s2c", {"replay": Field(dict)},
             "once the game is over: seed, classes, Masters, day limit, modules and their options,"
             " and every action"),

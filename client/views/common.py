@@ -6,7 +6,7 @@ from __future__ import annotations
 from typing import Any
 
 from .. import theme as th
-from ..gfx import Region, Scene
+from ..gfx import Region, Scene, text_width
 from ..model import Cell, Option
 from .base import BaseView
 
@@ -33,6 +33,33 @@ def token(s: Scene, x: float, y: float, r: float, cls: str, label: str, *, mine:
 
 
 LEYLINE_PAPER = (th.PAPER, (226, 230, 206), (214, 228, 204), (200, 224, 200), (240, 222, 170))
+
+
+PRESENCE_COLOURS = {"dropped": th.VERMILION, "bot_took_over": th.SKY}
+
+
+def presence_tag(tr: Any, presence: str) -> tuple[str, tuple[int, int, int], str]:
+    """An away player's seat mark: its label, colour and hover text."""
+    label = tr("room.away") if presence == "dropped" else tr("seats.tag_bot")
+    help_key = "seats.mark_dropped" if presence == "dropped" else "seats.mark_bot"
+    return label, PRESENCE_COLOURS[presence], tr(help_key)
+
+
+def presence_mark(s: Scene, x: float, y: float, presence: str) -> None:
+    """A badge on a camp's token, in the colour of its player's absence."""
+    s.circle(x, y, 6, th.BG2)
+    s.circle(x, y, 4.5, PRESENCE_COLOURS[presence])
+
+
+def presence_name(s: Scene, tr: Any, name: str, presence: str, x: float, y: float,
+                  width: float) -> None:
+    """An away player's name, cut to leave room for the framed tag that follows it."""
+    label, colour, _help = presence_tag(tr, presence)
+    tag_w = text_width(label, size=10, bold=True) + 10
+    t = s.text(name, x, y, 12, th.MUTED, anchor_y="center", max_width=width - tag_w - 6)
+    tx = x + min(t.content_width, width - tag_w - 6) + 6
+    s.frame(tx, y - 9, tag_w, 18, colour, 1)
+    s.text(label, tx + 5, y, 10, colour, anchor_y="center", bold=True)
 
 
 def paper(cell: Cell) -> tuple[int, int, int]:

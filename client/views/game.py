@@ -9,7 +9,16 @@ from typing import Any
 from .. import theme as th
 from ..gfx import Scene
 from ..model import Cell
-from .common import HEADER_H, InGameView, paper, tactics_marks, token
+from .common import (
+    HEADER_H,
+    InGameView,
+    paper,
+    presence_mark,
+    presence_name,
+    presence_tag,
+    tactics_marks,
+    token,
+)
 
 MAP = (16, 196, 764, 544)  # left, bottom, width, height
 SIDE = (792, 196, 472, 544)
@@ -203,10 +212,15 @@ class GameView(InGameView):
             token(s, left + 24, y + row_h / 2, 11, cls, tr.short(cls), mine=mine,
                   dead=not alive, size=10 if tr.lang != "en" else 8)
             name = m.player_name(seat)
+            presence = m.presence(seat) if alive else ""
             s.text(tr.cls(cls), left + 44, y + row_h / 2, 13,
                    th.class_colour(cls) if alive else th.FAINT, bold=True, anchor_y="center")
-            s.text(name, left + 150, y + row_h / 2, 12, th.TEXT if alive else th.FAINT,
-                   anchor_y="center", max_width=110)
+            if presence:  # its player is away: a badge on the token, a tag after the name
+                presence_mark(s, left + 32, y + row_h / 2 - 7, presence)
+                presence_name(s, tr, name, presence, left + 150, y + row_h / 2, 112)
+            else:
+                s.text(name, left + 150, y + row_h / 2, 12, th.TEXT if alive else th.FAINT,
+                       anchor_y="center", max_width=110)
             bx = left + 268
             if alive:
                 self.bar(s, bx, y + row_h / 2 - 5, 70, 10, camp["hp"], camp["max_hp"],
@@ -238,7 +252,9 @@ class GameView(InGameView):
 
     def camp_help(self, camp: dict[str, Any]) -> str:
         tr, m = self.tr, self.model
+        presence = m.presence(camp["seat"]) if camp["alive"] else ""
         lines = [f"{tr.cls(camp['cls'])} {m.player_name(camp['seat'])}".strip(),
+                 *([presence_tag(tr, presence)[2]] if presence else []),
                  f"{tr('panel.hp')} {camp['hp']}/{camp['max_hp']} · "
                  f"{tr('panel.command_spells')} {camp['spells']}", tr.ranks(camp["ranks"]),
                  tr("panel.position", square=m.square_name(camp["pos"]))]

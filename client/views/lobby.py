@@ -13,6 +13,7 @@ from ...shared.protocol import SECONDS, SUMMONING
 from .. import theme as th
 from ..gfx import Region, Scene, TextField
 from ..model import check_name
+from ..seats import HeldSeat
 from .base import BaseView
 
 ROW_H = 46
@@ -141,11 +142,39 @@ class LobbyView(BaseView):
                     self.app.go_title, style="ghost")
         self.button(s, "refresh", th.WIDTH - 290, th.HEIGHT - 50, 126, 36, tr("lobby.refresh"),
                     self.refresh, style="ghost")
-        self.rooms_table(s, 24, 40, 780, 680)
+        held = self.held_seats()
+        if held:  # a seat kept from an earlier run: the first thing the player sees
+            self.rejoin_banner(s, held[0], len(held), 24, 664, 780, 56)
+        self.rooms_table(s, 24, 40, 780, 616 if held else 680,
+                         {seat.room: seat for seat in held})
         self.create_panel(s, 828, 40, 428, 680)
 
+    def held_seats(self) -> list[HeldSeat]:
+        """The seats kept on disk for this server (none in local play)."""
+        return self.app.keeper.held() if self.app.keeper is not None else []
+
+    def rejoin(self, seat: HeldSeat) -> None:
+        if self.app.keeper is not None and self.app.keeper.rejoin(seat):
+            self.model.notify(self.tr("seats.rejoining", room=seat.name or seat.room), "info")
+
+    def rejoin_banner(self, s: Scene, seat: HeldSeat, count: int, left: float, bottom: float,
+                      width: float, height: float) -> None:
+        tr = self.tr
+        s.box(left, bottom, width, height, th.PANEL2, th.GOLD, 2)
+        which = tr("seats.seat_cls", n=seat.seat + 1, cls=tr.cls(seat.cls)) if seat.cls else \
+            tr("seats.seat", n=seat.seat + 1)
+        # the room's name is a player's text: the regular face, which holds every character
+        s.text(tr("seats.banner", room=seat.name or f"#{seat.room}", seat=which), left + 18,
+               bottom + height - 20, 15, th.GOLD, anchor_y="center", max_width=width - 240)
+        more = tr("seats.banner_more", n=count - 1) if count > 1 else tr("seats.banner_help")
+        s.text(more, left + 18, bottom + 15, 11, th.MUTED, anchor_y="center",
+               max_width=width - 240)
+        self.button(s, "rejoin", left + width - 200, bottom + 9, 184, height - 18,
+                    tr("seats.rejoin"), lambda: self.rejoin(seat), style="primary", size=15,
+                    help=tr("seats.rejoin_help"))
+
     def rooms_table(self, s: Scene, left: float, bottom: float, width: float,
-                    height: float) -> None:
+                    height: float, held: dict[int, HeldSeat]) -> None:
         tr = self.tr
         self.panel(s, left, bottom, width, height,
                    tr("lobby.rooms_total", n=self.model.rooms_total))
@@ -193,6 +222,14 @@ class LobbyView(BaseView):
                       seats=room["seats"]), cols[2], y + 6, 10, th.MUTED, max_width=125)
             s.text(str(room.get("spectators", 0)), cols[3] + 16, y + 14, 13, th.MUTED,
                    anchor_x="center")
+            seat = held.get(room["id"])
+            if seat is not None:  # our seat: rejoin it, rather than join or watch
+                s.frame(left + 8, y, width - 16, ROW_H - 4, th.GOLD, 2)
+                self.button(s, f"rejoin:{room['id']}", left + width - 190, y + 5, 172, 32,
+                            tr("seats.rejoin"), lambda h=seat: self.rejoin(h), style="primary",
+                            size=13, help=tr("seats.rejoin_help"))
+                y -= ROW_H
+                continue
             full = room["players"] + room["bots"] >= room["seats"]
             can_join = not room.get("started") and not full
             self.button(s, f"join:{room['id']}", left + width - 190, y + 5, 82, 32,

@@ -10,7 +10,7 @@ from .common import HEADER_H, InGameView, send_chat
 
 KIND_COLOURS = {"dice": th.TEXT, "critical": th.GOLD, "fumble": (190, 140, 240),
                 "turn": th.GOLD, "battle": (240, 160, 140), "death": th.VERMILION,
-                "event": th.MUTED}
+                "event": th.MUTED, "seat": th.SKY}
 LINE_H = 21
 
 
@@ -39,7 +39,7 @@ class LogView(InGameView):
                         style="selected" if ui.log_kind == kind else "ghost", size=12)
         lines = m.log_lines()
         if ui.log_kind == "dice":
-            lines = [(k, t) for k, t in lines if k in (*DICE_KINDS, "turn")]
+            lines = [(k, t) for k, t in lines if k in (*DICE_KINDS, "turn", "seat")]
         area_top = bottom + height - 50
         visible = int((area_top - bottom - 12) // LINE_H)
         self.add_region("scroll:log", left, bottom, width, height - 50)

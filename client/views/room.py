@@ -8,7 +8,7 @@ from ...shared.engine.data import CLASSES
 from .. import theme as th
 from ..gfx import Scene
 from .base import BaseView
-from .common import chat_box, send_chat, token
+from .common import chat_box, presence_tag, send_chat, token
 
 ROW_H = 66
 
@@ -133,13 +133,17 @@ class RoomView(BaseView):
                 tags.append((tr("room.you"), th.JADE))
             if kind == "human" and seat.get("ready") and not room.get("started"):
                 tags.append((tr("room.is_ready"), th.JADE))
-            if kind == "human" and not seat.get("connected"):
-                tags.append((tr("room.away"), th.VERMILION))
+            presence = self.model.presence(i)
+            if presence:
+                tags.append(presence_tag(tr, presence))
             tx = left + 390
-            for text, colour in tags:
+            for n, (text, colour, *help_text) in enumerate(tags):
                 t = s.text(text, tx + 8, y + ROW_H / 2 - 3, 12, colour, anchor_y="center",
                            bold=True)
                 s.frame(tx, y + ROW_H / 2 - 15, t.content_width + 16, 24, colour, 1)
+                if help_text:
+                    self.add_region(f"tag:{i}:{n}", tx, y + ROW_H / 2 - 15,
+                                    t.content_width + 16, 24, help=help_text[0])
                 tx += t.content_width + 24
             if owner and not room.get("started"):
                 bx = left + width - 130

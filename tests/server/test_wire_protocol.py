@@ -67,6 +67,7 @@ SAMPLES: dict[str, dict[str, Any]] = {
     "chat_message": {"seat": -1, "name": "watcher", "channel": "room", "text": "hi"},
     "warning": {"seat": 3, "seconds": 10},
     "left": {"reason": "kicked"},
+    "seat_event": {"seat": 2, "what": "dropped", "name": "Rin", "seconds": 90},
     "replay": {"replay": {"format": "grailwar-replay-4", "seed": 3, "classes": ["saber", "lancer"],
                           "modules": ["tactics"], "options": {"tactics": {"concentration": True}},
                           "actions": [{"type": "DeclareWait", "seat": 0}]}},
