@@ -19,6 +19,7 @@ from ..shared.engine.deduction import candidates
 from ..shared.engine.prompts import PROMPTS
 from ..shared.engine.text import dice_line
 from ..shared.engine.turns import PRIORITY
+from .battle_feed import formula, latest_strike, opposed_targets
 from .i18n import Tr
 
 MAX_EVENTS = 3000
@@ -767,7 +768,7 @@ class ClientModel:
             "refill_round": refill_round, "refill_now": b["round"] == refill_round,
             "order": order, "cursor": b["cursor"], "actor": actor, "stage": b["stage"],
             "combatants": combatants, "pending": reaction, "seats": list(b["seats"]),
-            "tactics": tactics is not None,
+            "tactics": tactics is not None, "strike": latest_strike(self.events),
         }
 
     def np_charge(self, seat: int) -> int | None:
@@ -780,10 +781,12 @@ class ClientModel:
     def dice(self, limit: int = 6, seats: Iterable[int] | None = None) -> list[dict[str, Any]]:
         """The latest dice rolls (of `seats`, if given), newest last, for the dice tray."""
         wanted = set(seats) if seats is not None else None
-        rolls = [e for e in self.events if e.get("type") == "DiceRolled"
-                 and (wanted is None or e.get("seat") in wanted)]
+        every = [e for e in self.events if e.get("type") == "DiceRolled"]
+        against = opposed_targets(every)
+        rolls = [(e, vs) for e, vs in zip(every, against, strict=True)
+                 if wanted is None or e.get("seat") in wanted]
         out = []
-        for e in rolls[-limit:]:
+        for e, vs in rolls[-limit:]:
             out.append({
                 "seat": e.get("seat", -1), "who": self.who(e.get("seat")),
                 "purpose": self.tr(f"dice.{e.get('purpose', 'other')}")
@@ -791,7 +794,7 @@ class ClientModel:
                 "dice": e.get("dice", ""), "faces": list(e.get("faces") or []),
                 "total": e.get("total"), "mod": e.get("mod", 0),
                 "result": e.get("result") or "",
-                "line": dice_line(e, self.tr.lang),
+                "line": dice_line(e, self.tr.lang), "formula": formula(e, vs),
             })
         return out
 
