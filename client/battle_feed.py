@@ -41,8 +41,9 @@ def latest_strike(events: list[dict[str, Any]]) -> Strike | None:
             break
     if start is None:
         return None
-    if start and events[start]["type"] == events[start - 1].get("type") == "NoblePhantasmFired":
-        start -= 1  # two NPs fired at once: the clash is one strike
+    clash = any(e.get("type") == "NoblePhantasmsClashed" for e in events[start:])
+    if clash and start and events[start - 1].get("type") == "NoblePhantasmFired":
+        start -= 1  # two NPs fired at each other (one step): the clash is one strike
     first = events[start]
     strike = Strike(first.get("seat", -1), first.get("target"),
                     first.get("card", "") if first["type"] == "NoblePhantasmFired" else

@@ -887,7 +887,7 @@ def test_np_damage_parts_fold_its_power_into_one_part():
     parts = dict(data["parts"])
     assert parts["roll"] == 8
     assert parts["np"] == s.camps[0].servant.np.power + N.np_buster_power
-    assert parts["stat:np"] == param(s, 0, "np") // N.np_damage_divisor
+    assert parts["np_rank"] == param(s, 0, "np") // N.np_damage_divisor
     assert parts["guard"] == -(param(s, 1, "end") // N.guard_divisor)
     assert sum(parts.values()) == data["amount"] == np_base(s, 0, 8) + parts["buster"] + \
         parts["guard"]

@@ -575,7 +575,7 @@ def np_damage(s: GameState, seat: int, d: int) -> list[Part]:
     mods = (core.param(s, camp, "np") // n.np_damage_divisor - base
             + core.mod(s, camp, "np_power") + core.mod(s, camp, "damage_dealt"))
     return [("roll", roll), ("np", np.power + (n.np_buster_power if np.card == "B" else 0)),
-            ("stat:np", base), ("buster", take_buster(s, seat)), ("mods", mods),
+            ("np_rank", base), ("buster", take_buster(s, seat)), ("mods", mods),
             ("range", -n.ranged_penalty * d)]
 
 

@@ -87,7 +87,7 @@ def test_damage_line_names_each_part_with_its_sign() -> None:
     tr = Tr("ja")
     parts = [("roll", 7), ("card", 10), ("stat:str", 25), ("range", -2), ("guard", -3)]
     assert damage_line(tr, 37, parts) == \
-        "37 = ダイス 7 + カード 10 + 筋力補正 25 − 射程 2 − 防御 3"
+        "37 = ダイス 7 + カード 10 + 筋力補正 25 − 距離 2 − 防御 3"
     assert damage_line(Tr("en"), 5, []) == "5"
 
 
@@ -113,3 +113,20 @@ def test_a_die_card_shows_the_formula_and_the_target() -> None:
     dfn = {"purpose": "defense", "dice": "2D6", "mod": -1, "total": 8, "target": None}
     assert opposed_targets([hit, dfn]) == [" > 8", " >= 9"]
     assert formula(dfn, " >= 9") == "2D6-1 >= 9"
+
+
+def test_a_clash_is_one_strike_and_an_earlier_support_np_is_not_part_of_the_next() -> None:
+    support = {"type": "NoblePhantasmFired", "seat": 3, "card": "Q", "kind": "support",
+               "scale": "anti_personnel", "np": None}
+    fired = {"type": "NoblePhantasmFired", "seat": 1, "card": "B", "kind": "attack",
+             "scale": "anti_army", "np": None}
+    answer = {**fired, "seat": 3}
+    k = latest_strike([{"type": "BattleStarted"}, support, fired])
+    assert [e["seat"] for e in k.nps] == [1] and k.attacker == 1
+    clash = [{"type": "BattleStarted"}, fired, answer,
+             {"type": "NoblePhantasmsClashed", "seats": [1, 3], "damage": [40, 50]},
+             {"type": "DamageDealt", "seat": 3, "target": 1, "amount": 10,
+              "parts": [["np", 50], ["clash", -40]]}]
+    k = latest_strike(clash)
+    assert [e["seat"] for e in k.nps] == [1, 3]
+    assert (k.clash, k.attacker, k.target, k.amount) == (True, 3, 1, 10)
