@@ -192,6 +192,27 @@ class ClientModel:
         self.server_log.extend(msg.get("log", []))
         del self.events[:-MAX_EVENTS]
         del self.server_log[:-MAX_EVENTS]
+        for e in msg.get("events", []):
+            text = self.notice_text(e)
+            if text:
+                self.notify(text, "info", now)
+
+    def _on_timed_out(self, msg: dict[str, Any], now: float) -> None:
+        if msg.get("seat") == self.me and self.view is not None:
+            self.notify(self.tr("notice.timed_out", action=self.option(msg["action"]).label),
+                        "info", now)
+
+    def notice_text(self, e: dict[str, Any]) -> str:
+        """The results a player must see on the screen it is on, not only in the log: its own
+        investigation's, and a Command Spell's effect (anyone's: the table sees it cast)."""
+        kind = e.get("type")
+        if kind == "Investigated" and e.get("seat") == self.me:
+            return self.event_text(e)
+        if kind == "CommandSpellUsed":
+            spell = e.get("spell", "")
+            return self.tr("notice.command_spell", who=self.who(e.get("seat")),
+                           spell=self.tr.spell(spell), effect=self.tr.spell_text(spell))
+        return ""
 
     def _on_chat_message(self, msg: dict[str, Any], now: float) -> None:
         channel = msg.get("channel", "room")

@@ -507,6 +507,11 @@ class Room:
         if ack is not None:
             ack(after.version)
         self._after_change(events)
+        if source == "timer":  # the player learns the server answered for it, and how
+            told = message("timed_out", seat=action.seat, action=action.to_dict())
+            for member, seat in self.members:
+                if seat == action.seat:
+                    member.send(told)
 
     def _after_change(self, events: list) -> None:
         self._arm_timers()

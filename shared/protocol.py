@@ -222,6 +222,8 @@ _MESSAGES = [
                                     "channel": Field(str), "text": Field(str)}),
     Message("warning", "s2c", {"seat": Field(int), "seconds": Field(int)},
             "a prompted seat has this many seconds left"),
+    Message("timed_out", "s2c", {"seat": Field(int), "action": Field(dict)},
+            "to the seat's own player: its time ran out and the server played `action` for it"),
     Message("left", "s2c", {"reason": Field(str)}, "you are no longer in the room (kicked …)"),
     Message("replay", "s2c", {"replay": Field(dict)},
             "once the game is over: seed, classes, Masters, day limit, modules and their options,"

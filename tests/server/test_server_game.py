@@ -499,3 +499,16 @@ def test_a_room_whose_log_no_longer_replays_is_skipped_not_fatal() -> None:
     assert to_text(lobby.rooms[good.room.id].state) == to_text(good.state)
     assert 99 not in {row.id for row in store.load_rooms()}
     lobby.stop()
+
+
+def test_a_timeout_tells_only_its_own_player_what_was_played() -> None:
+    """When a seat's time runs out, the server's default action is announced to that seat's
+    player (timed_out, after the state it led to), and to nobody else."""
+    t = Table(declare_s=30).start()
+    t.wait(0)
+    t.tick(30)
+    told = t.members[1].of("timed_out")
+    assert told == [{"t": "timed_out", "seat": 1, "action": {"type": "DeclareWait", "seat": 1}}]
+    assert t.members[0].of("timed_out") == []
+    kinds_after = [m["t"] for m in t.members[1].got]
+    assert kinds_after.index("timed_out") > kinds_after.index("state")
