@@ -12,7 +12,7 @@ from __future__ import annotations
 import time
 from collections.abc import Iterable
 from dataclasses import dataclass, field
-from typing import Any
+from typing import Any, NamedTuple
 
 from ..shared.engine.data import CLASSES, Servant
 from ..shared.engine.deduction import candidates
@@ -78,6 +78,7 @@ class Option:
     square: int = -1
     group: str = ""  # options of one Command Spell share a group (its id)
     reason: str = ""  # why it cannot be chosen (a ruled-out target): shown, never sent
+    danger: bool = False  # it cannot be undone and costs the camp its Servant (Suicide)
 
 
 @dataclass
@@ -88,6 +89,14 @@ class Verb:
     enabled: bool
     options: list[Option] = field(default_factory=list)
     why: str = ""  # a greyed verb's reason, in words
+
+
+class Question(NamedTuple):
+    """What a confirmation dialog asks before an action is sent, and its OK button's label."""
+
+    title: str
+    text: str
+    ok: str
 
 
 @dataclass
@@ -601,22 +610,33 @@ class ClientModel:
                     "".join(tr.card(c)[:1] for c in arg)
                 name = tr("option.spell_arg", name=name, arg=shown)
             square = int(arg) if arg.isdigit() else -1
-            return Option(name, a, tr.spell_text(spell), square=square, group=spell)
+            return Option(name, a, tr.spell_text(spell), square=square, group=spell,
+                          danger=self.is_suicide(a))
         return Option(tr(f"verb.{verb_of(a)}"), a, help_text)
 
-    def confirmation(self, action: dict[str, Any]) -> tuple[str, str] | None:
-        """The question (title, text) to ask before sending `action`; None: send it at once.
-        The text names the Command Spell (cost, square or cards, what it does) or the Noble
-        Phantasm and its target."""
+    def confirmation(self, action: dict[str, Any]) -> Question | None:
+        """The question to ask before sending `action`; None: send it at once. The text names
+        the Command Spell (cost, square or cards, what it does) or the Noble Phantasm and its
+        target; Suicide asks in its own words, and its OK button says what it does."""
         kind = action["type"]
         if kind not in CONFIRM_KINDS:
             return None
         tr, option = self.tr, self.option(action)
+        if self.is_suicide(action):
+            return Question(tr("suicide.title"), "\n".join(
+                (option.label, tr.spell_text(action["spell"]), tr("suicide.warning"))),
+                tr("suicide.ok"))
         if kind == "UseCommandSpell":
             text = f"{option.label}\n{tr.spell_text(action['spell'])}"
         else:
             text = f"{tr.np_name((self.my_camp or {}).get('noble_phantasm'))} {option.label}"
-        return tr(f"confirm.{kind}"), text
+        return Question(tr(f"confirm.{kind}"), text, tr("confirm.ok"))
+
+    def is_suicide(self, action: dict[str, Any]) -> bool:
+        """A Command Spell that kills one's own Servant (the `suicide` special)."""
+        spell = self.tr.rules.command_spells.get(action.get("spell", "")) if \
+            action["type"] == "UseCommandSpell" else None
+        return spell is not None and spell.special == "suicide"
 
     def uses_left(self) -> str:
         """This seat's concentration rolls left in the battle."""

@@ -257,7 +257,8 @@ class InGameView(BaseView):
             col, row = i % per_row, i // per_row
             x = left + col * (bw + 6)
             y = bottom + height - 34 - row * 40
-            colour = th.CARD_COLOURS.get(opt.card) if opt.card else None
+            colour = th.VERMILION_DARK if opt.danger else \
+                th.CARD_COLOURS.get(opt.card) if opt.card else None
             click = None if opt.reason else (lambda g=opt.group: self.open_group(g)) \
                 if opt.action is None else (lambda a=opt.action: self.send(a))
             self.button(s, f"opt:{ui.page * per_page + i}", x, y, bw, 34, opt.label, click,
@@ -324,8 +325,8 @@ class InGameView(BaseView):
         if question is None:
             return None
         tr = self.tr
-        return self.dialog(o, "confirm", *question, self.answer_confirm, tr("confirm.ok"),
-                           tr("confirm.cancel"))
+        return self.dialog(o, "confirm", question.title, question.text, self.answer_confirm,
+                           question.ok, tr("confirm.cancel"))
 
     # --- the hand -------------------------------------------------------------------------------
     def hand(self, s: Scene, left: float, bottom: float, width: float, height: float) -> None:
