@@ -805,12 +805,18 @@ class ClientModel:
                 if self.prompt_kind == "reaction" else None,
             }
         return {
-            "purpose": b["purpose"], "square": b["square"], "round": b["round"],
+            "purpose": b["purpose"], "square": self.fighters_square(b), "round": b["round"],
             "refill_round": refill_round, "refill_now": b["round"] == refill_round,
             "order": order, "cursor": b["cursor"], "actor": actor, "stage": b["stage"],
             "combatants": combatants, "pending": reaction, "seats": list(b["seats"]),
             "tactics": tactics is not None, "strike": latest_strike(self.events),
         }
+
+    def fighters_square(self, b: dict[str, Any]) -> int:
+        """Where the battle is now: the square most of its fighters stand on (they move in
+        battle), the square it broke out on while it holds as many."""
+        squares = [self.camp(x)["pos"] for x in b["seats"]] or [b["square"]]
+        return max(dict.fromkeys([b["square"], *squares]), key=squares.count)
 
     def np_charge(self, seat: int) -> int | None:
         """Rounds a Noble Phantasm needs to charge, if this seat knows which one it is."""

@@ -141,9 +141,11 @@ CLASS_NAMES = ("saber", "archer", "lancer", "rider", "caster", "assassin", "bers
 LEVELS = ("easy", "normal", "hard", "random")
 SUMMONING = ("random", "choose")  # how a room's Servants are summoned (issue 9)
 # Room timings: name -> (min, max, default). The prompts' limits in seconds; `bot_ms` is the
-# time a hard bot may think per decision, in milliseconds.
+# time a hard bot may think per decision, `bot_pace_ms` the pause of a bot in a battle no human
+# fights in (so that those watching can follow it; 0: no pause), in milliseconds.
 SECONDS = {"declare_s": (30, 600, 300), "main_s": (10, 600, 120), "reaction_s": (5, 300, 60),
-           "prompt_s": (5, 300, 60), "bot_ms": (50, 5000, 1000)}
+           "prompt_s": (5, 300, 60), "bot_ms": (50, 5000, 1000),
+           "bot_pace_ms": (0, 10000, 1500)}
 # The rules modules a room may switch on (`engine.modules.MODULES`, filled when the engine is
 # imported), and the shape of their options: module -> {option: value}. The values are
 # checked by `engine.modules.normalize` when the room is created.

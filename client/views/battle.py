@@ -244,7 +244,8 @@ class BattleView(InGameView):
         for i in range(c["hand_size"]):
             s.box(x + 12 + i * 15, by, 13, 20, (70, 60, 90), th.GOLD_DARK, 1)
         self.seal(s, x + w - 40, by + 10, 9, th.VERMILION, c["spells"])
-        s.text(m.square_name(c["pos"]), x + 12, by + 30, 11, th.MUTED, max_width=w - 24)
+        if c["pos"] != b["square"]:  # the header names the square the others stand on
+            s.text(m.square_name(c["pos"]), x + 12, by + 30, 11, th.SKY, max_width=w - 24)
         self.tactics_line(s, c, x + 12, by + 50, w - 24)
         on_click = None
         if self.app.ui.verb:

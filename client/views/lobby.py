@@ -9,7 +9,7 @@ from twisted.internet.task import LoopingCall
 
 from ...shared.engine.data import CLASSES
 from ...shared.engine.modules import MODULES
-from ...shared.protocol import SUMMONING
+from ...shared.protocol import SECONDS, SUMMONING
 from .. import theme as th
 from ..gfx import Region, Scene, TextField
 from ..model import check_name
@@ -19,6 +19,7 @@ ROW_H = 46
 SEAT_CHOICES = (2, 3, 4, 5, 6, 7)
 DAY_CHOICES = (3, 5, 7, 10, 14)
 DECLARE_CHOICES = (30, 60, 120, 300, 600)
+PACE_CHOICES = (0, 500, 1000, 1500, 2500, 4000)  # bot_pace_ms: a bots-only battle's pace
 REFRESH_S = 5.0  # the room list goes stale as others create, fill and start rooms
 
 
@@ -34,6 +35,7 @@ class LobbyView(BaseView):
         }
         self.field_order = ["room_name", "password"]
         self.options: dict[str, Any] = {"seats": 7, "day_limit": 7, "declare_s": 300,
+                                        "bot_pace_ms": SECONDS["bot_pace_ms"][2],
                                         "summoning": SUMMONING[0], "cls": "saber"}
         self.asking: dict[str, Any] | None = None  # the locked room whose password we ask
         self.modules: list[str] = []  # the rules modules switched on for the new room
@@ -74,6 +76,7 @@ class LobbyView(BaseView):
         fields: dict[str, Any] = {"name": name, "seats": self.options["seats"],
                                   "day_limit": self.options["day_limit"],
                                   "declare_s": self.options["declare_s"],
+                                  "bot_pace_ms": self.options["bot_pace_ms"],
                                   "summoning": self.options["summoning"],
                                   "cls": self.options["cls"]}
         if self.fields["password"].value:
@@ -212,13 +215,19 @@ class LobbyView(BaseView):
         self.fields["password"].placeholder = tr("lobby.password_hint")
         self.field(s, "password", x, y, width - 40)
         y -= 58
-        for key, choices, shown in (
-                ("seats", SEAT_CHOICES, str(self.options["seats"])),
-                ("day_limit", DAY_CHOICES, tr("lobby.days", n=self.options["day_limit"])),
-                ("declare_s", DECLARE_CHOICES, tr("lobby.seconds", n=self.options["declare_s"])),
-                ("summoning", SUMMONING, tr(f"lobby.summoning_{self.options['summoning']}"))):
-            help_text = tr(f"lobby.{key}_help") if tr.has(f"lobby.{key}_help") else ""
-            s.text(tr(f"lobby.{key}"), x, y + 12, 14, th.TEXT, anchor_y="center")
+        pace = self.options["bot_pace_ms"]
+        for key, label, choices, shown in (
+                ("seats", "lobby.seats", SEAT_CHOICES, str(self.options["seats"])),
+                ("day_limit", "lobby.day_limit", DAY_CHOICES,
+                 tr("lobby.days", n=self.options["day_limit"])),
+                ("declare_s", "lobby.declare_s", DECLARE_CHOICES,
+                 tr("lobby.seconds", n=self.options["declare_s"])),
+                ("bot_pace_ms", "pace.bot_pace_ms", PACE_CHOICES,
+                 tr("pace.seconds", n=f"{pace / 1000:g}") if pace else tr("pace.fastest")),
+                ("summoning", "lobby.summoning", SUMMONING,
+                 tr(f"lobby.summoning_{self.options['summoning']}"))):
+            help_text = tr(f"{label}_help") if tr.has(f"{label}_help") else ""
+            s.text(tr(label), x, y + 12, 14, th.TEXT, anchor_y="center")
             self.button(s, f"dec:{key}", left + width - 200, y, 36, 30, "◀",
                         lambda k=key, c=choices: self.cycle(k, c, -1), help=help_text,
                         style="ghost", size=12)
@@ -227,9 +236,9 @@ class LobbyView(BaseView):
             self.button(s, f"inc:{key}", left + width - 58, y, 36, 30, "▶",
                         lambda k=key, c=choices: self.cycle(k, c, 1), help=help_text,
                         style="ghost", size=12)
-            y -= 40
+            y -= 36
         s.text(tr("lobby.your_class"), x, y + 4, 14, th.TEXT)
-        y -= 48
+        y -= 44
         for i, cls in enumerate(CLASSES):
             col, row = i % 4, i // 4
             bx = x + col * ((width - 40) / 4)
@@ -241,7 +250,7 @@ class LobbyView(BaseView):
                         style="ghost", size=12)
             if chosen:
                 s.frame(bx - 2, by - 2, (width - 40) / 4 - 2, 40, th.GOLD, 2)
-        self.module_rows(s, x, y - 104, left + width - 220)
+        self.module_rows(s, x, y - 92, left + width - 220)
         self.button(s, "create", x, bottom + 24, width - 40, 48, tr("lobby.create"),
                     self.create, style="primary", size=17)
 

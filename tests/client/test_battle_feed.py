@@ -130,3 +130,45 @@ def test_a_clash_is_one_strike_and_an_earlier_support_np_is_not_part_of_the_next
     k = latest_strike(clash)
     assert [e["seat"] for e in k.nps] == [1, 3]
     assert (k.clash, k.attacker, k.target, k.amount) == (True, 3, 1, 10)
+
+
+def test_the_lobby_shows_the_bot_battle_pace_and_sends_the_chosen_one(app: Any) -> None:
+    """The create panel shows bot_pace_ms (default 1.5 s), its ▶ steps it, and create_room
+    carries it."""
+    from test_screens import record_sends
+
+    app.model.handle({"t": "rooms", "total": 0, "rooms": []})
+    sent = record_sends(app)
+    render(app, "lobby")
+    view = app.current
+    labels = [label for label, _x, _y in view.base.labels]
+    assert "ボット戦の速さ" in labels and "1.5秒" in labels
+    assert view.click("inc:bot_pace_ms")
+    render(app, "lobby")
+    assert "2.5秒" in [label for label, _x, _y in view.base.labels]
+    view.fields["room_name"].value = "観戦卓"
+    view.create()
+    assert sent[-1]["t"] == "create_room" and sent[-1]["bot_pace_ms"] == 2500
+
+
+def test_the_battle_header_names_the_square_once_and_follows_the_fighters(app: Any) -> None:
+    state, every = play_until(6, has("BattleStarted"))
+    seats = list(state.battle.seats)
+    tr = app.tr
+    here = tr.square(state.settings.map_id, state.battle.square)
+    labels = show(app, state, every, seats[0])
+    assert sum(here in label for label in labels) == 1, "the header alone names it"
+    assert any(label.startswith(tr("battle.title", square=here)) for label in labels)
+    away = next(q for q in range(len(app.tr.rules.maps[state.settings.map_id].squares))
+                if q != state.battle.square)
+    for seat in seats:  # the fighters moved on (battle Moves): the header goes with them
+        state.edit(seat).pos = away
+    labels = show(app, state, every, seats[0])
+    there = tr.square(state.settings.map_id, away)
+    assert any(label.startswith(tr("battle.title", square=there)) for label in labels)
+    assert not any(here in label for label in labels)
+    state.edit(seats[0]).pos = state.battle.square  # as many on each: the header keeps the
+    labels = show(app, state, every, seats[0])      # first square, the card of the other says
+    assert sum(here in label for label in labels) == 1  # where it stands
+    assert any(label.startswith(tr("battle.title", square=here)) for label in labels)
+    assert there in labels
