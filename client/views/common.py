@@ -105,6 +105,13 @@ class InGameView(BaseView):
                 text = tr("panel.deciding") + (f" {secs}s" if secs is not None else "")
                 s.text(text, x, y, 12, th.GOLD, anchor_x="right", anchor_y="center",
                        max_width=110)
+            elif kind == "waiting":
+                _kind, seat, x, y = slot
+                secs = m.seconds_left(seat, now)
+                if secs is not None:
+                    s.box(x, y - 16, 195, 32, th.PANEL2, th.GOLD_DARK, 1)
+                    s.text(tr("waiting.countdown", who=m.who(seat), s=secs), x + 97, y, 13,
+                           th.GOLD, anchor_x="center", anchor_y="center", max_width=185)
             elif kind == "reaction":
                 _kind, seat, x, y = slot
                 secs = m.seconds_left(seat, now)
@@ -181,6 +188,9 @@ class InGameView(BaseView):
         if m.over:
             return tr("prompt.over")
         kind = m.prompt_kind
+        parley = (m.view or {}).get("parley")
+        if m.my_turn and kind == "ambush" and parley:  # who attacks decides flee or fight
+            return tr("waiting.ambush", attacker=m.who(parley["opener"]))
         if m.my_turn:
             return tr(f"prompt.{kind}") if tr.has(f"prompt.{kind}") else kind
         seats = m.prompted_seats
@@ -208,6 +218,12 @@ class InGameView(BaseView):
                        th.VERMILION, bold=True, anchor_x="right", max_width=width / 2 - 24)
             self.add_region("sleep_warning", right - t.content_width, bottom + height - 36,
                             t.content_width, 22, help=self.tr("prompt.sleep_warning_help"))
+        if not my_turn and not (m.prompt_kind == "declare" and m.my_camp is not None):
+            # another camp's prompt: its countdown, not its verbs drawn as if they were ours
+            for i, seat in enumerate(m.prompted_seats[:4]):
+                self.live_slots.append(("waiting", seat, left + 16 + i * 205,
+                                        bottom + height - 66))
+            return
         verbs = m.verbs()
         n = max(1, len(verbs))
         gap = 6
