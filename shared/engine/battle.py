@@ -566,16 +566,17 @@ def use_noble_phantasm(s: GameState, action: UseNoblePhantasm) -> None:
 
 def np_damage(s: GameState, seat: int, d: int) -> list[Part]:
     """Damage roll + NP power (+ the Buster type bonus) + NP rank / divisor + stored Buster
-    + modifiers − range, as the parts the table is shown (`deal_damage`)."""
+    + modifiers − range, as the parts the table is shown (`deal_damage`). The power and the
+    modifiers are one part: a rival who does not know the NP must not learn its power."""
     camp = s.camps[seat]
     np = camp.servant.np
     n = s.rules.numbers
     roll = core.roll_dice(s, n.np_damage_dice, seat, "np_damage")
     base = camp.servant.params["np"] // n.np_damage_divisor
-    mods = (core.param(s, camp, "np") // n.np_damage_divisor - base
-            + core.mod(s, camp, "np_power") + core.mod(s, camp, "damage_dealt"))
-    return [("roll", roll), ("np", np.power + (n.np_buster_power if np.card == "B" else 0)),
-            ("np_rank", base), ("buster", take_buster(s, seat)), ("mods", mods),
+    power = (np.power + core.param(s, camp, "np") // n.np_damage_divisor - base
+             + core.mod(s, camp, "np_power") + (n.np_buster_power if np.card == "B" else 0)
+             + core.mod(s, camp, "damage_dealt"))
+    return [("roll", roll), ("np", power), ("np_rank", base), ("buster", take_buster(s, seat)),
             ("range", -n.ranged_penalty * d)]
 
 
@@ -709,7 +710,7 @@ def deal_damage(s: GameState, att: int, seat: int, parts: list[Part], guard: boo
     """The defender's reductions in order: Luck halving, Guard END/10, damage-taken mods,
     the modules' say. The event carries every non-zero step as a part (they sum to the
     amount); each is public or, like a hidden skill's modifier, folded into one it is not
-    told apart from (`mods`, `taken`)."""
+    told apart from (`mods`, `np`, `taken`)."""
     dfn = s.camps[seat]
     n = s.rules.numbers
     steps = list(parts)
@@ -723,9 +724,10 @@ def deal_damage(s: GameState, att: int, seat: int, parts: list[Part], guard: boo
         amount = step("halved", amount // n.luck_defense_divisor)
     if guard:
         amount = step("guard", amount - core.param(s, dfn, "end") // n.guard_divisor)
-    amount = step("taken", max(0, amount + core.mod(s, dfn, "damage_taken")))
+    taken = max(0, amount + core.mod(s, dfn, "damage_taken"))
     if core.has_flag(s, dfn, "invincible") and not core.has_flag(s, s.camps[att], "pierce"):
-        amount = step("invincible", 0)
+        taken = 0  # one part with the damage-taken modifiers: either may come of a hidden skill
+    amount = step("taken", taken)
     amount = step("module", core.module_damage(s, seat, amount, source))
     core.emit(s, "DamageDealt", seat=att, target=seat, amount=amount,
               parts=[[key, value] for key, value in steps if value])
