@@ -39,7 +39,7 @@ from grailwar.shared.engine.actions import (
 )
 from grailwar.shared.engine.data import NO_EFFECT, Effect, Skill, Text
 from grailwar.shared.engine.geometry import distance
-from grailwar.shared.engine.state import GameState
+from grailwar.shared.engine.state import ActiveBuff, GameState
 from helpers import (
     act_all,
     bare,
@@ -891,6 +891,17 @@ def test_np_damage_parts_fold_its_power_into_one_part():
     assert parts["guard"] == -(param(s, 1, "end") // N.guard_divisor)
     assert sum(parts.values()) == data["amount"] == np_base(s, 0, 8) + parts["buster"] + \
         parts["guard"]
+
+
+def test_np_damage_parts_never_tell_its_power_apart_from_the_modifiers():
+    """A hidden skill's np_power bonus and the NP's own power are one part: a rival that sees
+    the parts learns no more of the NP than the amount tells it."""
+    s, _ = fire(declared())
+    s.edit(0).buffs = (ActiveBuff("mana_burst", Effect((("np_power", 7),)), 2, True, False, 0),)
+    _, events = act_all(s, React(1, "G", ""), np_dice(8))
+    parts = dict(find(events, "DamageDealt")[0].data["parts"])
+    assert parts["np"] == s.camps[0].servant.np.power + N.np_buster_power + 7
+    assert set(parts) == {"roll", "np", "np_rank", "buster", "guard"}
 
 
 def test_arts_np_gives_20_mp_on_firing_and_no_power_bonus():

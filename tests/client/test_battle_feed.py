@@ -76,7 +76,7 @@ def test_the_np_banner_names_it_for_its_own_camp_and_not_for_a_stranger(app: Any
     labels = show(app, state, every, owner)
     np = next(s.np for s in app.tr.rules.by_id.values() if s.np.id == fired.data["np"])
     assert any(f"宝具『{np.name.get('ja')}』" in label for label in labels)
-    stranger = next(x for x in range(len(CLASSES)) if state.camps[owner].cls != CLASSES[x]
+    stranger = next(x for x in range(len(CLASSES)) if x != owner
                     and state.camps[x].known[CLASSES.index(state.camps[owner].cls)] < 2)
     labels = show(app, state, every, stranger, lang="ko")
     assert not any(np.name.get("ko") in label for label in labels)
