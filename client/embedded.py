@@ -20,14 +20,14 @@ class LocalServer:
         self.service = GrailService(reactor, db, host="127.0.0.1", port=0, max_per_address=256,
                                     rooms_per_address=10_000, tune_gc=False)
         self.bot_delay = bot_delay
-        self._saved_delay: float | None = None
+        self._saved: tuple[float, float | None] | None = None
         self.port = 0
 
     def start(self) -> int:
         """Listen on a free loopback port; returns it."""
         if self.bot_delay is not None:  # tests and the tour play bots without the human pause
-            self._saved_delay = room_module.BOT_DELAY
-            room_module.BOT_DELAY = self.bot_delay
+            self._saved = room_module.BOT_DELAY, room_module.BOT_PACE
+            room_module.BOT_DELAY = room_module.BOT_PACE = self.bot_delay
         self.service.startService()
         self.port = self.service.listening.getHost().port
         return self.port
@@ -35,9 +35,9 @@ class LocalServer:
     def stop(self) -> None:
         if self.service.running:
             self.service.stopService()
-        if self._saved_delay is not None:
-            room_module.BOT_DELAY = self._saved_delay
-            self._saved_delay = None
+        if self._saved is not None:
+            room_module.BOT_DELAY, room_module.BOT_PACE = self._saved
+            self._saved = None
 
     @property
     def lobby(self) -> Any:

@@ -12,13 +12,14 @@ from __future__ import annotations
 import time
 from collections.abc import Iterable
 from dataclasses import dataclass, field
-from typing import Any
+from typing import Any, NamedTuple
 
 from ..shared.engine.data import CLASSES, Servant
 from ..shared.engine.deduction import candidates
 from ..shared.engine.prompts import PROMPTS
 from ..shared.engine.text import dice_line
 from ..shared.engine.turns import PRIORITY
+from .battle_feed import formula, latest_strike, opposed_targets
 from .i18n import Tr
 
 MAX_EVENTS = 3000
@@ -77,6 +78,7 @@ class Option:
     square: int = -1
     group: str = ""  # options of one Command Spell share a group (its id)
     reason: str = ""  # why it cannot be chosen (a ruled-out target): shown, never sent
+    danger: bool = False  # it cannot be undone and costs the camp its Servant (Suicide)
 
 
 @dataclass
@@ -87,6 +89,14 @@ class Verb:
     enabled: bool
     options: list[Option] = field(default_factory=list)
     why: str = ""  # a greyed verb's reason, in words
+
+
+class Question(NamedTuple):
+    """What a confirmation dialog asks before an action is sent, and its OK button's label."""
+
+    title: str
+    text: str
+    ok: str
 
 
 @dataclass
@@ -191,6 +201,27 @@ class ClientModel:
         self.server_log.extend(msg.get("log", []))
         del self.events[:-MAX_EVENTS]
         del self.server_log[:-MAX_EVENTS]
+        for e in msg.get("events", []):
+            text = self.notice_text(e)
+            if text:
+                self.notify(text, "info", now)
+
+    def _on_timed_out(self, msg: dict[str, Any], now: float) -> None:
+        if msg.get("seat") == self.me and self.view is not None:
+            self.notify(self.tr("notice.timed_out", action=self.option(msg["action"]).label),
+                        "info", now)
+
+    def notice_text(self, e: dict[str, Any]) -> str:
+        """The results a player must see on the screen it is on, not only in the log: its own
+        investigation's, and a Command Spell's effect (anyone's: the table sees it cast)."""
+        kind = e.get("type")
+        if kind == "Investigated" and e.get("seat") == self.me:
+            return self.event_text(e)
+        if kind == "CommandSpellUsed":
+            spell = e.get("spell", "")
+            return self.tr("notice.command_spell", who=self.who(e.get("seat")),
+                           spell=self.tr.spell(spell), effect=self.tr.spell_text(spell))
+        return ""
 
     def _on_chat_message(self, msg: dict[str, Any], now: float) -> None:
         channel = msg.get("channel", "room")
@@ -622,22 +653,33 @@ class ClientModel:
                     "".join(tr.card(c)[:1] for c in arg)
                 name = tr("option.spell_arg", name=name, arg=shown)
             square = int(arg) if arg.isdigit() else -1
-            return Option(name, a, tr.spell_text(spell), square=square, group=spell)
+            return Option(name, a, tr.spell_text(spell), square=square, group=spell,
+                          danger=self.is_suicide(a))
         return Option(tr(f"verb.{verb_of(a)}"), a, help_text)
 
-    def confirmation(self, action: dict[str, Any]) -> tuple[str, str] | None:
-        """The question (title, text) to ask before sending `action`; None: send it at once.
-        The text names the Command Spell (cost, square or cards, what it does) or the Noble
-        Phantasm and its target."""
+    def confirmation(self, action: dict[str, Any]) -> Question | None:
+        """The question to ask before sending `action`; None: send it at once. The text names
+        the Command Spell (cost, square or cards, what it does) or the Noble Phantasm and its
+        target; Suicide asks in its own words, and its OK button says what it does."""
         kind = action["type"]
         if kind not in CONFIRM_KINDS:
             return None
         tr, option = self.tr, self.option(action)
+        if self.is_suicide(action):
+            return Question(tr("suicide.title"), "\n".join(
+                (option.label, tr.spell_text(action["spell"]), tr("suicide.warning"))),
+                tr("suicide.ok"))
         if kind == "UseCommandSpell":
             text = f"{option.label}\n{tr.spell_text(action['spell'])}"
         else:
             text = f"{tr.np_name((self.my_camp or {}).get('noble_phantasm'))} {option.label}"
-        return tr(f"confirm.{kind}"), text
+        return Question(tr(f"confirm.{kind}"), text, tr("confirm.ok"))
+
+    def is_suicide(self, action: dict[str, Any]) -> bool:
+        """A Command Spell that kills one's own Servant (the `suicide` special)."""
+        spell = self.tr.rules.command_spells.get(action.get("spell", "")) if \
+            action["type"] == "UseCommandSpell" else None
+        return spell is not None and spell.special == "suicide"
 
     def uses_left(self) -> str:
         """This seat's concentration rolls left in the battle."""
@@ -806,12 +848,18 @@ class ClientModel:
                 if self.prompt_kind == "reaction" else None,
             }
         return {
-            "purpose": b["purpose"], "square": b["square"], "round": b["round"],
+            "purpose": b["purpose"], "square": self.fighters_square(b), "round": b["round"],
             "refill_round": refill_round, "refill_now": b["round"] == refill_round,
             "order": order, "cursor": b["cursor"], "actor": actor, "stage": b["stage"],
             "combatants": combatants, "pending": reaction, "seats": list(b["seats"]),
-            "tactics": tactics is not None,
+            "tactics": tactics is not None, "strike": latest_strike(self.events),
         }
+
+    def fighters_square(self, b: dict[str, Any]) -> int:
+        """Where the battle is now: the square most of its fighters stand on (they move in
+        battle), the square it broke out on while it holds as many."""
+        squares = [self.camp(x)["pos"] for x in b["seats"]] or [b["square"]]
+        return max(dict.fromkeys([b["square"], *squares]), key=squares.count)
 
     def np_charge(self, seat: int) -> int | None:
         """Rounds a Noble Phantasm needs to charge, if this seat knows which one it is."""
@@ -823,10 +871,12 @@ class ClientModel:
     def dice(self, limit: int = 6, seats: Iterable[int] | None = None) -> list[dict[str, Any]]:
         """The latest dice rolls (of `seats`, if given), newest last, for the dice tray."""
         wanted = set(seats) if seats is not None else None
-        rolls = [e for e in self.events if e.get("type") == "DiceRolled"
-                 and (wanted is None or e.get("seat") in wanted)]
+        every = [e for e in self.events if e.get("type") == "DiceRolled"]
+        against = opposed_targets(every)
+        rolls = [(e, vs) for e, vs in zip(every, against, strict=True)
+                 if wanted is None or e.get("seat") in wanted]
         out = []
-        for e in rolls[-limit:]:
+        for e, vs in rolls[-limit:]:
             out.append({
                 "seat": e.get("seat", -1), "who": self.who(e.get("seat")),
                 "purpose": self.tr(f"dice.{e.get('purpose', 'other')}")
@@ -834,7 +884,7 @@ class ClientModel:
                 "dice": e.get("dice", ""), "faces": list(e.get("faces") or []),
                 "total": e.get("total"), "mod": e.get("mod", 0),
                 "result": e.get("result") or "",
-                "line": dice_line(e, self.tr.lang),
+                "line": dice_line(e, self.tr.lang), "formula": formula(e, vs),
             })
         return out
 

@@ -48,6 +48,8 @@ log = Logger()
 
 WARNINGS = (60, 10)  # seconds before a deadline when every member is warned
 BOT_DELAY = 0.2  # seconds a bot waits before answering, so humans can follow
+# Seconds that, when set, replace every room's `bot_pace_ms` (tests and the tour play on fast).
+BOT_PACE: float | None = None
 GRACE = 90.0  # seconds a disconnected player keeps its seat before a bot plays it
 # 2: `options` holds the modules' options (new_game's argument); the room's own, `room_options`
 # 3: `servants`, each seat's summoned Servant (the roster)
@@ -541,6 +543,11 @@ class Room:
         if ack is not None:
             ack(after.version)
         self._after_change(events)
+        if source == "timer":  # the player learns the server answered for it, and how
+            told = message("timed_out", seat=action.seat, action=action.to_dict())
+            for member, seat in self.members:
+                if seat == action.seat:
+                    member.send(told)
 
     def _after_change(self, events: list) -> None:
         self._arm_timers()
@@ -673,9 +680,18 @@ class Room:
         state = self.state
         if state is None or state.over:
             return
+        delay = self._bot_delay()
         for seat in state.prompt.seats:
             if self.seats[seat].bot_plays and seat not in self.bot_calls:
-                self.bot_calls[seat] = self.clock.callLater(BOT_DELAY, self._bot_move, seat)
+                self.bot_calls[seat] = self.clock.callLater(delay, self._bot_move, seat)
+
+    def _bot_delay(self) -> float:
+        """BOT_DELAY; in a battle no human fights in, the room's `bot_pace_ms` instead, so that
+        the people watching it can follow each step (0: as fast as the bots go)."""
+        b = self.state.battle
+        if b is None or not all(self.seats[x].bot_plays for x in b.seats):
+            return BOT_DELAY
+        return BOT_PACE if BOT_PACE is not None else self.options["bot_pace_ms"] / 1000
 
     def _bot_move(self, seat: int) -> None:
         """A bot answers its seat's prompt. A searching bot thinks through `self.think` (a

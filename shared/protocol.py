@@ -143,10 +143,12 @@ SUMMONING = ("random", "choose")  # how a room's Servants are summoned (issue 9)
 # What became of a seat's player, told to every member (`seat_event`, issue 10)
 SEAT_EVENTS = ("dropped", "bot_took_over", "returned", "left", "kicked")
 # Room timings: name -> (min, max, default). The prompts' limits in seconds; `bot_ms` is the
-# time a hard bot may think per decision, in milliseconds.
+# time a hard bot may think per decision, `bot_pace_ms` the pause of a bot in a battle no human
+# fights in (so that those watching can follow it; 0: no pause), in milliseconds.
 # priority_s: the priority phase that opens each turn (docs/rules.md §3.3); 0 = none.
 SECONDS = {"declare_s": (30, 600, 300), "priority_s": (0, 120, 20), "main_s": (10, 600, 120),
-           "reaction_s": (5, 300, 60), "prompt_s": (5, 300, 60), "bot_ms": (50, 5000, 1000)}
+           "reaction_s": (5, 300, 60), "prompt_s": (5, 300, 60), "bot_ms": (50, 5000, 1000),
+           "bot_pace_ms": (0, 10000, 1500)}
 # The rules modules a room may switch on (`engine.modules.MODULES`, filled when the engine is
 # imported), and the shape of their options: module -> {option: value}. The values are
 # checked by `engine.modules.normalize` when the room is created.
@@ -225,6 +227,8 @@ _MESSAGES = [
                                     "channel": Field(str), "text": Field(str)}),
     Message("warning", "s2c", {"seat": Field(int), "seconds": Field(int)},
             "a prompted seat has this many seconds left"),
+    Message("timed_out", "s2c", {"seat": Field(int), "action": Field(dict)},
+            "to the seat's own player: its time ran out and the server played `action` for it"),
     Message("left", "s2c", {"reason": Field(str)}, "you are no longer in the room (kicked …)"),
     Message("seat_event", "s2c", {"seat": Field(int), "what": Field(str, choices=SEAT_EVENTS),
                                   "name": Field(str), "seconds": _opt(int, lo=0)},

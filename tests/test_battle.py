@@ -39,7 +39,7 @@ from grailwar.shared.engine.actions import (
 )
 from grailwar.shared.engine.data import NO_EFFECT, Effect, Skill, Text
 from grailwar.shared.engine.geometry import distance
-from grailwar.shared.engine.state import GameState
+from grailwar.shared.engine.state import ActiveBuff, GameState
 from helpers import (
     act_all,
     bare,
@@ -679,6 +679,19 @@ def test_normal_damage_formula(kind):
     assert find(events, "DamageDealt")[0].data["amount"] == expected
 
 
+def test_damage_dealt_names_its_parts_and_they_sum_to_the_amount():
+    """DamageDealt shows the table where a hit's damage came from: the roll, the card, the
+    stat, the Buster pool and the Guard, each as a part, summing to the amount."""
+    s = attack(opening(), "B", hit=10)
+    _, events = act_all(s, React(1, "G", ""), dmg(9))
+    data = find(events, "DamageDealt")[0].data
+    assert data["parts"] == [["roll", 9], ["card", N.card_power["B"]],
+                             ["stat:str", param(s, 0, "str") // N.damage_stat_divisor],
+                             ["buster", N.buster_bonus],
+                             ["guard", -(param(s, 1, "end") // N.guard_divisor)]]
+    assert sum(v for _k, v in data["parts"]) == data["amount"]
+
+
 def test_luck_attack_has_luck_power_whatever_card_pays():
     """A Luck attack paid with a Buster card has Luck card power, plus that card's +5."""
     s = attack(opening(), "L", "B", hit=11)
@@ -863,6 +876,32 @@ def test_buster_np_damage_formula():
     pool = min(SABER_NP["cards"] * N.buster_bonus, N.buster_cap)
     expected = np_base(s, 0, 8) + pool - param(s, 1, "end") // N.guard_divisor
     assert hp_lost(s, after, 1) == expected
+
+
+def test_np_damage_parts_fold_its_power_into_one_part():
+    """A Noble Phantasm's DamageDealt parts: roll, the NP's power (with its Buster type
+    bonus), the NP rank bonus, the Buster pool and the Guard; they sum to the amount."""
+    s, _ = fire(declared())
+    _, events = act_all(s, React(1, "G", ""), np_dice(8))
+    data = find(events, "DamageDealt")[0].data
+    parts = dict(data["parts"])
+    assert parts["roll"] == 8
+    assert parts["np"] == s.camps[0].servant.np.power + N.np_buster_power
+    assert parts["np_rank"] == param(s, 0, "np") // N.np_damage_divisor
+    assert parts["guard"] == -(param(s, 1, "end") // N.guard_divisor)
+    assert sum(parts.values()) == data["amount"] == np_base(s, 0, 8) + parts["buster"] + \
+        parts["guard"]
+
+
+def test_np_damage_parts_never_tell_its_power_apart_from_the_modifiers():
+    """A hidden skill's np_power bonus and the NP's own power are one part: a rival that sees
+    the parts learns no more of the NP than the amount tells it."""
+    s, _ = fire(declared())
+    s.edit(0).buffs = (ActiveBuff("mana_burst", Effect((("np_power", 7),)), 2, True, False, 0),)
+    _, events = act_all(s, React(1, "G", ""), np_dice(8))
+    parts = dict(find(events, "DamageDealt")[0].data["parts"])
+    assert parts["np"] == s.camps[0].servant.np.power + N.np_buster_power + 7
+    assert set(parts) == {"roll", "np", "np_rank", "buster", "guard"}
 
 
 def test_arts_np_gives_20_mp_on_firing_and_no_power_bonus():

@@ -11,6 +11,7 @@ from typing import Any
 
 from ...shared.engine.text import RESULT_WORDS
 from .. import theme as th
+from ..battle_feed import Strike, damage_line, np_titles
 from ..gfx import Scene
 from .common import HEADER_H, InGameView, paper, tactics_marks, token
 
@@ -93,12 +94,17 @@ class BattleView(InGameView):
               height: float) -> None:
         m = self.model
         s.box(left, bottom, width, height, (34, 26, 36), th.LINE, 1)
-        pending = b["pending"]
+        pending, strike = b["pending"], b["strike"]
         top_pad = 0
         if pending is not None:
             top_pad = 86 if pending["mine"] else 40
             self.pending_banner(s, pending, left + 10, bottom + height - top_pad - 4,
                                 width - 20, top_pad)
+        if strike is not None and (pending is None or strike.nps):
+            band = 36 if pending is not None else 70  # with a prompt: the NP's name only
+            top_pad += band + 6
+            self.strike_banner(s, strike, left + 10, bottom + height - top_pad - 4,
+                               width - 20, band)
         fighters = b["combatants"]
         n = max(1, len(fighters))
         gap = 12
@@ -134,6 +140,60 @@ class BattleView(InGameView):
                    left + 16, bottom + height / 2, 14, th.TEXT, anchor_y="center",
                    max_width=width - 32)
 
+    def strike_banner(self, s: Scene, k: Strike, left: float, bottom: float, width: float,
+                      height: float) -> None:
+        """The latest strike: the NP's name when one fired, a HIT / MISS marker, who struck
+        whom with what, and the damage with its parts."""
+        tr, m = self.tr, self.model
+        np = bool(k.nps)
+        s.box(left, bottom, width, height, (78, 56, 22) if np else th.PANEL2,
+              th.GOLD if np else th.LINE, 2 if np else 1)
+        top = bottom + height - 18
+        x = left + 14
+        if np:
+            t = s.text(np_titles(tr, k), x, top, 17, th.GOLD, font="serif",
+                       bold=True, anchor_y="center", max_width=width * 0.6)
+            x += t.content_width + 16
+        if height < 50:  # the reaction prompt below says the rest
+            return
+        if k.hit is not None:
+            word = "strike.halved" if k.hit and k.halved else "strike.hit" if k.hit else \
+                "strike.miss"
+            colour = th.VERMILION if k.hit else th.SKY
+            t = s.text(tr(word), x + 8, top, 15, th.WHITE, bold=True, anchor_y="center")
+            s.box(x, top - 13, t.content_width + 16, 26, colour, th.WHITE, 1)
+            x += t.content_width + 28
+        if k.clash:
+            what = tr("strike.clash", winner=m.who(k.attacker)) if k.amount else \
+                tr("strike.clash_even")
+        elif k.target is None:
+            what = tr("strike.np_by", who=m.who(k.attacker))
+        else:
+            kind = tr("battle.np_attack") if np else tr.card(k.card)
+            what = tr("strike.attack", attacker=m.who(k.attacker), target=m.who(k.target),
+                      kind=kind)
+        s.text(what if k.hit is not None else f"{what}  ·  {tr('strike.waiting')}", x,
+               top, 14, th.TEXT, anchor_y="center", max_width=left + width - x - 10)
+        if k.amount is not None:
+            line = damage_line(tr, k.amount, k.parts)
+        elif k.hit is False:
+            line = tr("strike.no_damage")
+        else:
+            return
+        s.text(line, left + 14, bottom + 10, 14, th.GOLD if k.amount else th.MUTED,
+               max_width=width - 28)
+
+    def strike_mark(self, s: Scene, k: Strike, right: float, y: float) -> None:
+        """On the struck combatant: HIT with the damage taken, or MISS."""
+        tr = self.tr
+        word = tr("strike.hit") if k.hit else tr("strike.miss")
+        if k.hit and k.amount is not None:
+            word += f" −{k.amount}"
+        t = s.text(word, right - 6, y + 6, 13, th.WHITE, bold=True, anchor_x="right",
+                   anchor_y="center")
+        s.box(right - t.content_width - 12, y - 5, t.content_width + 12, 22,
+              th.VERMILION if k.hit else th.SKY, th.WHITE, 1)
+
     def combatant(self, s: Scene, c: dict[str, Any], x: float, y: float, w: float, h: float,
                   targeted: bool, b: dict[str, Any]) -> None:
         tr, m = self.tr, self.model
@@ -157,6 +217,9 @@ class BattleView(InGameView):
         self.bar(s, x + 10, yy, w - 20, 26, c["hp"], c["max_hp"],
                  th.HP if c["hp"] > c["max_hp"] * 0.3 else th.HP_LOW, tr("panel.hp"))
         yy -= 26
+        strike = b["strike"]
+        if strike is not None and strike.hit is not None and strike.target == c["seat"]:
+            self.strike_mark(s, strike, x + w - 12, yy)
         if c["acting"]:
             s.text("▶ " + tr("battle.acting"), x + 12, yy, 13, th.GOLD, bold=True)
             yy -= 22
@@ -181,7 +244,8 @@ class BattleView(InGameView):
         for i in range(c["hand_size"]):
             s.box(x + 12 + i * 15, by, 13, 20, (70, 60, 90), th.GOLD_DARK, 1)
         self.seal(s, x + w - 40, by + 10, 9, th.VERMILION, c["spells"])
-        s.text(m.square_name(c["pos"]), x + 12, by + 30, 11, th.MUTED, max_width=w - 24)
+        if c["pos"] != b["square"]:  # the header names the square the others stand on
+            s.text(m.square_name(c["pos"]), x + 12, by + 30, 11, th.SKY, max_width=w - 24)
         self.tactics_line(s, c, x + 12, by + 50, w - 24)
         on_click = None
         if self.app.ui.verb:
@@ -264,6 +328,8 @@ class BattleView(InGameView):
                                                                           "fumble") else 1)
             s.text(f"{roll['who']} · {roll['purpose']}", left + 20, y + row_h - 22, 12,
                    th.MUTED, max_width=width - 150)
+            s.text(roll["formula"], left + width - 20, y + row_h - 22, 12, th.TEXT,
+                   anchor_x="right", max_width=120)
             dx = left + 22
             for face in roll["faces"][:4]:
                 self.die(s, dx, y + 10, 26, face, roll["dice"])

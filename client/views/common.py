@@ -132,6 +132,13 @@ class InGameView(BaseView):
                 text = tr("panel.deciding") + (f" {secs}s" if secs is not None else "")
                 s.text(text, x, y, 12, th.GOLD, anchor_x="right", anchor_y="center",
                        max_width=110)
+            elif kind == "waiting":
+                _kind, seat, x, y = slot
+                secs = m.seconds_left(seat, now)
+                if secs is not None:
+                    s.box(x, y - 16, 195, 32, th.PANEL2, th.GOLD_DARK, 1)
+                    s.text(tr("waiting.countdown", who=m.who(seat), s=secs), x + 97, y, 13,
+                           th.GOLD, anchor_x="center", anchor_y="center", max_width=185)
             elif kind == "reaction":
                 _kind, seat, x, y = slot
                 secs = m.seconds_left(seat, now)
@@ -208,6 +215,9 @@ class InGameView(BaseView):
         if m.over:
             return tr("prompt.over")
         kind = m.prompt_kind
+        parley = (m.view or {}).get("parley")
+        if m.my_turn and kind == "ambush" and parley:  # who attacks decides flee or fight
+            return tr("waiting.ambush", attacker=m.who(parley["opener"]))
         if m.my_turn:
             if m.in_priority_phase:
                 return tr("prompt.declare_priority")
@@ -237,6 +247,12 @@ class InGameView(BaseView):
                        th.VERMILION, bold=True, anchor_x="right", max_width=width / 2 - 24)
             self.add_region("sleep_warning", right - t.content_width, bottom + height - 36,
                             t.content_width, 22, help=self.tr("prompt.sleep_warning_help"))
+        if not my_turn and not (m.prompt_kind == "declare" and m.my_camp is not None):
+            # another camp's prompt: its countdown, not its verbs drawn as if they were ours
+            for i, seat in enumerate(m.prompted_seats[:4]):
+                self.live_slots.append(("waiting", seat, left + 16 + i * 205,
+                                        bottom + height - 66))
+            return
         verbs = m.verbs()
         n = max(1, len(verbs))
         gap = 6
@@ -286,7 +302,8 @@ class InGameView(BaseView):
             col, row = i % per_row, i // per_row
             x = left + col * (bw + 6)
             y = bottom + height - 34 - row * 40
-            colour = th.CARD_COLOURS.get(opt.card) if opt.card else None
+            colour = th.VERMILION_DARK if opt.danger else \
+                th.CARD_COLOURS.get(opt.card) if opt.card else None
             click = None if opt.reason else (lambda g=opt.group: self.open_group(g)) \
                 if opt.action is None else (lambda a=opt.action: self.send(a))
             self.button(s, f"opt:{ui.page * per_page + i}", x, y, bw, 34, opt.label, click,
@@ -353,8 +370,8 @@ class InGameView(BaseView):
         if question is None:
             return None
         tr = self.tr
-        return self.dialog(o, "confirm", *question, self.answer_confirm, tr("confirm.ok"),
-                           tr("confirm.cancel"))
+        return self.dialog(o, "confirm", question.title, question.text, self.answer_confirm,
+                           question.ok, tr("confirm.cancel"))
 
     # --- the hand -------------------------------------------------------------------------------
     def hand(self, s: Scene, left: float, bottom: float, width: float, height: float) -> None:

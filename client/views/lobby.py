@@ -21,6 +21,7 @@ SEAT_CHOICES = (2, 3, 4, 5, 6, 7)
 DAY_CHOICES = (3, 5, 7, 10, 14)
 DECLARE_CHOICES = (30, 60, 120, 300, 600)
 PRIORITY_CHOICES = (0, 10, 20, 30, 60)  # the priority phase (docs/rules.md §3.3); 0 = none
+PACE_CHOICES = (0, 500, 1000, 1500, 2500, 4000)  # bot_pace_ms: a bots-only battle's pace
 REFRESH_S = 5.0  # the room list goes stale as others create, fill and start rooms
 
 
@@ -37,6 +38,7 @@ class LobbyView(BaseView):
         self.field_order = ["room_name", "password"]
         self.options: dict[str, Any] = {"seats": 7, "day_limit": 7, "declare_s": 300,
                                         "priority_s": SECONDS["priority_s"][2],
+                                        "bot_pace_ms": SECONDS["bot_pace_ms"][2],
                                         "summoning": SUMMONING[0], "cls": "saber"}
         self.asking: dict[str, Any] | None = None  # the locked room whose password we ask
         self.modules: list[str] = []  # the rules modules switched on for the new room
@@ -78,6 +80,7 @@ class LobbyView(BaseView):
                                   "day_limit": self.options["day_limit"],
                                   "declare_s": self.options["declare_s"],
                                   "priority_s": self.options["priority_s"],
+                                  "bot_pace_ms": self.options["bot_pace_ms"],
                                   "summoning": self.options["summoning"],
                                   "cls": self.options["cls"]}
         if self.fields["password"].value:
@@ -252,15 +255,21 @@ class LobbyView(BaseView):
         self.fields["password"].placeholder = tr("lobby.password_hint")
         self.field(s, "password", x, y, width - 40)
         y -= 52
-        for key, choices, shown in (
-                ("seats", SEAT_CHOICES, str(self.options["seats"])),
-                ("day_limit", DAY_CHOICES, tr("lobby.days", n=self.options["day_limit"])),
-                ("declare_s", DECLARE_CHOICES, tr("lobby.seconds", n=self.options["declare_s"])),
-                ("priority_s", PRIORITY_CHOICES, tr("lobby.seconds", n=self.options["priority_s"])
-                 if self.options["priority_s"] else tr("lobby.priority_off")),
-                ("summoning", SUMMONING, tr(f"lobby.summoning_{self.options['summoning']}"))):
-            help_text = tr(f"lobby.{key}_help") if tr.has(f"lobby.{key}_help") else ""
-            s.text(tr(f"lobby.{key}"), x, y + 12, 14, th.TEXT, anchor_y="center")
+        pace, priority = self.options["bot_pace_ms"], self.options["priority_s"]
+        for key, label, choices, shown in (
+                ("seats", "lobby.seats", SEAT_CHOICES, str(self.options["seats"])),
+                ("day_limit", "lobby.day_limit", DAY_CHOICES,
+                 tr("lobby.days", n=self.options["day_limit"])),
+                ("declare_s", "lobby.declare_s", DECLARE_CHOICES,
+                 tr("lobby.seconds", n=self.options["declare_s"])),
+                ("priority_s", "lobby.priority_s", PRIORITY_CHOICES,
+                 tr("lobby.seconds", n=priority) if priority else tr("lobby.priority_off")),
+                ("bot_pace_ms", "pace.bot_pace_ms", PACE_CHOICES,
+                 tr("pace.seconds", n=f"{pace / 1000:g}") if pace else tr("pace.fastest")),
+                ("summoning", "lobby.summoning", SUMMONING,
+                 tr(f"lobby.summoning_{self.options['summoning']}"))):
+            help_text = tr(f"{label}_help") if tr.has(f"{label}_help") else ""
+            s.text(tr(label), x, y + 12, 14, th.TEXT, anchor_y="center")
             self.button(s, f"dec:{key}", left + width - 200, y, 36, 30, "◀",
                         lambda k=key, c=choices: self.cycle(k, c, -1), help=help_text,
                         style="ghost", size=12)
@@ -271,11 +280,11 @@ class LobbyView(BaseView):
                         style="ghost", size=12)
             y -= 34
         s.text(tr("lobby.your_class"), x, y + 4, 14, th.TEXT)
-        y -= 48
+        y -= 44
         for i, cls in enumerate(CLASSES):
             col, row = i % 4, i // 4
             bx = x + col * ((width - 40) / 4)
-            by = y - row * 44
+            by = y - row * 40
             chosen = self.options["cls"] == cls
             self.button(s, f"cls:{cls}", bx, by, (width - 40) / 4 - 6, 36, tr.cls(cls),
                         lambda c=cls: self._choose(c),
@@ -283,7 +292,7 @@ class LobbyView(BaseView):
                         style="ghost", size=12)
             if chosen:
                 s.frame(bx - 2, by - 2, (width - 40) / 4 - 2, 40, th.GOLD, 2)
-        self.module_rows(s, x, y - 104, left + width - 220)
+        self.module_rows(s, x, y - 86, left + width - 220)
         self.button(s, "create", x, bottom + 24, width - 40, 48, tr("lobby.create"),
                     self.create, style="primary", size=17)
 
@@ -309,7 +318,7 @@ class LobbyView(BaseView):
                        anchor_y="center")
                 switch(f"option:{name}.{option}", tr("lobby.on" if value else "lobby.off"),
                        value, lambda n=name, o=option: self.toggle_option(n, o))
-                y -= 38
+                y -= 34
 
     def _choose(self, cls: str) -> None:
         self.options["cls"] = cls

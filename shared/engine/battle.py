@@ -30,6 +30,7 @@ from .data import CommandSpell, Dice
 from .geometry import distance, reachable
 from .state import Battle, Camp, GameState, PendingAttack, Prompt
 
+Part = tuple[str, int]  # one named addend of a damage total, as DamageDealt shows it
 _D3 = Dice(1, 3, 0)
 _D2 = Dice(1, 2, 0)
 _CLASH_PENALTY = {  # (own scale, other scale) -> numbers key of the penalty the own side takes
@@ -563,15 +564,20 @@ def use_noble_phantasm(s: GameState, action: UseNoblePhantasm) -> None:
     roll_hit(s, seat, target, np.card, d, noble_phantasm=True)
 
 
-def np_damage(s: GameState, seat: int, d: int) -> int:
+def np_damage(s: GameState, seat: int, d: int) -> list[Part]:
+    """Damage roll + NP power (+ the Buster type bonus) + NP rank / divisor + stored Buster
+    + modifiers − range, as the parts the table is shown (`deal_damage`). The power and the
+    modifiers are one part: a rival who does not know the NP must not learn its power."""
     camp = s.camps[seat]
     np = camp.servant.np
     n = s.rules.numbers
-    value = (core.roll_dice(s, n.np_damage_dice, seat, "np_damage") + np.power
-             + core.param(s, camp, "np") // n.np_damage_divisor + core.mod(s, camp, "np_power")
-             + (n.np_buster_power if np.card == "B" else 0) + take_buster(s, seat)
-             + core.mod(s, camp, "damage_dealt") - n.ranged_penalty * d)
-    return value
+    roll = core.roll_dice(s, n.np_damage_dice, seat, "np_damage")
+    base = camp.servant.params["np"] // n.np_damage_divisor
+    power = (np.power + core.param(s, camp, "np") // n.np_damage_divisor - base
+             + core.mod(s, camp, "np_power") + (n.np_buster_power if np.card == "B" else 0)
+             + core.mod(s, camp, "damage_dealt"))
+    return [("roll", roll), ("np", power), ("np_rank", base), ("buster", take_buster(s, seat)),
+            ("range", -n.ranged_penalty * d)]
 
 
 def clash(s: GameState, a: int, b: int, d: int) -> None:
@@ -579,16 +585,17 @@ def clash(s: GameState, a: int, b: int, d: int) -> None:
     fire_costs(s, b)
     scales = (s.camps[a].servant.np.scale, s.camps[b].servant.np.scale)
     n = s.rules.numbers
-    dmg = {}
+    parts: dict[int, list[Part]] = {}
     for me, mine, theirs in ((a, scales[0], scales[1]), (b, scales[1], scales[0])):
         key = _CLASH_PENALTY.get((mine, theirs))
-        dmg[me] = np_damage(s, me, d) - (getattr(n, key) if key else 0)
+        parts[me] = [*np_damage(s, me, d), ("scale", -getattr(n, key) if key else 0)]
+    dmg = {me: sum(value for _key, value in p) for me, p in parts.items()}
     core.emit(s, "NoblePhantasmsClashed", seats=[a, b], damage=[dmg[a], dmg[b]])
     if dmg[a] != dmg[b]:
         win, lose = (a, b) if dmg[a] > dmg[b] else (b, a)
         if d <= s.camps[win].servant.np.range:
-            deal_damage(s, win, lose, dmg[win] - dmg[lose], guard=False, halve=False,
-                        source="np")
+            deal_damage(s, win, lose, [*parts[win], ("clash", -dmg[lose])], guard=False,
+                        halve=False, source="np")
     for me, them in ((a, b), (b, a)):
         np = s.camps[me].servant.np
         if s.camps[me].alive:
@@ -666,10 +673,10 @@ def land_attack(s: GameState, hit: bool, halve: bool, guard: bool) -> None:
     attacker = s.camps[att]
     if hit and attacker.alive and s.camps[seat].alive:
         if p.noble_phantasm:
-            amount = np_damage(s, att, p.distance) + p.power
+            parts = np_damage(s, att, p.distance)
         else:
-            amount = normal_damage(s, att, p.kind, p.distance) + p.power
-        deal_damage(s, att, seat, amount, guard=guard, halve=halve,
+            parts = normal_damage(s, att, p.kind, p.distance)
+        deal_damage(s, att, seat, [*parts, ("pending", p.power)], guard=guard, halve=halve,
                     source="np" if p.noble_phantasm else "attack")
         if p.noble_phantasm and s.camps[seat].alive:
             np = attacker.servant.np
@@ -681,35 +688,49 @@ def land_attack(s: GameState, hit: bool, halve: bool, guard: bool) -> None:
     next_activation(s)
 
 
-def normal_damage(s: GameState, seat: int, kind: str, d: int) -> int:
-    """Damage roll + stat / 2 + card power + stored Buster − 2 per square of range."""
+def normal_damage(s: GameState, seat: int, kind: str, d: int) -> list[Part]:
+    """Damage roll + stat / 2 + card power + stored Buster + modifiers − 2 per square of range,
+    as the parts the table is shown (`deal_damage`)."""
     camp = s.camps[seat]
     n = s.rules.numbers
-    value = (core.roll_dice(s, n.damage_dice, seat, "damage")
-             + core.param(s, camp, CHECK_STAT[kind]) // n.damage_stat_divisor
-             + n.card_power[kind] + take_buster(s, seat) + core.mod(s, camp, "damage_dealt")
-             - n.ranged_penalty * d)
+    stat = CHECK_STAT[kind]
+    roll = core.roll_dice(s, n.damage_dice, seat, "damage")
+    base = camp.servant.params[stat] // n.damage_stat_divisor
+    mods = (core.param(s, camp, stat) // n.damage_stat_divisor - base
+            + core.mod(s, camp, "damage_dealt"))
     np = camp.servant.np
     if np.kind == "constant" and np.card == "B":
-        value += n.np_constant_buster
-    return value
+        mods += n.np_constant_buster  # a constant NP is never seen: it counts as a modifier
+    return [("roll", roll), ("card", n.card_power[kind]), (f"stat:{stat}", base),
+            ("buster", take_buster(s, seat)), ("mods", mods), ("range", -n.ranged_penalty * d)]
 
 
-def deal_damage(s: GameState, att: int, seat: int, amount: int, guard: bool,
+def deal_damage(s: GameState, att: int, seat: int, parts: list[Part], guard: bool,
                 halve: bool, source: str) -> None:
     """The defender's reductions in order: Luck halving, Guard END/10, damage-taken mods,
-    the modules' say."""
+    the modules' say. The event carries every non-zero step as a part (they sum to the
+    amount); each is public or, like a hidden skill's modifier, folded into one it is not
+    told apart from (`mods`, `np`, `taken`)."""
     dfn = s.camps[seat]
     n = s.rules.numbers
+    steps = list(parts)
+    amount = sum(value for _key, value in steps)
+
+    def step(key: str, after: int) -> int:
+        steps.append((key, after - amount))
+        return after
+
     if halve:
-        amount //= n.luck_defense_divisor
+        amount = step("halved", amount // n.luck_defense_divisor)
     if guard:
-        amount -= core.param(s, dfn, "end") // n.guard_divisor
-    amount = max(0, amount + core.mod(s, dfn, "damage_taken"))
+        amount = step("guard", amount - core.param(s, dfn, "end") // n.guard_divisor)
+    taken = max(0, amount + core.mod(s, dfn, "damage_taken"))
     if core.has_flag(s, dfn, "invincible") and not core.has_flag(s, s.camps[att], "pierce"):
-        amount = 0
-    amount = core.module_damage(s, seat, amount, source)
-    core.emit(s, "DamageDealt", seat=att, target=seat, amount=amount)
+        taken = 0  # one part with the damage-taken modifiers: either may come of a hidden skill
+    amount = step("taken", taken)
+    amount = step("module", core.module_damage(s, seat, amount, source))
+    core.emit(s, "DamageDealt", seat=att, target=seat, amount=amount,
+              parts=[[key, value] for key, value in steps if value])
     core.take_damage(s, seat, amount)
 
 

@@ -164,3 +164,31 @@ def test_the_priority_phase_is_named_on_the_map_screen(app: Any, lang: str,
     assert app.current.region_by_id("verb:DeclareSoulEating").enabled
     shot(app, image, "priority-phase", tmp_path)
 
+
+@pytest.mark.parametrize("lang", ["ja", "ko"])
+def test_suicide_is_marked_and_asks_in_its_own_words(app: Any, lang: str,
+                                                      tmp_path: Path) -> None:
+    """Suicide is no ordinary button: its option is drawn in the danger colour, and choosing it
+    opens a dialog of its own (its title, the loss spelled out, an OK that says what it does),
+    not the ordinary Command Spell question; Cancel sends nothing, its OK sends it."""
+    app.set_lang(lang)
+    msg, recorder = game_with_recorder(app)
+    view, tr = app.current, app.model.tr
+    suicide = next(a for a in msg["legal"] if a["type"] == "UseCommandSpell"
+                   and a["spell"] == "suicide")
+    assert view.click("verb:UseCommandSpell")
+    options = view.current_options()
+    assert [o.danger for o in options].count(True) == 1
+    index = next(i for i, o in enumerate(options) if o.action == suicide)
+    assert options[index].danger
+    assert view.click(f"opt:{index}") and recorder.acts == []
+    image = render(app, "game")
+    labels = [label for label, _x, _y in view.overlay.labels]
+    assert tr("suicide.title") in labels and tr("suicide.warning") in labels
+    assert tr("confirm.UseCommandSpell") not in labels
+    assert tr("suicide.ok") in labels and tr("confirm.ok") not in labels
+    shot(app, image, "confirm-suicide", tmp_path)
+    assert view.click("confirm_cancel") and recorder.acts == []
+    view.rebuild()  # the menu stays open after Cancel
+    assert view.click(f"opt:{index}") and view.click("confirm_ok")
+    assert recorder.acts == [suicide]

@@ -501,3 +501,72 @@ def test_a_room_whose_log_no_longer_replays_is_skipped_not_fatal() -> None:
     assert to_text(lobby.rooms[good.room.id].state) == to_text(good.state)
     assert 99 not in {row.id for row in store.load_rooms()}
     lobby.stop()
+
+
+def test_a_timeout_tells_only_its_own_player_what_was_played() -> None:
+    """When a seat's time runs out, the server's default action is announced to that seat's
+    player (timed_out, after the state it led to), and to nobody else."""
+    t = Table(declare_s=30).start()
+    t.wait(0)
+    t.tick(30)
+    told = t.members[1].of("timed_out")
+    assert told == [{"t": "timed_out", "seat": 1, "action": {"type": "DeclareWait", "seat": 1}}]
+    assert t.members[0].of("timed_out") == []
+    kinds_after = [m["t"] for m in t.members[1].got]
+    assert kinds_after.index("timed_out") > kinds_after.index("state")
+
+
+def bot_battle(**options: Any) -> list[tuple[float, str, tuple[int, ...] | None]]:
+    """Seed 1 with one human (Saber, who lets its declarations time out) and two bots, until
+    the bots have fought a while: each action's time, source and the battle's fighters in the
+    state it was chosen on (None outside a battle)."""
+    t = Table(classes=("saber", "lancer", "archer"), humans=1, seed=1, declare_s=30, **options)
+    seen: list[tuple[float, str, tuple[int, ...] | None]] = []
+    append = t.store.append_action
+
+    def recorded(room_id: int, seq: int, action: dict[str, Any], source: str) -> None:
+        append(room_id, seq, action, source)
+        b = t.room.state.battle
+        seen.append((t.clock.seconds(), source, None if b is None else tuple(b.seats)))
+
+    t.store.append_action = recorded  # type: ignore[method-assign]
+    t.start()
+    while sum(1 for *_, fighters in seen if fighters) < 6 and t.clock.seconds() < 600:
+        t.tick(1)
+    return seen
+
+
+def bot_gaps(seen: list[tuple[float, str, tuple[int, ...] | None]],
+             in_bot_battle: bool) -> set[float]:
+    """The pause before each bot action (since the action before it, or the start) chosen in
+    a battle no human fights in, or else outside any battle."""
+    times = [0.0, *(when for when, _source, _fighters in seen)]
+    return {round(when - times[i], 3) for i, (when, source, fighters) in enumerate(seen)
+            if source == "bot" and (bool(fighters and 0 not in fighters) if in_bot_battle
+                                    else fighters is None)}
+
+
+def test_bots_fighting_among_themselves_wait_bot_pace_ms_so_a_watcher_can_follow() -> None:
+    """In a battle of bots only, each bot waits the room's bot_pace_ms (default 1.5 s) before
+    it acts (two prompted at once act together); 0 lets them go at once."""
+    assert bot_gaps(bot_battle(), True) == {1.5, 0.0}
+    assert bot_gaps(bot_battle(bot_pace_ms=2500), True) == {2.5, 0.0}
+    assert bot_gaps(bot_battle(bot_pace_ms=0), True) == {0.0}
+
+
+def test_bots_outside_a_bot_battle_keep_the_short_delay() -> None:
+    """Out of battle a bot still answers BOT_DELAY after its prompt, whatever the pace."""
+    assert bot_gaps(bot_battle(bot_pace_ms=3000), False) == {BOT_DELAY}
+
+
+def test_a_bot_fighting_a_human_keeps_the_short_delay() -> None:
+    """A battle a human fights in is not paced: its bot answers BOT_DELAY after its prompt."""
+    t = Table(classes=("saber", "lancer"), humans=1, bot_pace_ms=3000).start()
+    t.tick(BOT_DELAY)  # Lancer's bot declares
+    t.state.edit(1).pos = t.state.camps[0].pos
+    t.state._legal.clear()
+    t.act(0, {"type": "DeclareEncounter", "seat": 0, "target": 1, "intent": "battle"})
+    assert t.state.battle is not None and 1 in t.state.prompt.seats
+    before = len(t.log)
+    t.tick(BOT_DELAY)
+    assert [src for _, _a, src in t.log[before:]] == ["bot"]

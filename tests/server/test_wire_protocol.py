@@ -66,6 +66,7 @@ SAMPLES: dict[str, dict[str, Any]] = {
     "ack": {"ref": 7, "state_id": 13},
     "chat_message": {"seat": -1, "name": "watcher", "channel": "room", "text": "hi"},
     "warning": {"seat": 3, "seconds": 10},
+    "timed_out": {"seat": 1, "action": {"type": "DeclareWait", "seat": 1}},
     "left": {"reason": "kicked"},
     "seat_event": {"seat": 2, "what": "dropped", "name": "Rin", "seconds": 90},
     "replay": {"replay": {"format": "grailwar-replay-4", "seed": 3, "classes": ["saber", "lancer"],

@@ -1,0 +1,57 @@
+"""Results are told on the screen the player is on, not only in the log: its investigation's
+result, a timeout the server played for it, a Command Spell's effect."""
+
+from __future__ import annotations
+
+from typing import Any
+
+from grailwar.shared.engine import events_for
+from test_battle_feed import has, play_until
+from test_model import model_for
+from test_screens import join, render, state_msg
+
+
+def test_my_investigation_result_is_a_notice() -> None:
+    state, every = play_until(3, has("Investigated"))
+    found = next(e for e in reversed(every) if e.type == "Investigated")
+    seat = found.data["seat"]
+    m = model_for(state, "ja", seat)
+    m.handle({"t": "events", "events": events_for(every, seat), "log": []}, now=100.0)
+    notice = m.current_notice(101.0)
+    cls = m.tr.cls(found.data["cls"])
+    assert notice is not None and notice.text.startswith(f"{cls}の調査：")
+    assert notice.text == m.event_text({"type": "Investigated", **found.data})
+
+
+def test_a_command_spell_is_a_notice_with_its_effect_for_the_whole_table() -> None:
+    state, every = play_until(2, has("CommandSpellUsed"))
+    used = next(e for e in reversed(every) if e.type == "CommandSpellUsed")
+    watcher = (used.data["seat"] + 1) % len(state.camps)
+    m = model_for(state, "ko", watcher)
+    m.handle({"t": "events", "events": events_for(every, watcher), "log": []}, now=100.0)
+    spell = m.tr.rules.command_spells[used.data["spell"]]
+    text = m.current_notice(101.0).text
+    assert f"「{spell.name.get('ko')}」" in text and text.endswith(spell.text.get("ko"))
+
+
+def test_a_timeout_played_for_me_is_a_notice_and_another_seats_is_not() -> None:
+    state, _ = play_until(3, has("TurnStarted"))
+    m = model_for(state, "ja", 0)
+    m.handle({"t": "timed_out", "seat": 1, "action": {"type": "DeclareWait", "seat": 1}},
+             now=100.0)
+    assert m.current_notice(101.0) is None
+    m.handle({"t": "timed_out", "seat": 0, "action": {"type": "DeclareWait", "seat": 0}},
+             now=100.0)
+    assert m.current_notice(101.0).text == "時間切れ：あなたの代わりに「待機」を選びました。"
+
+
+def test_the_notice_is_drawn_on_the_screen_the_player_is_on(app: Any) -> None:
+    state, _ = play_until(3, has("TurnStarted"))
+    join(app, 0)
+    app.model.handle(state_msg(state, 0))
+    app.model.handle({"t": "timed_out", "seat": 0, "action": {"type": "DeclareWait",
+                                                              "seat": 0}})
+    for screen in ("game", "dossier"):
+        render(app, screen)
+        labels = [label for label, _x, _y in app.current.base.labels]
+        assert "時間切れ：あなたの代わりに「待機」を選びました。" in labels, screen
