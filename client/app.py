@@ -63,7 +63,8 @@ class GrailApp:
             self.settings["name"] = name
         if host:
             self.settings["host"] = host
-        if not self.settings.get("lang"):
+        ask_lang = not self.settings.get("lang")  # first start, and no system language to use
+        if ask_lang:
             self.settings["lang"] = "en"
         self.tr = Tr(self.settings["lang"])
         self.model = ClientModel(tr=self.tr)
@@ -92,7 +93,7 @@ class GrailApp:
         self.loop_running = False
         self.next_frame = 0.0
         self.closing = False
-        self.show("title")
+        self.show("language" if ask_lang else "title")
 
     # --- screens --------------------------------------------------------------------------------
     def view(self, name: str) -> Any:
