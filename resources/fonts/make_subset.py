@@ -97,10 +97,12 @@ SYMBOLS = ranges((0x2000, 0x206F), (0x20A0, 0x20CF), (0x2100, 0x23FF), (0x2460, 
                  (0x2900, 0x2BFF), (0x3200, 0x33FF), (0xFE30, 0xFE4F))
 NAME_KANJI = set("𠮷")  # common in names, outside JIS X 0213 (Adobe-Japan1 has it)
 EUROPEAN = ranges((0x100, 0x24F), (0x370, 0x3FF), (0x400, 0x4FF), (0x1E00, 0x1EFF))  # names
-# Where the body face finds, first to last, what Noto CJK lacks: Latin, Greek and Cyrillic
-# letters (JIS X 0213 has some, European names more), emoji, other symbols, ≒ and ⦅⦆.
-CORE_DONORS = ("NotoSans-Regular.ttf", None, "NotoSansSymbols-Regular.ttf",
-               "NotoSansSymbols2-Regular.ttf", "NotoSansMath-Regular.ttf")  # None: the emoji
+# Where the body face finds what Noto CJK lacks, first to last (fonts-noto-core): Latin, Greek
+# and Cyrillic letters (JIS X 0213 has some, European names more); then Noto Emoji; then the
+# other symbols, ≒ and ⦅⦆.
+LETTER_DONOR = "NotoSans-Regular.ttf"
+SYMBOL_DONORS = ("NotoSansSymbols-Regular.ttf", "NotoSansSymbols2-Regular.ttf",
+                 "NotoSansMath-Regular.ttf")
 VARIATION_SELECTORS = [*range(0xFE00, 0xFE10), *range(0xE0100, 0xE01F0)]
 
 
@@ -212,8 +214,11 @@ def main() -> None:
     parser.add_argument("--core-dir", type=Path, default=Path("/usr/share/fonts/truetype/noto"))
     parser.add_argument("--emoji", type=Path, default=default_emoji())
     args = parser.parse_args()
-    donors = [args.emoji if name is None else args.core_dir / name for name in CORE_DONORS]
-    absent = [str(path) for path in donors if path is None or not path.exists()]
+    if args.emoji is None:
+        parser.error("no Noto Emoji: pip install manimgx-fonts, or give --emoji")
+    donors = [args.core_dir / LETTER_DONOR, args.emoji,
+              *(args.core_dir / name for name in SYMBOL_DONORS)]
+    absent = [str(path) for path in donors if not path.exists()]
     if absent:
         parser.error(f"missing {absent}: see the docstring")
     used = used_characters()
@@ -225,6 +230,7 @@ def main() -> None:
             make(args.source_dir / source, HERE / out, family, style, broad, donors)
         else:
             make(args.source_dir / source, HERE / out, family, style, narrow)
+
 
 if __name__ == "__main__":
     main()
