@@ -63,10 +63,10 @@ class GrailApp:
             self.settings["name"] = name
         if host:
             self.settings["host"] = host
-        ask_lang = not self.settings.get("lang")  # first start, and no system language to use
-        if ask_lang:
-            self.settings["lang"] = "en"
-        self.tr = Tr(self.settings["lang"])
+        # first start, and no system language to use: ask, in English until answered (the
+        # setting stays empty, so it is asked again if the window closes before an answer)
+        ask_lang = not self.settings.get("lang")
+        self.tr = Tr(self.settings.get("lang") or "en")
         self.model = ClientModel(tr=self.tr)
         self.local_mode = local
         self.bot_delay = bot_delay

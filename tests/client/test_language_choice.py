@@ -52,6 +52,8 @@ def test_another_system_asks_first_and_the_answer_is_remembered(window: Any, rea
     system_lang("C")
     app = start(window, reactor)
     assert app.current.name == "language"
+    app.save_settings()  # what playing or connecting saves before any answer
+    assert start(window, reactor).current.name == "language", "no answer yet: asked again"
     image = render(app, "language")
     view = app.current
     labels = [label for label, _x, _y in view.base.labels]
