@@ -11,7 +11,7 @@ from grailwar.client import theme as th
 from test_i18n import _has
 from test_screens import join, render, room_public
 
-NAMES = "髙橋 﨑 德 塚 𠮷野家 𠮟"
+NAMES = "髙橋 﨑 德 塚 \ufa10 𠮷野家 𠮟"  # 塚 twice: U+585A and the IBM extension's U+FA10
 SYMBOLS = "♪♡★※→①⑳㈱"
 HANGUL_TEXT = "한글 똠방각하 ᄀᆞᇹ ㆍㅿ"
 EMOJI = "😀🎲❤️👍"
