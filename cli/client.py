@@ -20,8 +20,8 @@ def register(sub: argparse._SubParsersAction) -> None:
     p = sub.add_parser("play", help="play against bots: a local server with bots in every "
                                     "other seat, and the desktop client")
     p.add_argument("--lang", choices=("ja", "ko", "en"), default=None,
-                   help="interface language (remembered; default: the last one, or $LANG; "
-                        "with --text the last one, or ja)")
+                   help="interface language (remembered; default: the last one, or $LANG if "
+                        "it is ja or ko, else the client asks; with --text the last one, or ja)")
     p.add_argument("--name", default=None, help="your player name (remembered)")
     p.add_argument("--text", action="store_true",
                    help="the terminal game instead of the window (no graphics needed)")

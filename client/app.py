@@ -63,9 +63,10 @@ class GrailApp:
             self.settings["name"] = name
         if host:
             self.settings["host"] = host
-        if not self.settings.get("lang"):
-            self.settings["lang"] = "en"
-        self.tr = Tr(self.settings["lang"])
+        # first start, and no system language to use: ask, in English until answered (the
+        # setting stays empty, so it is asked again if the window closes before an answer)
+        ask_lang = not self.settings.get("lang")
+        self.tr = Tr(self.settings.get("lang") or "en")
         self.model = ClientModel(tr=self.tr)
         self.local_mode = local
         self.bot_delay = bot_delay
@@ -93,7 +94,7 @@ class GrailApp:
         self.loop_running = False
         self.next_frame = 0.0
         self.closing = False
-        self.show("title")
+        self.show("language" if ask_lang else "title")
 
     # --- screens --------------------------------------------------------------------------------
     def view(self, name: str) -> Any:

@@ -19,12 +19,13 @@ def config_path() -> Path:
 
 
 def guess_lang() -> str:
+    """The system's language if it is Japanese or Korean, else "" (the client then asks)."""
     for var in ("LC_ALL", "LC_MESSAGES", "LANG"):
         value = os.environ.get(var, "")
         if value:
             code = value[:2].lower()
-            return code if code in ("ja", "ko") else "en"
-    return "en"
+            return code if code in ("ja", "ko") else ""
+    return ""
 
 
 def stored() -> dict[str, str]:
@@ -42,7 +43,7 @@ def load() -> dict[str, Any]:
     data = dict(DEFAULTS)
     data.update(stored())
     if data["lang"] not in ("ja", "ko", "en"):
-        data["lang"] = guess_lang()
+        data["lang"] = guess_lang()  # "" when there is none to go by
     return data
 
 

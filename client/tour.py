@@ -145,6 +145,10 @@ class Tour:
         # --- title
         app.show("title")
         self.shot("title")
+        app.current.click("help")  # the help, on its page of declarations
+        app.current.click("help:page:declare")
+        self.shot("help")
+        app.current.click("help:back")
         # --- the local server and some rooms to show in the lobby
         from .embedded import LocalServer
 

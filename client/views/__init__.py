@@ -6,6 +6,8 @@ from .battle import BattleView
 from .dossier import DossierView
 from .end import EndView
 from .game import GameView
+from .help import HelpView
+from .language import LanguageView
 from .lobby import LobbyView
 from .log import LogView
 from .room import RoomView
@@ -14,6 +16,7 @@ from .title import TitleView
 VIEW_CLASSES = {
     "title": TitleView, "lobby": LobbyView, "room": RoomView, "game": GameView,
     "battle": BattleView, "dossier": DossierView, "log": LogView, "end": EndView,
+    "language": LanguageView, "help": HelpView,
 }
 
 __all__ = ["VIEW_CLASSES"]

@@ -252,6 +252,9 @@ class BaseView(arcade.View):
             self.invalidate()
 
     def on_key_press(self, symbol: int, modifiers: int) -> None:
+        if symbol == keys.F5:  # the help, from every screen and every field
+            self.toggle_help()
+            return
         if self.focus is not None and self.focus in self.fields:
             if symbol == keys.BACKSPACE:
                 if self.fields[self.focus].backspace():
@@ -276,6 +279,10 @@ class BaseView(arcade.View):
 
     def on_key(self, symbol: int, modifiers: int) -> None:
         """Keys that no focused field took."""
+
+    def toggle_help(self) -> None:
+        """F5 or a "?" button: show the help, which comes back to this screen."""
+        self.app.view("help").open_from(self)
 
     def on_enter(self, field: str) -> None:
         """Enter pressed in a field."""

@@ -186,6 +186,8 @@ class InGameView(BaseView):
                 s.text(tr(f"turn.{t}"), x + 42, top + 26, 13, th.INK if lit else th.MUTED,
                        bold=lit, anchor_x="center", anchor_y="center", max_width=78)
                 x += 88
+        self.button(s, "help", 512, top + 9, 36, 34, tr("help.button"), self.toggle_help,
+                    help=tr("help.open_help"), style="ghost", size=16)
         x = 560
         for tab in TABS:
             enabled = tab != "battle" or m.in_battle

@@ -92,6 +92,8 @@ class TitleView(BaseView):
         self.button(s, "connect", left + width - 36 - 140, y, 140, 40, tr("title.connect"),
                     self.connect, help=tr("title.connect_help"), size=15)
         s.text(tr("title.connect_help"), left + 36, y - 22, 12, th.MUTED, max_width=width - 72)
+        self.button(s, "help", left + width / 2 - 100, bottom + 56, 200, 38, tr("help.open"),
+                    self.toggle_help, help=tr("help.open_help"), style="ghost", size=14)
         s.text(tr("title.footer"), left + width / 2, bottom + 26, 12, th.FAINT,
                anchor_x="center", max_width=width - 30)
 
