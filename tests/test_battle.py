@@ -16,7 +16,7 @@ from __future__ import annotations
 from dataclasses import replace
 
 import pytest
-from grailwar.shared.engine import default_action, legal_actions, view_for
+from grailwar.shared.engine import default_action, legal_actions, view_event, view_for
 from grailwar.shared.engine.actions import (
     AnswerAmbush,
     AnswerIntervention,
@@ -587,7 +587,13 @@ def test_fumble_2_loses_the_card_at_1d_hand_position(position):
     hand = s.camps[0].hand
     assert hand == "".join(sorted(hand, key="BAQ".index))
     assert after.camps[0].hand == hand[:position - 1] + hand[position:]
-    assert find(events, "FumblePenalty")[0].data["card"] == hand[position - 1]
+    penalty = find(events, "FumblePenalty")[0]
+    assert penalty.data["card"] == hand[position - 1]
+    # the hand is hidden: the other camp sees a card lost, neither which nor the die's face
+    assert view_event(penalty, 1) == {"type": "FumblePenalty", "seat": 0, "penalty": "card"}
+    die = next(e for e in events if e.type == "DiceRolled" and e.data["purpose"] == "fumble_card")
+    seen = view_event(die, 1)
+    assert seen["faces"] == [] and seen["total"] is None
 
 
 def test_fumble_2_with_an_empty_hand_loses_nothing():

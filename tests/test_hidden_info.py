@@ -261,12 +261,16 @@ def event_leaks(event: dict[str, Any], mine: bool, hidden: dict[str, str],
             yield "mp", f"seat {actor} shows {key!r}"
     if etype == "FumblePenalty" and event.get("penalty") == "mp" and "amount" in event:
         yield "mp", f"MP fumble of seat {actor} shows its amount"
+    if etype == "FumblePenalty" and "card" in event:
+        yield "hand", f"card fumble of seat {actor} shows the card lost"
     if etype == "DiceRolled":
         purpose = event["purpose"]
         if purpose == "investigate":
             yield "investigation", f"investigation roll of seat {actor}"
         elif purpose.startswith(MP_DICE) and (event["faces"] or event["total"] is not None):
             yield "mp", f"MP roll {purpose} of seat {actor}: {event}"
+        elif purpose == "fumble_card" and (event["faces"] or event["total"] is not None):
+            yield "hand", f"the card fumble's die of seat {actor} shows where in the hand"
         elif purpose == "skill" and tier_of(actor) < 1 and (
                 event["target"] is not None or event["faces"] or event["total"] is not None):
             # the check value names the skill; a face with the (public) result bounds the value

@@ -758,10 +758,12 @@ def fumble(s: GameState, seat: int) -> None:
             core.lose_mp(s, seat, amount)
     elif what == 2:
         hand = s.camps[seat].hand
-        if hand:
-            i = core.roll_dice(s, Dice(1, len(hand), 0), seat, "fumble_card") - 1
+        if hand:  # the hand is hidden, and so is which card went: the die and the card
+            mine = frozenset({seat})
+            i = core.roll_dice(s, Dice(1, len(hand), 0), seat, "fumble_card", mine) - 1
             s.edit(seat).hand = hand[:i] + hand[i + 1:]
-            core.emit(s, "FumblePenalty", seat=seat, penalty="card", card=hand[i])
+            core.emit(s, "FumblePenalty", mine, {"seat": seat, "penalty": "card"}, seat=seat,
+                      penalty="card", card=hand[i])
     else:
         debuff = s.rules.debuffs[core.roll_dice(s, Dice(1, 20, 0), seat, "fumble_debuff") - 1]
         core.emit(s, "FumblePenalty", seat=seat, penalty="debuff", debuff=debuff.id)
