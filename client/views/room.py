@@ -8,7 +8,8 @@ from ...shared.engine.data import CLASSES
 from .. import theme as th
 from ..gfx import Scene
 from .base import BaseView
-from .common import chat_box, send_chat, token
+from .chatpane import chat_box, scroll_key, send_chat
+from .common import token
 
 ROW_H = 66
 
@@ -26,6 +27,9 @@ class RoomView(BaseView):
     def on_enter(self, field: str) -> None:
         if field == "chat":
             send_chat(self, "room")
+
+    def on_key(self, symbol: int, modifiers: int) -> None:
+        scroll_key(self, symbol)
 
     @property
     def room(self) -> dict[str, Any] | None:
