@@ -105,7 +105,7 @@ def draw_line(view: BaseView, s: Scene, line: dict[str, Any], x: float, y: float
     head = th.shade(th.class_colour(cls), 1.3) if cls else th.MUTED
     s.text(stamp(line), x, y, 11, th.FAINT, anchor_y="bottom")
     s.text(name, x + 44, y, 11, head, anchor_y="bottom", max_width=width - 44)
-    return y + 20
+    return y + 28
 
 
 def seat_class(m: Any, seat: int | None) -> str | None:
