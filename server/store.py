@@ -1,8 +1,9 @@
 """Durable room logs in SQLite (WAL): an action is written here before it is acknowledged.
 
 One database holds every room: its options and seed, its seats (with hashed tokens), the
-ordered list of accepted actions, and the deadlines of the running timers. A restarted server
-rebuilds each room by replaying its actions from the seed.
+ordered list of accepted actions, the deadlines of the running timers, and its last chat lines
+(with who may read each). A restarted server rebuilds each room by replaying its actions from
+the seed.
 
 Each statement commits on its own (autocommit). In WAL mode with synchronous=NORMAL a commit
 survives the server process being killed at any moment (SIGKILL, a crash): the WAL is in the
