@@ -6,6 +6,7 @@ from __future__ import annotations
 from typing import Any
 
 import pytest
+from grailwar.server import chat as chat_module
 from grailwar.shared.protocol import MAX_FRAME, encode
 from server_kit import FakeMember, Server, Wire, error_of, kinds, one, restarted
 from test_server_lobby import create, join, room_of
@@ -191,3 +192,24 @@ def test_a_long_history_comes_in_messages_below_the_frame_limit(server: Server) 
     parts = [m for m in got if m["t"] == "history"]
     assert len(parts) > 1 and all(len(encode(p)) <= MAX_FRAME for p in parts)
     assert [c["text"][:3] for c in history_of(got)[2]] == [f"{i:03}" for i in range(300)]
+
+
+def test_a_room_keeps_its_last_lines_only(server: Server, monkeypatch: pytest.MonkeyPatch
+                                          ) -> None:
+    """The kept chat is bounded, in memory and in the store; a restarted room numbers its
+    next line after the last one kept."""
+    monkeypatch.setattr(chat_module, "MAX_LINES", 5)
+    owner, _b, _s = table(server)
+    for i in range(8):
+        said(owner, f"line {i}")
+    room_id = room_of(owner).id
+    rows = server.store.db.execute("SELECT COUNT(*) FROM chat WHERE room = ?",
+                                   (room_id,)).fetchone()[0]
+    assert rows == 5
+    _clock, lobby = restarted(server.store, server.clock.seconds())
+    member = FakeMember("after")
+    room = lobby.rooms[room_id]
+    room.join_spectator(member)
+    assert [c["text"] for c in history_of(member.got)[2]] == [f"line {i}" for i in range(3, 8)]
+    room.chat(member, "again", "room")
+    assert member.last("chat_message")["id"] == 9
