@@ -102,3 +102,17 @@ def line_text(line: dict[str, Any], tr: Tr) -> str:
 def stamp(line: dict[str, Any]) -> str:
     """HH:MM in local time."""
     return time.strftime("%H:%M", time.localtime(line.get("at", 0)))
+
+
+def seat_class(m: Any, seat: int | None) -> str | None:
+    """The class of a seat, from the room (`m` is the ClientModel)."""
+    for row in (m.room or {}).get("seat_list", []):
+        if row["seat"] == seat:
+            return row.get("cls")
+    return None
+
+
+def seat_label(m: Any, seat: int | None) -> str:
+    """A seat as a whisper names it: its class and its player."""
+    cls = seat_class(m, seat)
+    return f"{m.tr.cls(cls)} {m.player_name(seat)}".strip() if cls else "—"

@@ -7,7 +7,7 @@ from __future__ import annotations
 import html
 from typing import Any
 
-from .chatbook import line_text, stamp
+from .chatbook import line_text, seat_label, stamp
 from .model import ClientModel
 
 COLOURS = {"events": "#9aa0c0", "dice": "#d6b060", "room": "#eae6dc",
@@ -28,20 +28,16 @@ def sections(m: ClientModel) -> list[tuple[str, str, list[tuple[str, str, str]]]
     titles = {"room": tr("chat.room"), "negotiation": tr("chat.negotiation"),
               "whisper": tr("chatlog.whispers")}
     for channel, title in titles.items():
-        out.append((channel, title, [chat_row(m, line) for line in m.chat[channel]]))
+        out.append((channel, title, [chat_row(m, line) for line in m.chat[channel]
+                                     if not line.get("system")]))  # a refusal stays local
     return out
 
 
 def chat_row(m: ClientModel, line: dict[str, Any]) -> tuple[str, str, str]:
     name = line.get("name", "")
     if line.get("channel") == "whisper":
-        name = m.tr("chatlog.whisper_head", name=name, who=m.tr.cls(seat_cls(m, line.get("to"))))
+        name = m.tr("chatlog.whisper_head", name=name, who=seat_label(m, line.get("to")))
     return stamp(line), name, line_text(line, m.tr)
-
-
-def seat_cls(m: ClientModel, seat: int | None) -> str | None:
-    rows = (m.room or {}).get("seat_list", [])
-    return next((row.get("cls") for row in rows if row["seat"] == seat), None)
 
 
 def title(m: ClientModel) -> str:

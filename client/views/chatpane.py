@@ -11,7 +11,7 @@ from typing import Any
 from arcade import key as keys
 
 from .. import theme as th
-from ..chatbook import line_text, stamp
+from ..chatbook import line_text, seat_class, seat_label, stamp
 from ..gfx import Scene, TextField
 from .base import BaseView
 
@@ -106,19 +106,6 @@ def draw_line(view: BaseView, s: Scene, line: dict[str, Any], x: float, y: float
     s.text(stamp(line), x, y, 11, th.FAINT, anchor_y="bottom")
     s.text(name, x + 44, y, 11, head, anchor_y="bottom", max_width=width - 44)
     return y + 28
-
-
-def seat_class(m: Any, seat: int | None) -> str | None:
-    for row in (m.room or {}).get("seat_list", []):
-        if row["seat"] == seat:
-            return row.get("cls")
-    return None
-
-
-def seat_label(m: Any, seat: int | None) -> str:
-    """A seat as a whisper names it: its class and its player."""
-    cls = seat_class(m, seat)
-    return f"{m.tr.cls(cls)} {m.player_name(seat)}".strip() if cls else "—"
 
 
 def whisper_seats(m: Any) -> list[int]:

@@ -201,6 +201,9 @@ def test_the_log_is_saved_at_any_time_as_text_and_html(app: Any) -> None:
     app.model.handle({"t": "events", "events": events, "log": []})
     app.model.handle(chat("<script>alert('x')</script> & co", 5))
     app.model.handle(chat("2D6+3", 6, roll=ROLL))
+    app.model.handle(chat("内緒の話", 7, channel="whisper", to=2))
+    app.model.handle({"t": "error", "code": "rate_limited", "message": "slow",
+                      "ref": app.model.chat.sending("too fast", "room")})
     render(app, "log")
     assert app.current.click("export_log")
     txt = Path(app.last_export)
@@ -215,6 +218,9 @@ def test_the_log_is_saved_at_any_time_as_text_and_html(app: Any) -> None:
     assert "<script>alert('x')</script> & co" in text
     assert "(2D6+3) ＞ 7[3,4]+3 ＞ 10" in text
     assert checker.tags.count("section") == 5
+    whispers = page[page.index('class="whisper"'):]
+    assert "内緒の話" in whispers and "ランサー 慎二" in whispers
+    assert app.tr("error.rate_limited") not in page, "a refusal is the player's own notice"
     assert "<script>alert('x')</script> & co" in txt.read_text(encoding="utf-8")
     assert app.model.notices[-1].level == "info"
 
