@@ -15,21 +15,21 @@ from ..chatbook import line_text, seat_class, seat_label, stamp
 from ..gfx import Scene, TextField
 from .base import BaseView
 
-TABS = ("whisper", "negotiation", "room")
+TABS = ("whisper", "negotiation", "room")  # right to left
 PAGE = 5  # lines per PageUp / PageDown
 SCROLL = "chat"  # the view's scroll entry: how many lines back from the newest
 
 
 def chat_box(view: BaseView, s: Scene, left: float, bottom: float, width: float, height: float,
-             with_tabs: bool = True) -> None:
-    """Chat lines of the channel shown, its tabs and the input line."""
+             tabs: tuple[str, ...] = TABS) -> None:
+    """Chat lines of the channel shown, the tabs of the channels and the input line."""
     tr, m, ui = view.tr, view.model, view.app.ui
     view.panel(s, left, bottom, width, height, tr("chat.title"))
-    channel = ui.chat_channel if with_tabs else "room"
+    channel = shown_channel(ui, tabs)
     top = bottom + height - 50
-    if with_tabs:
+    if len(tabs) > 1:
         x = left + width - 10
-        for tab in TABS:
+        for tab in tabs:
             x -= 100
             label = tr("chatlog.whisper") if tab == "whisper" else tr(f"chat.{tab}")
             view.button(s, f"chat:{tab}", x, bottom + height - 34, 96, 28, label,
@@ -48,6 +48,11 @@ def chat_box(view: BaseView, s: Scene, left: float, bottom: float, width: float,
     view.field(s, "chat", left + 14, bottom + 12, width - 28 - 96, 38, 13)
     view.button(s, "chat:send", left + width - 14 - 88, bottom + 12, 88, 38, tr("chat.send"),
                 lambda: send_chat(view, channel), size=13)
+
+
+def shown_channel(ui: Any, tabs: tuple[str, ...]) -> str:
+    """The channel a pane with these tabs shows (and its input speaks in)."""
+    return ui.chat_channel if ui.chat_channel in tabs else "room"
 
 
 def lines(view: BaseView, s: Scene, channel: str, left: float, bottom: float, width: float,

@@ -374,6 +374,5 @@ class InGameView(BaseView):
                         enabled=usable, help=help, label=kind)
 
     # --- chat -----------------------------------------------------------------------------------
-    def chat_box(self, s: Scene, left: float, bottom: float, width: float, height: float,
-                 with_tabs: bool = True) -> None:
-        chat_box(self, s, left, bottom, width, height, with_tabs)
+    def chat_box(self, s: Scene, left: float, bottom: float, width: float, height: float) -> None:
+        chat_box(self, s, left, bottom, width, height)

@@ -230,3 +230,24 @@ def test_html_of_an_empty_table_is_well_formed() -> None:
     checker.feed(log_html(ClientModel("ko")))
     checker.close()
     assert checker.stack == []
+
+
+def test_the_room_screen_whispers_before_the_start(app: Any) -> None:
+    """Before the start the room's chat has the room and whisper tabs (no negotiation yet),
+    and its input whispers to the seat the whisper tab names."""
+    app.model.handle({"t": "welcome", "version": 1, "server": "grailwar"})
+    app.model.handle({"t": "joined", "room": 1, "seat": 0, "token": "x" * 32,
+                      "spectator": False})
+    room = room_public()
+    room["seat_list"][2].update(kind="human", name="慎二")
+    app.model.handle({"t": "room", "room": room})
+    sent = record_sends(app)
+    render(app, "room")
+    view = app.current
+    assert view.region_by_id("chat:negotiation") is None
+    assert view.click("chat:whisper")
+    render(app, "room")
+    assert app.tr("chatlog.whisper_to", who="ランサー 慎二") in labels(app)
+    say(app, "よろしく")
+    assert {k: sent[-1][k] for k in ("text", "channel", "to")} == {
+        "text": "よろしく", "channel": "whisper", "to": 2}
