@@ -23,6 +23,7 @@ from twisted.python.failure import Failure
 from ..shared.bots import make_bot
 from ..shared.engine import (
     Action,
+    Event,
     GameState,
     MalformedActionError,
     NotPromptedError,
@@ -149,7 +150,7 @@ class Room:
         self.actions: list[dict[str, Any]] = []  # every accepted action, for the replay
         # every event of the game, for the history of a member joining late (a restart
         # regenerates them by replaying the actions)
-        self.history: list[Any] = []
+        self.history: list[Event] = []
         self.chat_log = ChatLog(room_id, store)
         self.think: Callable[..., Deferred] = maybeDeferred  # the server runs search in threads
 
