@@ -182,7 +182,7 @@ _MESSAGES = [
         "spectator": _opt(bool), "cls": _opt(str, choices=CLASS_NAMES),
     }, "join as a player (in a free seat, of `cls` if given) or as a spectator"),
     Message("resume", "c2s", {"room": Field(int, lo=1), "token": Field(str, lo=8, hi=64)},
-            "take back a seat with its token; answers joined then a full resync"),
+            "take back a seat with its token; answers joined, history, then a full resync"),
     Message("leave_room", "c2s", {}, "leave the room (a player's seat goes to a bot)"),
     Message("choose_class", "c2s", {"cls": Field(str, choices=CLASS_NAMES)},
             "before the start: move to the free seat of another class"),
