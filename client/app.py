@@ -32,6 +32,7 @@ class UiState:
     page: int = 0
     state_id: int = -1
     chat_channel: str = "room"
+    whisper_to: int | None = None  # the seat the whisper channel speaks to
     log_kind: str = "dice"
     extra: dict[str, Any] = field(default_factory=dict)
 
@@ -417,15 +418,18 @@ class GrailApp:
 
     # --- exports --------------------------------------------------------------------------------
     def export(self, what: str) -> str | None:
-        """Write the log (text) or the replay (JSON) to the export folder; returns the path."""
+        """Write the log (a text file and an HTML page beside it) or the replay (JSON) to the
+        export folder, at any time of the game; returns the path (the text file's)."""
         from .embedded import dump_replay
+        from .logexport import log_html, log_text
 
         stamp = time.strftime("%Y%m%d-%H%M%S")
         try:
             self.export_dir.mkdir(parents=True, exist_ok=True)
             if what == "log":
                 path = self.export_dir / f"grailwar-log-{stamp}.txt"
-                path.write_text(self.model.export_log(), encoding="utf-8")
+                path.write_text(log_text(self.model), encoding="utf-8")
+                path.with_suffix(".html").write_text(log_html(self.model), encoding="utf-8")
             else:
                 path = self.export_dir / f"grailwar-replay-{stamp}.json"
                 replay = self.model.replay  # the server sends it when the game is over
@@ -440,7 +444,9 @@ class GrailApp:
             self.model.notify(self.tr("error.export_failed", reason=err.strerror or str(err)))
             return None
         self.last_export = str(path)
-        self.model.notify(self.tr("end.exported", path=os.path.relpath(path)), "info")
+        notice = self.tr("chatlog.exported", folder=os.path.relpath(self.export_dir)) \
+            if what == "log" else self.tr("end.exported", path=os.path.relpath(path))
+        self.model.notify(notice, "info")
         return str(path)
 
     def list_rooms(self) -> None:

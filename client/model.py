@@ -20,11 +20,11 @@ from ..shared.engine.prompts import PROMPTS
 from ..shared.engine.text import dice_line
 from ..shared.engine.turns import PRIORITY
 from .battle_feed import formula, latest_strike, opposed_targets
+from .chatbook import ChatBook, line_text
 from .i18n import Tr
 
 MAX_EVENTS = 3000
 DICE_KINDS = ("dice", "critical", "fumble")
-MAX_CHAT = 200
 
 # The verbs a rules module adds to the shared prompt records, with the module and the option
 # that switch them on: `PROMPTS` is the same for every game, so a game without the module must
@@ -145,7 +145,7 @@ class ClientModel:
         self.state_at = 0.0
         self.events: list[dict[str, Any]] = []
         self.server_log: list[str] = []
-        self.chat: dict[str, list[dict[str, Any]]] = {"room": [], "negotiation": []}
+        self.chat = ChatBook()
         self.notices: list[Notice] = []
         self.warning: dict[str, Any] | None = None
         self.connection = "offline"  # offline | connecting | connected | reconnecting
@@ -224,10 +224,18 @@ class ClientModel:
         return ""
 
     def _on_chat_message(self, msg: dict[str, Any], now: float) -> None:
-        channel = msg.get("channel", "room")
-        lines = self.chat.setdefault(channel, [])
-        lines.append(msg)
-        del lines[:-MAX_CHAT]
+        self.chat.add({k: v for k, v in msg.items() if k != "t"}, len(self.events))
+
+    def _on_history(self, msg: dict[str, Any], now: float) -> None:
+        """The game so far (after joined): the first part replaces the log and the chat."""
+        if msg.get("first"):
+            self.events.clear()
+            self.server_log.clear()
+        self.events.extend(msg.get("events", []))
+        self.server_log.extend(msg.get("log", []))
+        del self.events[:-MAX_EVENTS]
+        del self.server_log[:-MAX_EVENTS]
+        self.chat.load(msg.get("chat", []), bool(msg.get("first")))
 
     def _on_warning(self, msg: dict[str, Any], now: float) -> None:
         self.warning = {**msg, "at": now}
@@ -247,6 +255,8 @@ class ClientModel:
         self.notify(self.event_text(event), "info", now)
 
     def _on_error(self, msg: dict[str, Any], now: float) -> None:
+        if self.chat.refused(msg.get("ref"), self.error_text(msg)):
+            return  # the chat pane says it, and the line's text is back in the input
         if "ref" in msg or msg.get("code") in ("stale_state", "illegal_action", "not_your_turn",
                                                 "rate_limited"):
             self.sent_state_id = -1  # the action was refused: its buttons are live again
@@ -268,7 +278,7 @@ class ClientModel:
         code = msg.get("code", "")
         if code == "version_mismatch":
             return self.version_text(msg.get("message", ""))
-        key = f"error.{code}"
+        key = error_key(self.tr, code)
         if not self.tr.has(key):
             return msg.get("message", code)
         return self.tr(key, detail=msg.get("field") or msg.get("message", ""))
@@ -299,7 +309,7 @@ class ClientModel:
         self.token = ""
         self.events.clear()
         self.server_log.clear()
-        self.chat = {"room": [], "negotiation": []}
+        self.chat.clear()
 
     # --- the game state --------------------------------------------------------------------------
     @property
@@ -947,6 +957,29 @@ class ClientModel:
                 out.append((event_kind(e), line))
         return out
 
+    def dice_tab(self) -> list[tuple[str, str]]:
+        """The dice tab: the game's rolls and turns, the seats' comings and goings, and the
+        chat's rolls in their places (a roll from the chat is kind `chat`)."""
+        rolls = self.chat.rolls()
+        out: list[tuple[str, str]] = []
+        shown = 0
+
+        def rolls_until(place: int) -> None:
+            nonlocal shown
+            while shown < len(rolls) and rolls[shown]["after"] <= place:
+                line = rolls[shown]
+                out.append(("chat", f"{line.get('name', '')}: {line_text(line, self.tr)}"))
+                shown += 1
+
+        for place, e in enumerate(self.events):
+            rolls_until(place)
+            kind = event_kind(e)
+            text = self.event_text(e) if kind in (*DICE_KINDS, "turn", "seat") else ""
+            if text:
+                out.append((kind, text))
+        rolls_until(len(self.events))
+        return out
+
     def dice_log(self, limit: int | None = None) -> list[str]:
         return [t for k, t in self.log_lines(limit) if k in DICE_KINDS]
 
@@ -1033,13 +1066,12 @@ class ClientModel:
             "survivors": [c["seat"] for c in view["camps"] if c["alive"]],
         }
 
-    def export_log(self) -> str:
-        """The whole game log in this language: dice-bot lines and events."""
-        lines = [self.tr("app.title")]
-        if self.room:
-            lines.append(self.room.get("name", ""))
-        lines.extend(text for _kind, text in self.log_lines())
-        return "\n".join(lines) + "\n"
+
+def error_key(tr: Tr, code: str) -> str:
+    """The catalog key of an error code's text: `error.<code>`, or for the chat's own errors
+    `chatlog.error_<code>` (kept with the chat's texts)."""
+    key = f"error.{code}"
+    return key if tr.has(key) else f"chatlog.error_{code}"
 
 
 def event_kind(e: dict[str, Any]) -> str:

@@ -36,6 +36,7 @@ SAMPLE_CHAT = {
 PLAYER = {"ja": "衛宮", "ko": "한서진", "en": "Ayaka"}
 TOUR_SEED = 1  # the scripted game's; the dossier comment below holds for it
 TACTICS_SEED = 20240611  # the staged tactics battle's (its screens and tests rely on it)
+TOUR_ROLL = "1D100<=60"  # rolled by the server in the chat (its own dice, not the game's)
 TOUR_SERVANT = "hua_mulan"  # the tour's Saber, chosen in the room
 # The tour's own investigations, class by class to a tier; the other rivals stay at tier 0.
 # With the tour's seed the dossier of day 4 then shows every step of the deduction: Archer's
@@ -258,6 +259,12 @@ class Tour:
         self.shot("dossier")
         self.wait(lambda: m.over, timeout=240, step=player.step)
         app.show("log")
+        view = app.current
+        for text in (chat[1], TOUR_ROLL):  # a word and a dice command in the log's chat
+            view.click("field:chat")
+            view.type_text(text)
+            view.click("chat:send")
+        self.wait(lambda: len(m.chat["room"]) >= 3, timeout=5)
         self.shot("log")
         if m.over:
             app.show("end")

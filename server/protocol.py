@@ -30,19 +30,26 @@ log = Logger()
 SERVER_NAME = "grailwar"
 
 
-class RateLimit:
-    """A token bucket: `rate` messages per `per` seconds, with bursts up to `rate`."""
+# A table talks in bursts: a player may say 8 lines at once, then one a second.
+CHAT_BURST = 8
 
-    def __init__(self, clock: IReactorTime, rate: float, per: float) -> None:
+
+class RateLimit:
+    """A token bucket: `rate` messages per `per` seconds, with bursts up to `burst` (by
+    default `rate`)."""
+
+    def __init__(self, clock: IReactorTime, rate: float, per: float,
+                 burst: float | None = None) -> None:
         self.clock = clock
         self.rate = rate
         self.per = per
-        self.tokens = rate
+        self.burst = rate if burst is None else burst
+        self.tokens = self.burst
         self.stamp = clock.seconds()
 
     def allow(self) -> bool:
         now = self.clock.seconds()
-        self.tokens = min(self.rate, self.tokens + (now - self.stamp) * self.rate / self.per)
+        self.tokens = min(self.burst, self.tokens + (now - self.stamp) * self.rate / self.per)
         self.stamp = now
         if self.tokens >= 1:
             self.tokens -= 1
@@ -63,7 +70,7 @@ class GrailProtocol(Protocol):
         self.address = ""
         self.counted = False
         self.closing = False  # a fatal error was sent: nothing more is read
-        self.chat_limit = RateLimit(clock, 4, 10.0)
+        self.chat_limit = RateLimit(clock, 1, 1.0, burst=CHAT_BURST)
         self.message_limit = RateLimit(clock, 20, 1.0)
         # Messages that hash a secret (scrypt, ~20 ms) are limited further.
         self.join_limit = RateLimit(clock, 5, 10.0)
@@ -239,8 +246,9 @@ class GrailProtocol(Protocol):
     def msg_chat(self, msg: dict[str, Any]) -> None:
         room = self._in_room()
         if not self.chat_limit.allow():
-            raise ProtocolError("rate_limited", "at most 4 chat messages per 10 seconds")
-        room.chat(self, msg["text"], msg.get("channel", "room"))
+            raise ProtocolError("rate_limited", f"at most {CHAT_BURST} chat lines at once, "
+                                "then one a second")
+        room.chat(self, msg["text"], msg.get("channel", "room"), msg.get("to"))
 
     def msg_act(self, msg: dict[str, Any]) -> None:
         room = self._in_room()

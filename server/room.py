@@ -23,6 +23,7 @@ from twisted.python.failure import Failure
 from ..shared.bots import make_bot
 from ..shared.engine import (
     Action,
+    Event,
     GameState,
     MalformedActionError,
     NotPromptedError,
@@ -42,6 +43,8 @@ from ..shared.engine.prompts import PROMPTS
 from ..shared.engine.text import event_line
 from ..shared.engine.turns import in_priority
 from ..shared.protocol import SECONDS, ProtocolError, message
+from .chat import ChatLog, is_reveal
+from .history import history_messages, seen_history
 from .store import SeatRow, Store
 
 log = Logger()
@@ -150,6 +153,10 @@ class Room:
         self.bots: dict[int, Any] = {}
         self.thinking: set[int] = set()
         self.actions: list[dict[str, Any]] = []  # every accepted action, for the replay
+        # every event of the game, for the history of a member joining late (a restart
+        # regenerates them by replaying the actions)
+        self.history: list[Event] = []
+        self.chat_log = ChatLog(room_id, store)
         self.think: Callable[..., Deferred] = maybeDeferred  # the server runs search in threads
 
     # --- persistence ---------------------------------------------------------------------
@@ -175,11 +182,12 @@ class Room:
             seat = room.seats[srow.seat]
             seat.cls, seat.kind, seat.name, seat.token, seat.level, seat.servant = (
                 srow.cls, srow.kind, srow.name, srow.token, srow.level, srow.servant)
+        room.chat_log.restore(row.chat)
         if row.started:
             room.masters = row.masters
             room.state = room._new_game()
             for action, _source in row.actions:
-                play(room.state, from_dict(action))
+                room.history.extend(play(room.state, from_dict(action)))
                 room.actions.append(action)
             for seat in room.seats:  # nobody is connected yet: each player's grace starts now
                 if seat.kind == "human":
@@ -242,6 +250,7 @@ class Room:
         self._save_seat(seat)
         member.send(message("joined", room=self.id, seat=seat.index, token=token,
                             spectator=False))
+        self._send_history(member, seat.index)
         self.broadcast_room()
         return seat.index, token
 
@@ -260,6 +269,7 @@ class Room:
     def join_spectator(self, member: Member) -> None:
         self.spectators.append(member)
         member.send(message("joined", room=self.id, seat=-1, token="", spectator=True))
+        self._send_history(member, None)
         self.broadcast_room()
         if self.state is not None:
             self._sync(member, None)
@@ -279,6 +289,7 @@ class Room:
                                     spectator=False))
                 if previous is None:  # the others saw it go: they see it come back
                     self._tell_seat(seat.index, "returned", seat.name, but=member)
+                self._send_history(member, seat.index)
                 self.broadcast_room()
                 if self.state is not None:
                     self._sync(member, seat.index)
@@ -482,22 +493,48 @@ class Room:
         return self.options["priority_s"] > 0
 
     # --- chat -----------------------------------------------------------------------------------
-    def chat(self, member: Member, text: str, channel: str) -> None:
+    def chat(self, member: Member, text: str, channel: str, to: int | None = None) -> None:
+        """A chat line (a dice command rolled, `/reveal` a secret roll shown) to the members
+        of its channel; kept for those who join later."""
         index = self.seat_of(member)
-        name = member.name
+        readers = self._chat_readers(index, channel, to)
+        at, events = int(self.clock.seconds()), len(self.history)
+        if is_reveal(text):
+            line = self.chat_log.reveal(index, at, events)
+        else:
+            line = self.chat_log.say(index, member.name, text, channel, readers, at, events,
+                                     to if channel == "whisper" else None)
+        for m, seat in self.members:
+            seen = line.seen_by(seat)
+            if seen is not None:
+                m.send(seen)
+
+    def _chat_readers(self, index: int | None, channel: str, to: int | None) -> list[int] | None:
+        """The seats that may read a line of `channel` (None: everyone, spectators too).
+        Spectators whisper to no one: they watch what every camp does, so a word from them
+        to one camp would be a hint from outside the table."""
         if channel == "negotiation":
             parley = self.state.parley if self.state is not None else None
             if parley is None or parley.kind != "negotiate" or index not in (
                     parley.opener, parley.target):
                 raise ProtocolError("no_negotiation", "you are in no negotiation")
-            seats = {parley.opener, parley.target}
-            targets = [m for m, s in self.members if s in seats]
-        else:
-            targets = [m for m, _ in self.members]
-        msg = message("chat_message", seat=-1 if index is None else index, name=name,
-                      channel=channel, text=text)
-        for m in targets:
-            m.send(msg)
+            return sorted({parley.opener, parley.target})
+        if channel == "whisper":
+            if index is None:
+                raise ProtocolError("no_whisper", "spectators whisper to no one")
+            if to is None or not 0 <= to < len(self.seats) or to == index or \
+                    self.seats[to].kind != "human":
+                raise ProtocolError("no_whisper", "whisper to another player's seat", "to")
+            return sorted({index, to})
+        return None
+
+    def _send_history(self, member: Member, seat: int | None) -> None:
+        """The game so far as `seat` may see it, and the chat lines it may read."""
+        events, before = seen_history(self.history, seat)
+        chat = [{**{k: v for k, v in msg.items() if k != "t"}, "after": before[n]}
+                for n, msg in self.chat_log.seen_by(seat)]
+        for msg in history_messages(events, chat):
+            member.send(msg)
 
     # --- the game ---------------------------------------------------------------------------------
     def act(self, member: Member, data: dict[str, Any], state_id: int,
@@ -539,6 +576,7 @@ class Room:
             raise ProtocolError("illegal_action", str(err)) from err
         self.store.append_action(self.id, after.version, action.to_dict(), source)
         self.actions.append(action.to_dict())
+        self.history.extend(events)
         self.state = after
         if ack is not None:
             ack(after.version)

@@ -1,8 +1,9 @@
 """Durable room logs in SQLite (WAL): an action is written here before it is acknowledged.
 
 One database holds every room: its options and seed, its seats (with hashed tokens), the
-ordered list of accepted actions, and the deadlines of the running timers. A restarted server
-rebuilds each room by replaying its actions from the seed.
+ordered list of accepted actions, the deadlines of the running timers, and its last chat lines
+(with who may read each). A restarted server rebuilds each room by replaying its actions from
+the seed.
 
 Each statement commits on its own (autocommit). In WAL mode with synchronous=NORMAL a commit
 survives the server process being killed at any moment (SIGKILL, a crash): the WAL is in the
@@ -21,7 +22,7 @@ from __future__ import annotations
 import json
 import sqlite3
 import threading
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
 
@@ -49,6 +50,10 @@ CREATE TABLE IF NOT EXISTS deadlines (
     PRIMARY KEY (room, seat)
 ) WITHOUT ROWID;
 CREATE TABLE IF NOT EXISTS meta (key TEXT PRIMARY KEY, value);
+CREATE TABLE IF NOT EXISTS chat (
+    room INTEGER NOT NULL, id INTEGER NOT NULL, entry TEXT NOT NULL,
+    PRIMARY KEY (room, id)
+) WITHOUT ROWID;
 """
 
 
@@ -76,6 +81,7 @@ class RoomRow:
     seats: list[SeatRow]
     actions: list[tuple[dict[str, Any], str]]
     deadlines: dict[int, tuple[str, float]]
+    chat: list[dict[str, Any]] = field(default_factory=list)  # the kept lines, oldest first
 
 
 class Checkpointer(threading.Thread):
@@ -213,6 +219,18 @@ class Store:
         self._write("INSERT INTO actions (room, seq, action, source) VALUES (?, ?, ?, ?)",
                     (room_id, seq, msgpack.packb(action), source))
 
+    def save_chat(self, room_id: int, line_id: int, entry: dict[str, Any],
+                  keep: int | None = None) -> None:
+        """Write a chat line (or its new form: a secret roll revealed); with `keep`, the
+        room keeps only its last `keep` lines."""
+        with self.lock, self.db:
+            self.db.execute("BEGIN")
+            self.db.execute("INSERT OR REPLACE INTO chat (room, id, entry) VALUES (?, ?, ?)",
+                            (room_id, line_id, json.dumps(entry, ensure_ascii=False)))
+            if keep is not None:
+                self.db.execute("DELETE FROM chat WHERE room = ? AND id <= ?",
+                                (room_id, line_id - keep))
+
     def save_deadlines(self, room_id: int, deadlines: dict[int, tuple[str, float]]) -> None:
         """Replace the room's deadlines (skipped when they are the ones already written)."""
         if self._deadlines.get(room_id) == deadlines:
@@ -237,6 +255,8 @@ class Store:
                 "SELECT action, source FROM actions WHERE room = ? ORDER BY seq", (rid,))]
             deadlines = {seat: (kind, due) for seat, kind, due in self.db.execute(
                 "SELECT seat, kind, due FROM deadlines WHERE room = ?", (rid,))}
+            chat = [json.loads(e) for (e,) in self.db.execute(
+                "SELECT entry FROM chat WHERE room = ? ORDER BY id", (rid,))]
             rooms.append(RoomRow(rid, name, json.loads(options), password, seed, bool(started),
-                                 owner, json.loads(masters), seats, actions, deadlines))
+                                 owner, json.loads(masters), seats, actions, deadlines, chat))
         return rooms

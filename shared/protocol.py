@@ -47,6 +47,10 @@ ERRORS = {
     "too_many_connections": "too many connections from this address (the connection is closed)",
     "no_negotiation": "this seat is in no negotiation",
     "server_full": "the server holds no more rooms",
+    "bad_dice": "a dice command beyond its bounds (100 dice, 1000 faces, 10 terms a roll)",
+    "no_secret_roll": "/reveal with no secret roll of this seat left to reveal",
+    "no_whisper": "a whisper to nobody: a spectator's, to one's own seat, or to a seat no "
+                  "player holds",
     "internal_error": "the server failed on this message (it is logged); the room goes on",
 }
 
@@ -139,6 +143,7 @@ def _opt(t: type, **kw: Any) -> Field:
 NAME = Field(str, lo=1, hi=32)
 CLASS_NAMES = ("saber", "archer", "lancer", "rider", "caster", "assassin", "berserker")
 LEVELS = ("easy", "normal", "hard", "random")
+CHANNELS = ("room", "negotiation", "whisper")
 SUMMONING = ("random", "choose")  # how a room's Servants are summoned (issue 9)
 # What became of a seat's player, told to every member (`seat_event`, issue 10)
 SEAT_EVENTS = ("dropped", "bot_took_over", "returned", "left", "kicked")
@@ -182,7 +187,7 @@ _MESSAGES = [
         "spectator": _opt(bool), "cls": _opt(str, choices=CLASS_NAMES),
     }, "join as a player (in a free seat, of `cls` if given) or as a spectator"),
     Message("resume", "c2s", {"room": Field(int, lo=1), "token": Field(str, lo=8, hi=64)},
-            "take back a seat with its token; answers joined then a full resync"),
+            "take back a seat with its token; answers joined, history, then a full resync"),
     Message("leave_room", "c2s", {}, "leave the room (a player's seat goes to a bot)"),
     Message("choose_class", "c2s", {"cls": Field(str, choices=CLASS_NAMES)},
             "before the start: move to the free seat of another class"),
@@ -198,8 +203,11 @@ _MESSAGES = [
             "before the start: a player says it is ready (or no longer); shown to all"),
     Message("start", "c2s", {}, "owner: start the game; empty seats get bots"),
     Message("chat", "c2s", {"text": Field(str, lo=1, hi=300),
-                            "channel": _opt(str, choices=("room", "negotiation"))},
-            "say something in the room, or in the negotiation of your current Encounter"),
+                            "channel": _opt(str, choices=CHANNELS),
+                            "to": _opt(int, lo=0, hi=6), "ref": _opt(int, lo=0, hi=2**31)},
+            "say something in the room, in the negotiation of your current Encounter, or "
+            "whisper to the seat `to`; a dice command (`2D6+3`, `S1D100<=50`) is rolled by "
+            "the server, `/reveal` shows your last secret roll; an error names `ref`"),
     Message("act", "c2s", {"action": Field(dict), "state_id": Field(int, lo=0),
                            "ref": _opt(int, lo=0, hi=2**31)},
             "an action (the engine's dict form) chosen on state `state_id`; answered by ack"),
@@ -224,7 +232,17 @@ _MESSAGES = [
     Message("ack", "s2c", {"ref": Field(int), "state_id": Field(int)},
             "the action was accepted and written to the room's log"),
     Message("chat_message", "s2c", {"seat": Field(int), "name": Field(str),
-                                    "channel": Field(str), "text": Field(str)}),
+                                    "channel": Field(str), "text": Field(str),
+                                    "id": Field(int), "at": Field(int), "to": _opt(int),
+                                    "roll": _opt(dict)},
+            "a chat line: `id` counts the room's lines, `at` is the server's time (seconds "
+            "since 1970); a whisper names its seat `to`; a dice command its `roll`"),
+    Message("history", "s2c", {"events": Field(list), "log": Field(list),
+                               "chat": Field(list), "first": Field(bool)},
+            "after joined: the game's events and log lines so far as this member may see "
+            "them, and the kept chat lines it may read (each a chat_message's fields and "
+            "`after`, the number of those events before it); long histories come in several "
+            "messages, the first with `first`"),
     Message("warning", "s2c", {"seat": Field(int), "seconds": Field(int)},
             "a prompted seat has this many seconds left"),
     Message("timed_out", "s2c", {"seat": Field(int), "action": Field(dict)},

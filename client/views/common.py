@@ -1,5 +1,5 @@
 """Pieces shared by the in-game screens: the header with its tabs and timer, the action bar,
-the card hand, the chat box and camp tokens."""
+the card hand, the chat box (chatpane.py) and camp tokens."""
 
 from __future__ import annotations
 
@@ -9,6 +9,7 @@ from .. import theme as th
 from ..gfx import Region, Scene, text_width
 from ..model import Cell, Option
 from .base import BaseView
+from .chatpane import chat_box, scroll_key
 
 HEADER_H = 52
 TABS = ("game", "battle", "dossier", "log")
@@ -155,6 +156,8 @@ class InGameView(BaseView):
     def on_key(self, symbol: int, modifiers: int) -> None:
         from arcade import key as keys
 
+        if scroll_key(self, symbol):
+            return
         shortcuts = {keys.F1: "game", keys.F2: "battle", keys.F3: "dossier", keys.F4: "log"}
         if symbol in shortcuts:
             self.go_tab(shortcuts[symbol])
@@ -419,72 +422,5 @@ class InGameView(BaseView):
                         enabled=usable, help=help, label=kind)
 
     # --- chat -----------------------------------------------------------------------------------
-    def chat_box(self, s: Scene, left: float, bottom: float, width: float, height: float,
-                 with_tabs: bool = True) -> None:
-        chat_box(self, s, left, bottom, width, height, with_tabs)
-
-
-def chat_box(view: BaseView, s: Scene, left: float, bottom: float, width: float, height: float,
-             with_tabs: bool = True) -> None:
-    """Chat messages, channel tabs (room, negotiation) and the input line."""
-    tr, m, ui = view.tr, view.model, view.app.ui
-    view.panel(s, left, bottom, width, height, tr("chat.title"))
-    if with_tabs:
-        x = left + width - 14
-        for channel in ("negotiation", "room"):
-            label = tr(f"chat.{channel}")
-            x -= 120
-            view.button(s, f"chat:{channel}", x, bottom + height - 34, 114, 28, label,
-                        lambda c=channel: setattr(ui, "chat_channel", c),
-                        style="selected" if ui.chat_channel == channel else "ghost", size=12)
-    channel = ui.chat_channel if with_tabs else "room"
-    lines = m.chat.get(channel, [])
-    y = bottom + 62
-    top = bottom + height - 50
-    if not lines:
-        key = "chat.no_negotiation" if channel == "negotiation" and not negotiating(m) \
-            else "chat.empty"
-        s.text(tr(key), left + width / 2, (y + top) / 2, 13, th.MUTED, anchor_x="center")
-    else:
-        for msg in reversed(lines[-40:]):
-            if y > top - 18:
-                break
-            name = msg.get("name", "")
-            seat = msg.get("seat", -1)
-            colour = th.class_colour(m.camp(seat)["cls"]) if m.view and 0 <= seat < len(
-                m.view["camps"]) else th.MUTED
-            head = f"{name}"
-            t = s.text(msg.get("text", ""), left + 18, y, 13, th.TEXT,
-                       width=int(width - 36), anchor_y="bottom")
-            y += t.content_height + 1
-            s.text(head, left + 18, y, 11, th.shade(colour, 1.3), anchor_y="bottom",
-                   max_width=width - 36)
-            y += 20
-    field_name = "chat"
-    if field_name not in view.fields:
-        from ..gfx import TextField
-
-        view.fields[field_name] = TextField("", max_len=300)
-    view.fields[field_name].placeholder = tr("chat.hint")
-    view.field(s, field_name, left + 14, bottom + 12, width - 28 - 96, 38, 13)
-    view.button(s, "chat:send", left + width - 14 - 88, bottom + 12, 88, 38, tr("chat.send"),
-                lambda: send_chat(view, channel), size=13)
-
-
-def negotiating(m: Any) -> bool:
-    view = m.view
-    if not view or not view.get("parley"):
-        return False
-    p = view["parley"]
-    return p["kind"] == "negotiate" and m.me in (p["opener"], p["target"])
-
-
-def send_chat(view: BaseView, channel: str) -> None:
-    text = view.fields["chat"].value.strip()
-    if not text or view.app.session is None:
-        return
-    if channel == "negotiation" and not negotiating(view.model):
-        view.model.notify(view.tr("error.no_negotiation"))
-        return
-    if view.app.session.send("chat", text=text[:300], channel=channel):
-        view.fields["chat"].value = ""
+    def chat_box(self, s: Scene, left: float, bottom: float, width: float, height: float) -> None:
+        chat_box(self, s, left, bottom, width, height)

@@ -1,16 +1,16 @@
-"""Log: the dice log in the dice-bot style (or every event), and the chat with its tabs (room,
-negotiation)."""
+"""Log: the dice log in the dice-bot style (or every event), the chat with its tabs (room,
+negotiation, whisper), and the export of it all at any time (a button, or Ctrl+S)."""
 
 from __future__ import annotations
 
 from .. import theme as th
 from ..gfx import Scene
-from ..model import DICE_KINDS
-from .common import HEADER_H, InGameView, send_chat
+from .chatpane import send_chat
+from .common import HEADER_H, InGameView
 
 KIND_COLOURS = {"dice": th.TEXT, "critical": th.GOLD, "fumble": (190, 140, 240),
                 "turn": th.GOLD, "battle": (240, 160, 140), "death": th.VERMILION,
-                "event": th.MUTED, "seat": th.SKY}
+                "event": th.MUTED, "seat": th.SKY, "chat": (236, 206, 130)}
 LINE_H = 21
 
 
@@ -25,6 +25,14 @@ class LogView(InGameView):
         if field == "chat":
             send_chat(self, self.app.ui.chat_channel)
 
+    def on_key(self, symbol: int, modifiers: int) -> None:
+        from arcade import key as keys
+
+        if symbol == keys.S and modifiers & keys.MOD_CTRL:
+            self.app.export("log")
+            return
+        super().on_key(symbol, modifiers)
+
     def layout(self, s: Scene) -> None:
         tr, m, ui = self.tr, self.model, self.app.ui
         self.header(s)
@@ -37,9 +45,9 @@ class LogView(InGameView):
             self.button(s, f"logkind:{kind}", x, bottom + height - 36, 124, 28,
                         tr(f"log.{kind}"), lambda k=kind: setattr(ui, "log_kind", k),
                         style="selected" if ui.log_kind == kind else "ghost", size=12)
-        lines = m.log_lines()
-        if ui.log_kind == "dice":
-            lines = [(k, t) for k, t in lines if k in (*DICE_KINDS, "turn", "seat")]
+        self.button(s, "export_log", x - 166, bottom + height - 36, 156, 28,
+                    tr("chatlog.export"), lambda: self.app.export("log"), size=12)
+        lines = m.dice_tab() if ui.log_kind == "dice" else m.log_lines()
         area_top = bottom + height - 50
         visible = int((area_top - bottom - 12) // LINE_H)
         self.add_region("scroll:log", left, bottom, width, height - 50)

@@ -8,9 +8,11 @@ from ...shared.engine.data import CLASSES
 from .. import theme as th
 from ..gfx import Scene
 from .base import BaseView
-from .common import chat_box, presence_tag, send_chat, token
+from .chatpane import chat_box, scroll_key, send_chat, shown_channel
+from .common import presence_tag, token
 
 ROW_H = 66
+CHAT_TABS = ("whisper", "room")  # before the start there is no negotiation, but whispers
 
 
 LEVELS = ("easy", "normal", "hard")
@@ -25,7 +27,10 @@ class RoomView(BaseView):
 
     def on_enter(self, field: str) -> None:
         if field == "chat":
-            send_chat(self, "room")
+            send_chat(self, shown_channel(self.app.ui, CHAT_TABS))
+
+    def on_key(self, symbol: int, modifiers: int) -> None:
+        scroll_key(self, symbol)
 
     @property
     def room(self) -> dict[str, Any] | None:
@@ -96,7 +101,7 @@ class RoomView(BaseView):
                     self.leave, style="ghost")
         self.seats(s, 24, 40, 700, 640)
         self.servant_choice(s, 744, 280, 512, 400)
-        chat_box(self, s, 744, 40, 512, 230, with_tabs=False)
+        chat_box(self, s, 744, 40, 512, 230, tabs=CHAT_TABS)
 
     def seats(self, s: Scene, left: float, bottom: float, width: float, height: float) -> None:
         tr = self.tr

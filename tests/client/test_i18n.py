@@ -10,6 +10,7 @@ from typing import Any
 
 import pytest
 from grailwar.client.i18n import LANGS, Tr, catalog
+from grailwar.client.model import error_key
 from grailwar.shared.engine.prompts import PROMPTS
 from grailwar.shared.protocol import ERRORS
 
@@ -39,7 +40,7 @@ def test_every_verb_error_and_class_has_a_message() -> None:
         for verb in kind.verbs:
             assert tr.has(f"verb.{verb}") and tr.has(f"verb_help.{verb}"), verb
     for code in ERRORS:
-        assert tr.has(f"error.{code}"), code
+        assert tr.has(error_key(tr, code)), code
     for cls in tr.rules.servants:
         assert tr.has(f"class.{cls}") and tr.has(f"class_short.{cls}")
 

@@ -8,6 +8,7 @@ from typing import Any
 
 import pytest
 from grailwar.client.i18n import Tr
+from grailwar.client.logexport import log_text
 from grailwar.client.model import ClientModel, check_name, parse_host, verb_of
 from grailwar.client.tour import state_message
 from grailwar.shared.bots import make_bot
@@ -196,7 +197,7 @@ def test_the_end_shows_the_winner() -> None:
     result = m.result()
     assert result is not None and result["day"] >= 1
     assert result["winner"] == state.winner
-    assert "Grail War Online" in m.export_log()
+    assert "Grail War Online" in log_text(m)
 
 
 def test_a_game_stopped_by_the_day_limit_shows_its_last_day() -> None:

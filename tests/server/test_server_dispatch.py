@@ -131,16 +131,18 @@ def test_message_rate_limit(server: Server) -> None:
 
 
 def test_chat_rate_limit(server: Server) -> None:
-    """Chat allows 4 messages per 10 seconds, then rate_limited until the bucket refills."""
+    """Chat allows a burst of 8 lines, then one a second; a refused line's error names the
+    `ref` it was sent with, so the client can give its text back."""
     w = server.wire(name="x")
     w.send("create_room", name="r")
     w.take()
-    for i in range(4):
-        assert kinds(w.ask("chat", text=f"m{i}")) == ["chat_message"]
-        server.advance(0.5)
-    assert error_of(w.ask("chat", text="too much"))["code"] == "rate_limited"
-    server.advance(2.5)
+    for i in range(8):
+        assert kinds(w.ask("chat", text=f"m{i}", ref=i)) == ["chat_message"]
+    refused = error_of(w.ask("chat", text="too much", ref=99))
+    assert (refused["code"], refused["ref"]) == ("rate_limited", 99)
+    server.advance(1.0)
     assert kinds(w.ask("chat", text="again")) == ["chat_message"]
+    assert error_of(w.ask("chat", text="and again"))["code"] == "rate_limited"
 
 
 def test_join_rate_limit(server: Server) -> None:

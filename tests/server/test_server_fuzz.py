@@ -230,8 +230,8 @@ def test_create_room_with_any_modules_and_options(modules: Any, options: Any) ->
         assert got[0]["code"] == "bad_field" and got[0]["field"] in ("modules", "options"), got
         assert server.lobby.rooms == {} and server.store.load_rooms() == []
     else:
-        assert [m["t"] for m in got] == ["joined", "room"], got
-        assert set(got[1]["room"]["modules"]) >= set(modules or ())
+        assert [m["t"] for m in got] == ["joined", "history", "room"], got
+        assert set(got[2]["room"]["modules"]) >= set(modules or ())
 
 
 @FUZZ

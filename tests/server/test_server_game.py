@@ -339,12 +339,12 @@ def test_resume_with_the_token_resyncs_the_seat() -> None:
     assert b.proto.room is None
     assert error_of(b.ask("resume", room=99, token="x" * 32))["code"] == "room_not_found"
     got = b.ask("resume", room=room.id, token=token)
-    assert kinds(got) == ["joined", "room", "state"]
+    assert kinds(got) == ["joined", "history", "room", "state"]
     assert got[0] == {"t": "joined", "room": room.id, "seat": 0, "token": token,
                       "spectator": False}
-    assert got[2]["view"]["you"] == 0
-    assert got[2]["legal"] == [x.to_dict() for x in legal_actions(room.state, 0)]
-    assert "hand" in got[2]["view"]["camps"][0]
+    assert got[3]["view"]["you"] == 0
+    assert got[3]["legal"] == [x.to_dict() for x in legal_actions(room.state, 0)]
+    assert "hand" in got[3]["view"]["camps"][0]
 
 
 def test_resume_elsewhere_moves_the_seat() -> None:
@@ -374,7 +374,7 @@ def test_grace_period_then_takeover_bot_then_resume() -> None:
     back = FakeMember("back")
     assert t.room.resume(back, t.tokens[1]) == 1
     assert not t.room.seats[1].takeover
-    assert kinds(back.got)[:3] == ["joined", "room", "state"]
+    assert kinds(back.got)[:4] == ["joined", "history", "room", "state"]
     count = len(t.log)
     t.tick(10)
     assert all(a["seat"] != 1 or src != "bot" for _, a, src in t.log[count:])

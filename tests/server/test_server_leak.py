@@ -6,7 +6,9 @@ The table: the owner and two `BotPlayer`s play over in-memory connections, two s
 bots, one player stays connected but never acts (its timers answer for it), and one leaves at
 the start (a takeover bot plays its seat after the grace period) and later resumes on a new
 connection with its token, playing with a bot of its own. Two spectators watch, one from the
-start and one joining late. The clock is a `task.Clock` jumped from call to call. One more game
+start and one joining late (the history they are sent on joining and on resuming is audited like
+live events, and checked to be what was seen live). The clock is a `task.Clock` jumped from call
+to call. One more game
 is played with the tactics module on (its views carry the module's state).
 
 The checks are those of `tests/test_hidden_info.py`, applied to the decoded messages: the tiers
@@ -25,6 +27,7 @@ import pytest
 from grailwar.client.botclient import BotPlayer
 from grailwar.server.room import GRACE
 from grailwar.shared.bots import make_bot
+from grailwar.shared.engine import events_for
 from grailwar.shared.engine.data import CLASSES
 from grailwar.shared.engine.state import GameState
 from server_kit import Pair, Recorder, Server, recording_bot, run
@@ -109,13 +112,15 @@ class WireAudit:
                     self.tiers_seen.update(known.values())
                 self.check_view(view, viewer, known, where)
             hidden = secrets(self.state, self.tiers(viewer, known), viewer)
-            if msg["t"] == "events":
+            if msg["t"] in ("events", "history"):  # a late joiner's history: the same checks
                 assert len(msg["events"]) == len(msg["log"])
                 for event, line in zip(msg["events"], msg["log"], strict=True):
                     if self.check_event(event, viewer, known, hidden, where):
                         hidden = secrets(self.state, self.tiers(viewer, known), viewer)
                     for what in self.line_leaks(line, hidden):
                         self.fail(what.split(":")[0], where, f"log line {line!r}: {what}")
+                for kind, message in leaks(msg.get("chat", []), hidden):
+                    self.fail(kind, where, f"chat: {message}")
             elif msg["t"] != "state":
                 for kind, message in leaks(msg, hidden):
                     self.fail(kind, where, message)
@@ -206,6 +211,14 @@ class Game:
         run(server, self.pairs, lambda: room.state.over or server.clock.seconds() > GRACE + 20)
         assert room.seats[joined["seat"]].takeover
         self.resumed_at = room.state.version
+        self.history_at: dict[int | None, int] = {}  # seat -> the game's events at its join
+        send_history = room._send_history
+
+        def recorded(member: Any, seat: int | None) -> None:
+            self.history_at[seat] = len(room.history)
+            send_history(member, seat)
+
+        room._send_history = recorded  # type: ignore[method-assign]
 
         late = Recorder("late watcher")
         self.connect(late.conn, "late spectator", late.got)
@@ -255,6 +268,30 @@ def test_games_ran_to_the_end_for_everyone(games: list[Game]) -> None:
                 continue
             states = [m for m in viewer.got if m["t"] == "state"]
             assert states and states[-1]["view"]["over"], viewer.label
+
+
+def history_events(viewer: Viewer) -> list[dict[str, Any]]:
+    parts = [m for m in viewer.got if m["t"] == "history"]
+    assert parts and parts[0]["first"], viewer.label
+    return [e for part in parts for e in part["events"]]
+
+
+def test_the_late_ones_history_is_what_was_seen_live(games: list[Game]) -> None:
+    """The spectator joining late is sent, in its history, exactly the events the spectator
+    present from the start had received by then; the player coming back with its token
+    exactly `events_for` of the game so far for its seat (the audit above searched both for
+    secrets)."""
+    for game in games:
+        viewers = {v.label: v for v in game.viewers}
+        late = history_events(viewers["late spectator"])
+        live = [e for m in viewers["spectator"].got if m["t"] == "events" for e in m["events"]]
+        assert late and late == live[:len(late)]
+        history = game.room.history
+        assert late == events_for(history[:game.history_at[None]], None)
+        back = viewers["resumed"]
+        seat = back.seat
+        assert history_events(back) == events_for(history[:game.history_at[seat]], seat)
+        assert history_events(back) != late, "the seat sees its own events"
 
 
 def test_the_choose_room_told_its_servant_to_its_owner_only(games: list[Game]) -> None:

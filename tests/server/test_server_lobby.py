@@ -43,8 +43,8 @@ def test_create_room_answers_joined_then_room(server: Server) -> None:
     token) comes first, then the room with the options asked for, defaults for the rest."""
     w = server.wire(name="Shirou")
     got = w.ask("create_room", name="Fuyuki", seats=3, day_limit=2, declare_s=45, cls="archer")
-    assert kinds(got) == ["joined", "room"]
-    joined, room = got[0], got[1]["room"]
+    assert kinds(got) == ["joined", "history", "room"]
+    joined, room = got[0], got[2]["room"]
     assert (joined["seat"], joined["spectator"]) == (0, False) and len(joined["token"]) >= 24
     assert room["owner"] == 0 and room["name"] == "Fuyuki" and room["seats"] == 3
     assert room["options"]["day_limit"] == 2 and room["options"]["declare_s"] == 45
@@ -130,10 +130,10 @@ def test_spectator(server: Server) -> None:
     room = room_of(owner)
     s = server.wire("10.0.0.2", name="watcher")
     got = s.ask("join_room", room=room.id, spectator=True)
-    assert kinds(got) == ["joined", "room"]
+    assert kinds(got) == ["joined", "history", "room"]
     assert got[0] == {"t": "joined", "room": room.id, "seat": -1, "token": "",
                       "spectator": True}
-    assert got[1]["room"]["spectators"] == 1
+    assert got[2]["room"]["spectators"] == 1
     assert one(s.ask("chat", text="hello"), "chat_message")["seat"] == -1
     assert error_of(s.ask("act", action={"type": "DeclareWait", "seat": 0},
                           state_id=0))["code"] == "game_not_started"
@@ -152,8 +152,8 @@ def test_spectator_of_a_started_game_gets_the_public_view(server: Server) -> Non
     room = room_of(owner)
     s = server.wire("10.0.0.2", name="watcher")
     got = s.ask("join_room", room=room.id, spectator=True)
-    assert kinds(got) == ["joined", "room", "state"]
-    assert got[2]["legal"] == [] and got[2]["view"]["you"] is None
+    assert kinds(got) == ["joined", "history", "room", "state"]
+    assert got[3]["legal"] == [] and got[3]["view"]["you"] is None
 
 
 def test_leave_before_the_start(server: Server) -> None:
@@ -261,9 +261,10 @@ def test_room_chat(server: Server) -> None:
     other = create(server, name="elsewhere", host="10.0.0.4", room_name="Other")
     for w in (owner, b, s, other):
         w.take()
+    server.advance(61)
     b.send("chat", text="同盟を組もう")
     expected = {"t": "chat_message", "seat": 1, "name": "b", "channel": "room",
-                "text": "同盟を組もう"}
+                "text": "同盟を組もう", "id": 1, "at": int(server.clock.seconds())}
     for w in (owner, b, s):
         assert w.take() == [expected]
     assert other.take() == []

@@ -21,8 +21,8 @@ def test_create_room_with_modules_shows_them_everywhere() -> None:
     server = Server()
     owner = server.wire(name="Rin")
     got = owner.ask("create_room", name="Fuyuki", seats=2, **TACTICS)
-    assert kinds(got) == ["joined", "room"]
-    room = got[1]["room"]
+    assert kinds(got) == ["joined", "history", "room"]
+    room = got[2]["room"]
     assert room["modules"] == ["tactics"]
     assert room["module_options"] == {"tactics": {"concentration": False}}
     (rooms,) = server.wire("10.0.0.2", name="x").ask("list_rooms")
@@ -66,7 +66,7 @@ def test_bad_modules_or_options_create_no_room(fields: dict[str, Any], field: st
     assert server.store.load_rooms() == []
     (rooms,) = w.ask("list_rooms")
     assert rooms["total"] == 0
-    assert kinds(w.ask("create_room", name="r", **TACTICS)) == ["joined", "room"]
+    assert kinds(w.ask("create_room", name="r", **TACTICS)) == ["joined", "history", "room"]
 
 
 def test_tactics_room_restarts_into_the_same_game_and_replays_it() -> None:
