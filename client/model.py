@@ -19,6 +19,7 @@ from ..shared.engine.deduction import candidates
 from ..shared.engine.prompts import PROMPTS
 from ..shared.engine.text import dice_line
 from ..shared.engine.turns import PRIORITY
+from ..shared.protocol import text_fault
 from .battle_feed import formula, latest_strike, opposed_targets
 from .chatbook import ChatBook, line_text
 from .i18n import Tr
@@ -1117,13 +1118,16 @@ def parse_host(text: str, default_port: int) -> tuple[str, int] | None:
     return host, port
 
 
-def check_name(name: str) -> str | None:
-    """The catalog key of what is wrong with a player or room name, or None."""
+def check_name(name: str, kind: str = "name") -> str | None:
+    """The catalog key of what is wrong with a player's name (or a room's: `kind` "label"),
+    or None; the server refuses the same (`protocol.text_fault`)."""
     name = name.strip()
     if not name:
         return "error.name_empty"
     if len(name) > 32:
         return "error.name_long"
+    if text_fault(name, kind):
+        return "error.name_bad"
     return None
 
 

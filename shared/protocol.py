@@ -8,7 +8,9 @@ has `t`, the message name. `validate` checks a decoded map against its declarati
 
 from __future__ import annotations
 
+import re
 import struct
+import unicodedata
 from dataclasses import dataclass, field
 from typing import Any
 
@@ -89,6 +91,7 @@ class Field:
     choices: tuple = ()
     items: Field | None = None  # each item of a list, each value of a dict
     keys: Field | None = None  # each key of a dict
+    text: str = ""  # a str people read: "line" (chat), "label" (a room's name), "name" (a player's)
 
     @property
     def types(self) -> tuple[type, ...]:
@@ -108,6 +111,10 @@ class Field:
             raise ProtocolError("bad_field", f"{where}: below the minimum {self.lo}", name)
         if size is not None and self.hi is not None and size > self.hi:
             raise ProtocolError("bad_field", f"{where}: above the maximum {self.hi}", name)
+        if self.text:
+            fault = text_fault(value, self.text)
+            if fault:
+                raise ProtocolError("bad_field", f"{where}: {fault}", name)
         if self.choices and value not in self.choices:
             raise ProtocolError("bad_field", f"{where}: must be one of {list(self.choices)}, "
                                 f"got {_shown(value)}", name)
@@ -120,6 +127,30 @@ class Field:
         elif kind is list and self.items is not None:
             for i, item in enumerate(value):
                 self.items.check(name, item, f"{at}[{i}]")
+
+
+# Characters that would rewrite what others see: the bidirectional embeddings, overrides and
+# isolates (a name that reads backwards, a line that reorders the log after it).
+BIDI_CONTROLS = frozenset("\u202a\u202b\u202c\u202d\u202e\u2066\u2067\u2068\u2069")
+RESERVED_NAME = re.compile(r"^\s*bot\s*[(（]", re.IGNORECASE)  # the bot seats' "bot (normal)"
+
+
+def text_fault(text: str, kind: str) -> str:
+    """What makes `text` unfit to show to other players, or "": a control character (NUL, an
+    ANSI escape, a line break) or a bidi control anywhere; for a label or a name, also nothing
+    visible (blank, or only zero-width and combining marks); for a player's name, also the
+    names the server gives its bots."""
+    for c in text:
+        if unicodedata.category(c) == "Cc":
+            return f"control character U+{ord(c):04X} not allowed"
+        if c in BIDI_CONTROLS:
+            return f"bidirectional control U+{ord(c):04X} not allowed"
+    if kind in ("label", "name") and not any(unicodedata.category(c)[0] not in "ZCM"
+                                             for c in text):
+        return "a name needs a visible character"
+    if kind == "name" and RESERVED_NAME.match(text):
+        return "names beginning with 'bot (' are the server's bots'"
+    return ""
 
 
 def _shown(value: Any) -> str:
@@ -140,7 +171,8 @@ def _opt(t: type, **kw: Any) -> Field:
     return Field(t, required=False, **kw)
 
 
-NAME = Field(str, lo=1, hi=32)
+NAME = Field(str, lo=1, hi=32, text="name")  # a player's
+ROOM_NAME = Field(str, lo=1, hi=32, text="label")
 CLASS_NAMES = ("saber", "archer", "lancer", "rider", "caster", "assassin", "berserker")
 LEVELS = ("easy", "normal", "hard", "random")
 CHANNELS = ("room", "negotiation", "whisper")
@@ -173,7 +205,7 @@ _MESSAGES = [
     Message("list_rooms", "c2s", {"offset": _opt(int, lo=0)},
             "the server answers rooms: at most MAX_LISTED rooms from `offset` (default 0)"),
     Message("create_room", "c2s", {
-        "name": NAME, "password": _opt(str, hi=64), "seats": _opt(int, lo=2, hi=7),
+        "name": ROOM_NAME, "password": _opt(str, hi=64), "seats": _opt(int, lo=2, hi=7),
         "day_limit": _opt(int, lo=1, hi=30),
         **{k: _opt(int, lo=lo, hi=hi) for k, (lo, hi, _d) in SECONDS.items()},
         "cls": _opt(str, choices=CLASS_NAMES),
@@ -202,7 +234,7 @@ _MESSAGES = [
     Message("ready", "c2s", {"ready": Field(bool)},
             "before the start: a player says it is ready (or no longer); shown to all"),
     Message("start", "c2s", {}, "owner: start the game; empty seats get bots"),
-    Message("chat", "c2s", {"text": Field(str, lo=1, hi=300),
+    Message("chat", "c2s", {"text": Field(str, lo=1, hi=300, text="line"),
                             "channel": _opt(str, choices=CHANNELS),
                             "to": _opt(int, lo=0, hi=6), "ref": _opt(int, lo=0, hi=2**31)},
             "say something in the room, in the negotiation of your current Encounter, or "

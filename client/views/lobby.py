@@ -73,7 +73,7 @@ class LobbyView(BaseView):
 
     def create(self) -> None:
         name = self.fields["room_name"].value.strip()
-        if check_name(name):
+        if check_name(name, "label"):
             self.model.notify(self.tr("error.room_name_empty"))
             return
         fields: dict[str, Any] = {"name": name, "seats": self.options["seats"],

@@ -230,6 +230,8 @@ def test_names_and_versions_give_clear_messages() -> None:
     assert check_name("  ") == "error.name_empty"
     assert check_name("x" * 33) == "error.name_long"
     assert check_name("凛") is None
+    assert check_name("\x1b[31mRin") == check_name("bot (normal)") == "error.name_bad"
+    assert check_name("bot (training)", "label") is None  # a room may be named so
     m = ClientModel("en")
     newer = m.version_text(f"this server speaks protocol version {PROTOCOL_VERSION + 1}, "
                            f"the client {PROTOCOL_VERSION}")

@@ -274,8 +274,9 @@ def values(f: P.Field) -> st.SearchStrategy[Any]:
     if f.type is int:
         return st.integers(f.lo if f.lo is not None else -(2**31),
                            f.hi if f.hi is not None else 2**31)
-    if f.type is str:
-        return st.text(min_size=f.lo or 0, max_size=f.hi if f.hi is not None else 40)
+    if f.type is str:  # a text people read is valid only without what text_fault refuses
+        text = st.text(min_size=f.lo or 0, max_size=f.hi if f.hi is not None else 40)
+        return text.filter(lambda v: not P.text_fault(v, f.text)) if f.text else text
     if f.type is bool:
         return st.booleans()
     size = {"min_size": f.lo or 0, "max_size": f.hi if f.hi is not None else 5}
