@@ -8,6 +8,10 @@
   reactor, approach 1 of CLIENT-NOTES): frames actually drawn per second (target: 60).
 - `frame_ms_p50` / `frame_ms_p99`: one frame's time (dispatch, update, draw, flip, and the wait
   until OpenGL has finished drawing it), uncapped.
+- `idle_cpu_pct_title` / `idle_cpu_pct_map` (and `idle_cpu_pct`, the larger): CPU time of the
+  process over wall time (% of one core) while the client's real loop runs on a screen where
+  nothing changes: the title, then the map waiting for our move (its countdown ticking; the
+  embedded server idles in the same process). Goal: at most 10.
 - `start_to_lobby_s`: a new process running the client (interpreter start, imports, window,
   fonts, connect to a server, the lobby drawn): from spawn to the first lobby frame.
 - `client_rss_mb`: that process's resident memory at the lobby (the client alone);
@@ -56,6 +60,19 @@ def reach_battle(app, timeout: float = 60.0) -> bool:
     return ok
 
 
+def idle_cpu_pct(app, seconds: float) -> float:
+    """The real loop on the current screen, the reactor waiting as `reactor.run()` would."""
+    from twisted.internet import reactor
+
+    app.start_loop()
+    cpu, wall = time.process_time(), time.perf_counter()
+    while time.perf_counter() - wall < seconds:
+        wait = reactor.timeout()
+        reactor.iterate(0.1 if wait is None else min(0.1, wait))
+    app.stop_loop()
+    return round(100 * (time.process_time() - cpu) / (time.perf_counter() - wall), 1)
+
+
 def measure_battle(seconds: float) -> dict[str, float]:
     from grailwar.client.app import GrailApp
     from twisted.internet import reactor
@@ -63,12 +80,17 @@ def measure_battle(seconds: float) -> dict[str, float]:
     sys.path.insert(0, str(Path(__file__).resolve().parent.parent / "tests" / "client"))
     app = GrailApp(reactor, lang="ja", name="bench", remember=False, bot_delay=0.0)
     app.settings["name"] = "bench"
+    app.pump(seconds=0.5)  # the title drawn, its glyphs cached
+    idle_title = idle_cpu_pct(app, min(3.0, seconds))
     app.play_local("saber")
     m = app.model
     app.pump(until=lambda: m.room is not None and all(
         s["kind"] != "open" for s in m.room["seat_list"]), timeout=10, render=False)
     app.current.click("start")
-    app.pump(until=lambda: m.state is not None, timeout=10, render=False)
+    app.pump(until=lambda: bool(m.legal) and m.sent_state_id == -1, timeout=10, render=False)
+    app.show("game")
+    app.pump(seconds=0.5)
+    idle_map = idle_cpu_pct(app, min(3.0, seconds))
     if not reach_battle(app):
         raise SystemExit("no battle was reached")
     from grailwar.client.driver import AutoPlayer
@@ -119,7 +141,9 @@ def measure_battle(seconds: float) -> dict[str, float]:
             "load_avg_1m": round(os.getloadavg()[0], 2),
             "frame_ms_p50": round(statistics.median(times) * 1e3, 2),
             "frame_ms_p99": round(times[int(len(times) * 0.99) - 1] * 1e3, 2),
-            "battle_share": round(in_battle, 2), "play_rss_mb": round(play_rss, 1)}
+            "battle_share": round(in_battle, 2), "play_rss_mb": round(play_rss, 1),
+            "idle_cpu_pct_title": idle_title, "idle_cpu_pct_map": idle_map,
+            "idle_cpu_pct": max(idle_title, idle_map)}
 
 
 PROBE = r"""
