@@ -1,9 +1,10 @@
 """The desktop client: one window, one screen (arcade.View) at a time, driven by the reactor.
 
 The loop is approach 1 of CLIENT-NOTES: the Twisted reactor is the main loop and a timed call
-at 60 Hz dispatches the window's events, one update and one draw (tested with arcade 3.3.3 and
-pyglet 2.1.19, pinned in pyproject.toml). Network messages arrive between frames on the same
-thread; nothing in a frame waits for the network.
+at 60 Hz dispatches the window's events and one update, then draws only if the screen changed
+(an input, a message, a countdown's second, a resize), so an idle screen costs almost nothing
+(tested with arcade 3.3.3 and pyglet 2.1.19, pinned in pyproject.toml). Network messages
+arrive between frames on the same thread; nothing in a frame waits for the network.
 """
 
 from __future__ import annotations
@@ -18,6 +19,7 @@ from ..shared.engine.prompts import PROMPTS
 from ..shared.protocol import MAX_LISTED, SUMMONING
 from . import config, theme
 from .i18n import Tr
+from .letterbox import Letterbox, Projector
 from .model import ClientModel, check_name
 
 FRAME_RATE = 60
@@ -84,15 +86,22 @@ class GrailApp:
         # Dispatch events at once, as pyglet's own loop does (only after the window exists:
         # its creation dispatches a resize that needs the queue).
         pyglet.window.Window._enable_event_queue = False
+        self.projector = Projector(self.window)
         load_fonts()
         self.views: dict[str, Any] = {}
         self.frames = 0
+        self.draws = 0  # frames that drew (the others found the screen unchanged)
         self.last_frame = time.perf_counter()
         self.loop: Any = None  # the next frame's delayed call
         self.loop_running = False
         self.next_frame = 0.0
         self.closing = False
         self.show("title")
+
+    @property
+    def fit(self) -> Letterbox:
+        """Where the 1280x800 design sits in the window (mouse coordinates map through it)."""
+        return self.projector.fit
 
     # --- screens --------------------------------------------------------------------------------
     def view(self, name: str) -> Any:
@@ -128,8 +137,9 @@ class GrailApp:
             config.save(self.settings)
 
     # --- the loop -------------------------------------------------------------------------------
-    def frame(self) -> None:
-        """One frame: window events, one update, one draw and flip."""
+    def frame(self, force: bool = False) -> None:
+        """One frame: window events, one update, then a draw and flip if the screen changed
+        (or if `force`: the bench measures what a drawn frame costs)."""
         window = self.window
         if window.closed:
             return
@@ -140,10 +150,14 @@ class GrailApp:
             self.quit()
             return
         window.dispatch_event("on_update", dt)
+        self.frames += 1
+        view = self.current
+        if not force and view is not None and not view.wants_draw():
+            return
         window.switch_to()
         window.dispatch_event("on_draw")
         window.flip()
-        self.frames += 1
+        self.draws += 1
 
     def safe_frame(self) -> None:
         """A frame whose failure (a client bug) is logged and skipped, so the window stays
@@ -156,7 +170,7 @@ class GrailApp:
             Logger().failure("drawing a frame of the {screen} screen",
                              screen=getattr(self.current, "name", "?"))
             if self.current is not None:
-                self.current.dirty = True
+                self.current.invalidate()
 
     def start_loop(self) -> None:
         """Frames at 60 Hz on the reactor. Like a LoopingCall, but a frame that ran late (a

@@ -109,7 +109,7 @@ class Tour:
         view.rebuild()
         region = view.region_by_id(rid)
         if region is not None:
-            view.on_mouse_motion(int(region.center[0]), int(region.center[1]), 0, 0)
+            view.point_at(region)
 
     def tactics(self) -> list[Path]:
         """The tactics module's screens: the map with the zones of control and blocking terrain,
@@ -221,7 +221,7 @@ class Tour:
         view.rebuild()
         card = view.region_by_id("card:0")
         if card is not None:  # the card's details on hover
-            view.on_mouse_motion(int(card.center[0]), int(card.center[1]), 0, 0)
+            view.point_at(card)
         self.shot("game")
         view.on_mouse_motion(0, 0, 0, 0)
         # the Investigate options open, as a player would see them

@@ -1,0 +1,96 @@
+"""The screens are laid out on one 1280x800 design; a window of another size shows that design
+scaled to fit, centred, with bars of the background on the two other sides (letterboxing).
+
+One scale for everything keeps every screen's layout as it was designed and tested (nothing
+is cut off: a 768-pixel-high window shows the whole design at 0.96); the mouse's window
+coordinates are mapped back to design coordinates before any region is looked up.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+from typing import Any
+
+from . import theme
+
+MIN_WIDTH, MIN_HEIGHT = 1024, 640  # the design at 0.8: its 11-point labels still read
+SCREEN_MARGIN = (16, 72)  # what a desktop keeps around a window (title bar, a panel)
+
+
+@dataclass(frozen=True)
+class Letterbox:
+    """The design's place in a window of `width` x `height` (window pixels, as the mouse)."""
+
+    width: int
+    height: int
+
+    @property
+    def scale(self) -> float:
+        return min(self.width / theme.WIDTH, self.height / theme.HEIGHT)
+
+    @property
+    def rect(self) -> tuple[float, float, float, float]:
+        """Left, bottom, width and height of the scaled design in the window."""
+        w, h = theme.WIDTH * self.scale, theme.HEIGHT * self.scale
+        return (self.width - w) / 2, (self.height - h) / 2, w, h
+
+    def to_design(self, x: float, y: float) -> tuple[float, float]:
+        left, bottom, _w, _h = self.rect
+        return (x - left) / self.scale, (y - bottom) / self.scale
+
+    def to_window(self, x: float, y: float) -> tuple[float, float]:
+        left, bottom, _w, _h = self.rect
+        return left + x * self.scale, bottom + y * self.scale
+
+    def viewport(self, pixel_ratio: float = 1.0) -> tuple[int, int, int, int]:
+        """The rect in framebuffer pixels (a high-DPI window has more than window pixels)."""
+        return tuple(round(v * pixel_ratio) for v in self.rect)  # type: ignore[return-value]
+
+
+def window_size(saved: tuple[int, int], screen: tuple[int, int] | None) -> tuple[int, int]:
+    """The size to open the window at: the last one (or the design's), no larger than the
+    screen leaves room for (a 1366x768 laptop), no smaller than the minimum."""
+    width, height = saved if all(v > 0 for v in saved) else (theme.WIDTH, theme.HEIGHT)
+    if screen is not None:
+        width = min(width, screen[0] - SCREEN_MARGIN[0])
+        height = min(height, screen[1] - SCREEN_MARGIN[1])
+    return max(MIN_WIDTH, width), max(MIN_HEIGHT, height)
+
+
+def screen_size() -> tuple[int, int] | None:
+    """The default screen's size, or None where there is none (headless)."""
+    try:
+        import pyglet
+
+        screen = pyglet.display.get_display().get_default_screen()
+        return screen.width, screen.height
+    except Exception:  # no display to ask: the saved size stands
+        return None
+
+
+class Projector:
+    """Draws the design into the letterboxed part of the window (arcade's Camera2D, its
+    projection the design's 1280x800, its viewport the letterbox)."""
+
+    def __init__(self, window: Any) -> None:
+        from arcade.camera import Camera2D
+        from arcade.types import LBWH, LRBT
+
+        self.window = window
+        self._lbwh = LBWH
+        self.camera = Camera2D(window=window, position=(0, 0),
+                               projection=LRBT(0, theme.WIDTH, 0, theme.HEIGHT))
+
+    @property
+    def fit(self) -> Letterbox:
+        return Letterbox(*self.window.get_size())
+
+    def viewport(self) -> tuple[int, int, int, int]:
+        width = self.window.get_size()[0]
+        ratio = self.window.get_framebuffer_size()[0] / max(1, width)
+        return self.fit.viewport(ratio)
+
+    def use(self) -> None:
+        """Aim the next drawing at the letterbox (call before a screen draws)."""
+        self.camera.viewport = self._lbwh(*self.viewport())
+        self.camera.use()
