@@ -17,9 +17,9 @@ from typing import Any
 
 from ..shared.engine.prompts import PROMPTS
 from ..shared.protocol import MAX_LISTED, SUMMONING
-from . import config, theme
+from . import config
 from .i18n import Tr
-from .letterbox import Letterbox, Projector
+from .letterbox import MIN_HEIGHT, MIN_WIDTH, Letterbox, Projector, screen_size, window_size
 from .model import ClientModel, check_name
 
 FRAME_RATE = 60
@@ -50,7 +50,8 @@ class GrailApp:
     def __init__(self, reactor: Any, *, lang: str | None = None, name: str | None = None,
                  host: str | None = None, local: bool = False, bot_delay: float | None = None,
                  export_dir: str | Path | None = None, remember: bool = True,
-                 window: Any = None, antialiasing: bool = False) -> None:
+                 window: Any = None, antialiasing: bool = False,
+                 size: tuple[int, int] | None = None) -> None:
         import arcade
         import pyglet
 
@@ -80,9 +81,15 @@ class GrailApp:
         self.local_modules: dict[str, Any] = {}  # create_room's modules/options (play --modules)
         self.local_summoning = SUMMONING[0]  # the local room's summoning (play --summoning)
 
-        self.window = window or arcade.Window(
-            theme.WIDTH, theme.HEIGHT, self.tr("app.title"), update_rate=1 / 1000,
-            draw_rate=1 / 1000, antialiasing=antialiasing, vsync=False)
+        self.saved_size = (self.settings["width"], self.settings["height"])
+        if window is None:
+            pyglet.window.Window._enable_event_queue = True  # see below
+            window = arcade.Window(
+                *(size or window_size(self.saved_size, screen_size())), self.tr("app.title"),
+                resizable=True, update_rate=1 / 1000, draw_rate=1 / 1000,
+                antialiasing=antialiasing, vsync=False)
+            window.set_minimum_size(MIN_WIDTH, MIN_HEIGHT)
+        self.window = window
         # Dispatch events at once, as pyglet's own loop does (only after the window exists:
         # its creation dispatches a resize that needs the queue).
         pyglet.window.Window._enable_event_queue = False
@@ -131,6 +138,10 @@ class GrailApp:
         for view in self.views.values():
             view.invalidate()
         self.model.revision += 1
+
+    def window_resized(self, width: int, height: int) -> None:
+        """Remember the size for the next run (saved when the client quits)."""
+        self.settings["width"], self.settings["height"] = width, height
 
     def save_settings(self) -> None:
         if self.remember:
@@ -215,6 +226,9 @@ class GrailApp:
             self.reactor.callLater(0, self.reactor.stop)
 
     def shutdown(self) -> None:
+        if (self.settings["width"], self.settings["height"]) != self.saved_size:
+            self.save_settings()
+            self.saved_size = (self.settings["width"], self.settings["height"])
         if self.session is not None:
             self.session.close()
         if self.local is not None:
@@ -254,9 +268,10 @@ class GrailApp:
         self.window.switch_to()
         view.on_update(0.0)
         view.on_draw()
-        # RGB: the window's alpha channel is not what is on screen (translucent shapes leave
-        # it below 255, and a PNG viewer would show the picture over white)
-        image = arcade.get_image(0, 0, theme.WIDTH, theme.HEIGHT).convert("RGB")
+        # the whole window (the design and its letterbox bars), in RGB: the window's alpha
+        # channel is not what is on screen (translucent shapes leave it below 255, and a PNG
+        # viewer would show the picture over white)
+        image = arcade.get_image(0, 0, *self.window.get_framebuffer_size()).convert("RGB")
         self.window.flip()
         path = Path(path)
         path.parent.mkdir(parents=True, exist_ok=True)

@@ -46,6 +46,17 @@ class Letterbox:
         """The rect in framebuffer pixels (a high-DPI window has more than window pixels)."""
         return tuple(round(v * pixel_ratio) for v in self.rect)  # type: ignore[return-value]
 
+    def bars(self, pixel_ratio: float = 1.0) -> list[tuple[int, int, int, int]]:
+        """The window's parts outside the design (left and right, or below and above), in
+        framebuffer pixels; none when the window has the design's proportions."""
+        left, bottom, width, height = self.viewport(pixel_ratio)
+        full_w, full_h = round(self.width * pixel_ratio), round(self.height * pixel_ratio)
+        if left > 0:
+            return [(0, 0, left, full_h), (left + width, 0, full_w - left - width, full_h)]
+        if bottom > 0:
+            return [(0, 0, full_w, bottom), (0, bottom + height, full_w, full_h - bottom - height)]
+        return []
+
 
 def window_size(saved: tuple[int, int], screen: tuple[int, int] | None) -> tuple[int, int]:
     """The size to open the window at: the last one (or the design's), no larger than the
@@ -85,12 +96,17 @@ class Projector:
     def fit(self) -> Letterbox:
         return Letterbox(*self.window.get_size())
 
-    def viewport(self) -> tuple[int, int, int, int]:
-        width = self.window.get_size()[0]
-        ratio = self.window.get_framebuffer_size()[0] / max(1, width)
-        return self.fit.viewport(ratio)
+    def pixel_ratio(self) -> float:
+        return self.window.get_framebuffer_size()[0] / max(1, self.window.get_size()[0])
 
-    def use(self) -> None:
-        """Aim the next drawing at the letterbox (call before a screen draws)."""
+    def viewport(self) -> tuple[int, int, int, int]:
+        return self.fit.viewport(self.pixel_ratio())
+
+    def use(self, background: tuple[int, int, int]) -> None:
+        """Paint the bars in `background`, then aim the next drawing at the letterbox (call
+        before a screen draws; arcade clips every clear and copy to the viewport)."""
+        screen = self.window.ctx.screen
+        for bar in self.fit.bars(self.pixel_ratio()):
+            screen.clear(color=background, viewport=bar)
         self.camera.viewport = self._lbwh(*self.viewport())
         self.camera.use()

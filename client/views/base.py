@@ -87,16 +87,18 @@ class BaseView(arcade.View):
         self.tick(self.now())
 
     def tick(self, now: float) -> None:
-        """Per-frame hook (countdowns): call invalidate() when something visible changed."""
+        """Per-frame hook (countdowns): mark what visibly changed (invalidate(), live_dirty);
+        an animation calls request_draw() on every frame while it runs."""
 
     def on_resize(self, width: int, height: int) -> None:
+        self.app.window_resized(width, height)
         self.invalidate()  # the cached picture has the window's size: make it again
 
     def on_expose(self) -> None:
         self.request_draw()
 
     def on_draw(self) -> None:
-        self.app.projector.use()
+        self.app.projector.use(self.background)
         if self.dirty:
             self.rebuild()
         elif self.live_dirty:
