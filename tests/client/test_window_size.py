@@ -51,6 +51,15 @@ def test_the_config_keeps_the_size_and_ignores_a_wrong_type() -> None:
     assert config.stored() == {"height": 700, "name": "凛"}
 
 
+def close(app: Any, window: Any) -> None:
+    """Close a client's own window and hand drawing back to the other tests' window."""
+    import arcade
+
+    app.shutdown()
+    arcade.set_window(window)
+    window.switch_to()
+
+
 @pytest.fixture
 def minimum_sizes(monkeypatch: pytest.MonkeyPatch) -> list[tuple[int, int]]:
     """The minimum sizes windows are given (a headless window does not keep it)."""
@@ -65,15 +74,12 @@ def minimum_sizes(monkeypatch: pytest.MonkeyPatch) -> list[tuple[int, int]]:
 def sized(window: Any, reactor: Any, size: tuple[int, int], tmp_path: Any,
           minimum_sizes: list[tuple[int, int]]) -> Iterator[Any]:
     """A client that opens its own window at the `size` its settings remember."""
-    import arcade
     from grailwar.client.app import GrailApp
 
     config.save(dict(config.DEFAULTS, lang="ja", name="衛宮", width=size[0], height=size[1]))
     app = GrailApp(reactor, remember=True, bot_delay=0.0, export_dir=tmp_path)
     yield app
-    app.shutdown()
-    arcade.set_window(window)  # the other tests' window
-    window.switch_to()
+    close(app, window)
 
 
 def shown(app: Any, name: str) -> tuple[Any, Any]:
@@ -150,3 +156,20 @@ def test_the_size_is_saved_when_resized_and_restored_next_run(sized: Any) -> Non
     app.window.dispatch_event("on_resize", 1200, 720)
     app.shutdown()
     assert (config.load()["width"], config.load()["height"]) == (1200, 720)
+
+
+def test_the_tour_takes_a_window_size(window: Any, reactor: Any, tmp_path: Any) -> None:
+    """`grailwar tour --size 1366x768` (the screenshots of a laptop's window)."""
+    import argparse
+
+    from grailwar.cli.client import window_size_arg
+    from grailwar.client.app import GrailApp
+
+    assert window_size_arg("1366x768") == LAPTOP
+    with pytest.raises(argparse.ArgumentTypeError):
+        window_size_arg("1366")
+    app = GrailApp(reactor, remember=False, size=(1200, 750), export_dir=tmp_path)
+    try:
+        assert app.window.get_size() == (1200, 750)
+    finally:
+        close(app, window)
