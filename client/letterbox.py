@@ -85,10 +85,9 @@ class Projector:
 
     def __init__(self, window: Any) -> None:
         from arcade.camera import Camera2D
-        from arcade.types import LBWH, LRBT
+        from arcade.types import LRBT
 
         self.window = window
-        self._lbwh = LBWH
         self.camera = Camera2D(window=window, position=(0, 0),
                                projection=LRBT(0, theme.WIDTH, 0, theme.HEIGHT))
 
@@ -105,8 +104,10 @@ class Projector:
     def use(self, background: tuple[int, int, int]) -> None:
         """Paint the bars in `background`, then aim the next drawing at the letterbox (call
         before a screen draws; arcade clips every clear and copy to the viewport)."""
+        from arcade.types import LBWH
+
         screen = self.window.ctx.screen
         for bar in self.fit.bars(self.pixel_ratio()):
             screen.clear(color=background, viewport=bar)
-        self.camera.viewport = self._lbwh(*self.viewport())
+        self.camera.viewport = LBWH(*self.viewport())
         self.camera.use()

@@ -64,7 +64,7 @@ class BaseView(arcade.View):
         self.dirty = True
 
     def request_draw(self) -> None:
-        """Draw again without rebuilding (the window was resized or uncovered)."""
+        """Draw again without rebuilding (the window was uncovered; an animation moved)."""
         self.stale = True
 
     def wants_draw(self) -> bool:
