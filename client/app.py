@@ -143,6 +143,13 @@ class GrailApp:
         """Remember the size for the next run (saved when the client quits)."""
         self.settings["width"], self.settings["height"] = width, height
 
+    def save_size(self) -> None:
+        """Save the settings if the window's size changed since they were loaded."""
+        size = (self.settings["width"], self.settings["height"])
+        if size != self.saved_size:
+            self.save_settings()
+            self.saved_size = size
+
     def save_settings(self) -> None:
         if self.remember:
             config.save(self.settings)
@@ -214,6 +221,7 @@ class GrailApp:
         """Run until the window closes (the reactor is the main loop)."""
         self.start_loop()
         self.window.on_close = self.request_close  # type: ignore[method-assign]
+        self.reactor.addSystemEventTrigger("before", "shutdown", self.save_size)  # Ctrl+C too
         self.reactor.run()
 
     def request_close(self) -> None:
@@ -226,9 +234,7 @@ class GrailApp:
             self.reactor.callLater(0, self.reactor.stop)
 
     def shutdown(self) -> None:
-        if (self.settings["width"], self.settings["height"]) != self.saved_size:
-            self.save_settings()
-            self.saved_size = (self.settings["width"], self.settings["height"])
+        self.save_size()
         if self.session is not None:
             self.session.close()
         if self.local is not None:

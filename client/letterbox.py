@@ -26,7 +26,8 @@ class Letterbox:
 
     @property
     def scale(self) -> float:
-        return min(self.width / theme.WIDTH, self.height / theme.HEIGHT)
+        """(Never 0: a minimised window may report no size.)"""
+        return max(0.01, min(self.width / theme.WIDTH, self.height / theme.HEIGHT))
 
     @property
     def rect(self) -> tuple[float, float, float, float]:

@@ -173,3 +173,7 @@ def test_the_tour_takes_a_window_size(window: Any, reactor: Any, tmp_path: Any) 
         assert app.window.get_size() == (1200, 750)
     finally:
         close(app, window)
+
+
+def test_a_window_of_no_size_maps_the_mouse_without_failing() -> None:
+    assert Letterbox(0, 0).to_design(0, 0) == pytest.approx((th.WIDTH / 2, th.HEIGHT / 2))
