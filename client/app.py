@@ -19,7 +19,15 @@ from ..shared.engine.prompts import PROMPTS
 from ..shared.protocol import MAX_LISTED, SUMMONING
 from . import config
 from .i18n import Tr
-from .letterbox import MIN_HEIGHT, MIN_WIDTH, Letterbox, Projector, screen_size, window_size
+from .letterbox import (
+    MIN_HEIGHT,
+    MIN_WIDTH,
+    Letterbox,
+    Projector,
+    screen_size,
+    smooth_minified_text,
+    window_size,
+)
 from .model import ClientModel, check_name
 
 FRAME_RATE = 60
@@ -94,6 +102,7 @@ class GrailApp:
         # its creation dispatches a resize that needs the queue).
         pyglet.window.Window._enable_event_queue = False
         self.projector = Projector(self.window)
+        smooth_minified_text()
         load_fonts()
         self.views: dict[str, Any] = {}
         self.frames = 0

@@ -69,6 +69,17 @@ def window_size(saved: tuple[int, int], screen: tuple[int, int] | None) -> tuple
     return max(MIN_WIDTH, width), max(MIN_HEIGHT, height)
 
 
+def smooth_minified_text() -> None:
+    """Glyphs drawn smaller than they were rasterised (a window below the design's size, a
+    label squeezed to its width) are filtered linearly: pyglet's default, nearest, drops whole
+    columns of a glyph (Hangul then reads badly at 0.8). Call before any text is drawn; text at
+    1:1 or larger keeps the nearest filter, as crisp as before."""
+    import pyglet
+    from pyglet import gl
+
+    pyglet.font.base.Font.texture_min_filter = gl.GL_LINEAR
+
+
 def screen_size() -> tuple[int, int] | None:
     """The default screen's size, or None where there is none (headless)."""
     try:

@@ -177,3 +177,15 @@ def test_the_tour_takes_a_window_size(window: Any, reactor: Any, tmp_path: Any) 
 
 def test_a_window_of_no_size_maps_the_mouse_without_failing() -> None:
     assert Letterbox(0, 0).to_design(0, 0) == pytest.approx((th.WIDTH / 2, th.HEIGHT / 2))
+
+
+def test_text_drawn_smaller_than_rasterised_is_filtered_smoothly(app: Any) -> None:
+    """A scaled-down window (or a squeezed label) samples its glyphs linearly; at 1:1 and above
+    they stay nearest, pixel for pixel as rasterised."""
+    import pyglet
+    from pyglet import gl
+
+    shown(app, "title")
+    glyphs, _offsets = pyglet.font.load(th.SANS, 14).get_glyphs("봇")
+    glyph = glyphs[0]
+    assert (glyph.owner.min_filter, glyph.owner.mag_filter) == (gl.GL_LINEAR, gl.GL_NEAREST)
