@@ -187,7 +187,9 @@ def test_battle_screen_shows_order_round_combatants_and_dice(app: Any) -> None:
     target = min(state.prompt.seats)
     join(app, target)
     app.model.handle({"t": "events", "events": events, "log": []})
-    app.model.handle(state_msg(state, target, {str(target): 60}))
+    at = app.view("battle").now()
+    app.view("battle").now = lambda: at  # the countdown read at the message's arrival
+    app.model.handle(state_msg(state, target, {str(target): 60}), now=at)
     render(app, "battle")
     view = app.current
     seats = {int(r.id.split(":")[1]) for r in view.regions if r.id.startswith("combatant:")}
