@@ -1,13 +1,19 @@
 """Desktop client figures, headless (ARCADE_HEADLESS=1, Mesa llvmpipe here), 1280x800:
 
 - `fps`: frames per second on the game screen (the map) while a battle runs on the embedded
-  server (bots answering at their normal 0.2 s pace, messages arriving between frames), drawing
-  as fast as the machine allows, each frame waited for until OpenGL has drawn it: the headroom
-  above the 60 Hz the client runs at. `fps_battle_screen`: the same on the battle screen.
+  server (bots answering at their normal 0.2 s pace, messages arriving between frames), every
+  frame drawn (the real loop skips unchanged ones) as fast as the machine allows, each frame
+  waited for until OpenGL has drawn it: the headroom above the 60 Hz the client runs at.
+  `fps_battle_screen`: the same on the battle screen.
 - `fps_paced`: the game screen with the client's real loop (its 60 Hz frame clock on the
-  reactor, approach 1 of CLIENT-NOTES): frames actually drawn per second (target: 60).
+  reactor, approach 1 of CLIENT-NOTES): frames run per second (target: 60); `draws_paced`:
+  how many of them drew (only those where the screen changed: messages, our clicks).
 - `frame_ms_p50` / `frame_ms_p99`: one frame's time (dispatch, update, draw, flip, and the wait
   until OpenGL has finished drawing it), uncapped.
+- `idle_cpu_pct_title` / `idle_cpu_pct_map` (and `idle_cpu_pct`, the larger): CPU time of the
+  process over wall time (% of one core) while the client's real loop runs on a screen where
+  nothing changes: the title, then the map waiting for our move (its countdown ticking; the
+  embedded server idles in the same process). Goal: at most 10.
 - `start_to_lobby_s`: a new process running the client (interpreter start, imports, window,
   fonts, connect to a server, the lobby drawn): from spawn to the first lobby frame.
 - `client_rss_mb`: that process's resident memory at the lobby (the client alone);
@@ -56,6 +62,21 @@ def reach_battle(app, timeout: float = 60.0) -> bool:
     return ok
 
 
+def idle_cpu_pct(app, screen: str, seconds: float) -> float:
+    """The real loop on `screen` once drawn, the reactor waiting as `reactor.run()` would."""
+    from twisted.internet import reactor
+
+    app.show(screen)
+    app.pump(seconds=0.3)
+    app.start_loop()
+    cpu, wall = time.process_time(), time.perf_counter()
+    while time.perf_counter() - wall < seconds:
+        wait = reactor.timeout()
+        reactor.iterate(0.1 if wait is None else min(0.1, wait))
+    app.stop_loop()
+    return round(100 * (time.process_time() - cpu) / (time.perf_counter() - wall), 1)
+
+
 def measure_battle(seconds: float) -> dict[str, float]:
     from grailwar.client.app import GrailApp
     from twisted.internet import reactor
@@ -79,7 +100,7 @@ def measure_battle(seconds: float) -> dict[str, float]:
         """Frames per second drawing `screen` as fast as possible while the battle goes on."""
         app.show(screen)
         for _ in range(10):  # warm up: glyphs into the atlas, buffers allocated
-            app.frame()
+            app.frame(force=True)
         times: list[float] = []
         seen = 0
         start = time.perf_counter()
@@ -88,7 +109,7 @@ def measure_battle(seconds: float) -> dict[str, float]:
             player.step()  # our seat keeps playing (through the screen's own buttons)
             app.show(screen)  # stay on the measured screen
             t0 = time.perf_counter()
-            app.frame()
+            app.frame(force=True)
             app.window.ctx.finish()  # a frame counts once software OpenGL has drawn it
             times.append(time.perf_counter() - t0)
             seen += bool(m.view and m.view.get("battle"))
@@ -102,7 +123,7 @@ def measure_battle(seconds: float) -> dict[str, float]:
     # the real loop: the app's own 60 Hz frame clock on the reactor, our seat still playing
     from twisted.internet.task import LoopingCall
 
-    drawn_before = app.frames
+    frames_before, drawn_before = app.frames, app.draws
     keep_playing = LoopingCall(lambda: (player.step(), app.show("game")))
     keep_playing.start(1 / 30)
     app.start_loop()
@@ -111,15 +132,24 @@ def measure_battle(seconds: float) -> dict[str, float]:
         reactor.iterate(0.002)
     app.stop_loop()
     keep_playing.stop()
-    paced = (app.frames - drawn_before) / (time.perf_counter() - paced_start)
+    paced_time = time.perf_counter() - paced_start
+    paced = (app.frames - frames_before) / paced_time
+    drawn = (app.draws - drawn_before) / paced_time
+    # idle (measured last: an idle phase before the others changes their figures): our seat
+    # stops playing, so the game waits for its move
+    app.pump(until=lambda: bool(m.legal) and m.sent_state_id == -1, timeout=10, render=False)
+    idle_map = idle_cpu_pct(app, "game", min(3.0, seconds))
+    idle_title = idle_cpu_pct(app, "title", min(3.0, seconds))
     times.sort()
     app.shutdown()
     return {"fps": round(fps, 1), "fps_battle_screen": round(fps_battle, 1),
-            "fps_paced": round(paced, 1), "cpus": os.cpu_count(),
+            "fps_paced": round(paced, 1), "draws_paced": round(drawn, 1), "cpus": os.cpu_count(),
             "load_avg_1m": round(os.getloadavg()[0], 2),
             "frame_ms_p50": round(statistics.median(times) * 1e3, 2),
             "frame_ms_p99": round(times[int(len(times) * 0.99) - 1] * 1e3, 2),
-            "battle_share": round(in_battle, 2), "play_rss_mb": round(play_rss, 1)}
+            "battle_share": round(in_battle, 2), "play_rss_mb": round(play_rss, 1),
+            "idle_cpu_pct_title": idle_title, "idle_cpu_pct_map": idle_map,
+            "idle_cpu_pct": max(idle_title, idle_map)}
 
 
 PROBE = r"""

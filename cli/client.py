@@ -47,6 +47,8 @@ def register(sub: argparse._SubParsersAction) -> None:
     t.add_argument("--seed", type=int, default=None, help="the scripted game's seed")
     t.add_argument("--modules", default="", help="tactics: that module's screens instead (a "
                    "staged battle fed to the client as the server's messages)")
+    t.add_argument("--size", type=window_size_arg, default=None,
+                   help="the window's size, WIDTHxHEIGHT (default 1280x800; e.g. 1366x768)")
     t.set_defaults(run=run_tour)
 
 
@@ -138,13 +140,21 @@ def run_connect(args: argparse.Namespace) -> int:
     return 0
 
 
+def window_size_arg(text: str) -> tuple[int, int]:
+    """`1366x768` as (1366, 768)."""
+    width, sep, height = text.lower().partition("x")
+    if not sep or not width.isdigit() or not height.isdigit():
+        raise argparse.ArgumentTypeError(f"expected WIDTHxHEIGHT, got {text!r}")
+    return int(width), int(height)
+
+
 def run_tour(args: argparse.Namespace) -> int:
     from ..client.tour import TOUR_SEED
     from ..client.tour import run_tour as tour
 
     try:
         files = tour(args.out, args.lang, args.seed if args.seed is not None else TOUR_SEED,
-                     tuple(m for m in args.modules.split(",") if m))
+                     tuple(m for m in args.modules.split(",") if m), args.size)
     except Exception as err:
         if "display" in str(err).lower() or "NoSuchDisplay" in err.__class__.__name__:
             print("grailwar tour: no display; set ARCADE_HEADLESS=1", file=sys.stderr)

@@ -1,9 +1,10 @@
 """The desktop client: one window, one screen (arcade.View) at a time, driven by the reactor.
 
 The loop is approach 1 of CLIENT-NOTES: the Twisted reactor is the main loop and a timed call
-at 60 Hz dispatches the window's events, one update and one draw (tested with arcade 3.3.3 and
-pyglet 2.1.19, pinned in pyproject.toml). Network messages arrive between frames on the same
-thread; nothing in a frame waits for the network.
+at 60 Hz dispatches the window's events and one update, then draws only if the screen changed
+(an input, a message, a countdown's second, a resize), so an idle screen costs almost nothing
+(tested with arcade 3.3.3 and pyglet 2.1.19, pinned in pyproject.toml). Network messages
+arrive between frames on the same thread; nothing in a frame waits for the network.
 """
 
 from __future__ import annotations
@@ -16,8 +17,17 @@ from typing import Any
 
 from ..shared.engine.prompts import PROMPTS
 from ..shared.protocol import MAX_LISTED, SUMMONING
-from . import config, theme
+from . import config
 from .i18n import Tr
+from .letterbox import (
+    MIN_HEIGHT,
+    MIN_WIDTH,
+    Letterbox,
+    Projector,
+    screen_size,
+    smooth_minified_text,
+    window_size,
+)
 from .model import ClientModel, check_name
 
 FRAME_RATE = 60
@@ -49,7 +59,8 @@ class GrailApp:
     def __init__(self, reactor: Any, *, lang: str | None = None, name: str | None = None,
                  host: str | None = None, local: bool = False, bot_delay: float | None = None,
                  export_dir: str | Path | None = None, remember: bool = True,
-                 window: Any = None, antialiasing: bool = False) -> None:
+                 window: Any = None, antialiasing: bool = False,
+                 size: tuple[int, int] | None = None) -> None:
         import arcade
         import pyglet
 
@@ -81,21 +92,35 @@ class GrailApp:
         self.local_modules: dict[str, Any] = {}  # create_room's modules/options (play --modules)
         self.local_summoning = SUMMONING[0]  # the local room's summoning (play --summoning)
 
-        self.window = window or arcade.Window(
-            theme.WIDTH, theme.HEIGHT, self.tr("app.title"), update_rate=1 / 1000,
-            draw_rate=1 / 1000, antialiasing=antialiasing, vsync=False)
+        self.saved_size = (self.settings["width"], self.settings["height"])
+        if window is None:
+            pyglet.window.Window._enable_event_queue = True  # see below
+            window = arcade.Window(
+                *(size or window_size(self.saved_size, screen_size())), self.tr("app.title"),
+                resizable=True, update_rate=1 / 1000, draw_rate=1 / 1000,
+                antialiasing=antialiasing, vsync=False)
+            window.set_minimum_size(MIN_WIDTH, MIN_HEIGHT)
+        self.window = window
         # Dispatch events at once, as pyglet's own loop does (only after the window exists:
         # its creation dispatches a resize that needs the queue).
         pyglet.window.Window._enable_event_queue = False
+        self.projector = Projector(self.window)
+        smooth_minified_text()
         load_fonts()
         self.views: dict[str, Any] = {}
         self.frames = 0
+        self.draws = 0  # frames that drew (the others found the screen unchanged)
         self.last_frame = time.perf_counter()
         self.loop: Any = None  # the next frame's delayed call
         self.loop_running = False
         self.next_frame = 0.0
         self.closing = False
         self.show("language" if ask_lang else "title")
+
+    @property
+    def fit(self) -> Letterbox:
+        """Where the 1280x800 design sits in the window (mouse coordinates map through it)."""
+        return self.projector.fit
 
     # --- screens --------------------------------------------------------------------------------
     def view(self, name: str) -> Any:
@@ -126,13 +151,25 @@ class GrailApp:
             view.invalidate()
         self.model.revision += 1
 
+    def window_resized(self, width: int, height: int) -> None:
+        """Remember the size for the next run (saved when the client quits)."""
+        self.settings["width"], self.settings["height"] = width, height
+
+    def save_size(self) -> None:
+        """Save the settings if the window's size changed since they were loaded."""
+        size = (self.settings["width"], self.settings["height"])
+        if size != self.saved_size:
+            self.save_settings()
+            self.saved_size = size
+
     def save_settings(self) -> None:
         if self.remember:
             config.save(self.settings)
 
     # --- the loop -------------------------------------------------------------------------------
-    def frame(self) -> None:
-        """One frame: window events, one update, one draw and flip."""
+    def frame(self, force: bool = False) -> None:
+        """One frame: window events, one update, then a draw and flip if the screen changed
+        (or if `force`: the bench measures what a drawn frame costs)."""
         window = self.window
         if window.closed:
             return
@@ -143,10 +180,14 @@ class GrailApp:
             self.quit()
             return
         window.dispatch_event("on_update", dt)
+        self.frames += 1
+        view = self.current
+        if not force and view is not None and not view.wants_draw():
+            return
         window.switch_to()
         window.dispatch_event("on_draw")
         window.flip()
-        self.frames += 1
+        self.draws += 1
 
     def safe_frame(self) -> None:
         """A frame whose failure (a client bug) is logged and skipped, so the window stays
@@ -159,7 +200,7 @@ class GrailApp:
             Logger().failure("drawing a frame of the {screen} screen",
                              screen=getattr(self.current, "name", "?"))
             if self.current is not None:
-                self.current.dirty = True
+                self.current.invalidate()
 
     def start_loop(self) -> None:
         """Frames at 60 Hz on the reactor. Like a LoopingCall, but a frame that ran late (a
@@ -192,6 +233,7 @@ class GrailApp:
         """Run until the window closes (the reactor is the main loop)."""
         self.start_loop()
         self.window.on_close = self.request_close  # type: ignore[method-assign]
+        self.reactor.addSystemEventTrigger("before", "shutdown", self.save_size)  # Ctrl+C too
         self.reactor.run()
 
     def request_close(self) -> None:
@@ -204,6 +246,7 @@ class GrailApp:
             self.reactor.callLater(0, self.reactor.stop)
 
     def shutdown(self) -> None:
+        self.save_size()
         if self.session is not None:
             self.session.close()
         if self.local is not None:
@@ -243,9 +286,10 @@ class GrailApp:
         self.window.switch_to()
         view.on_update(0.0)
         view.on_draw()
-        # RGB: the window's alpha channel is not what is on screen (translucent shapes leave
-        # it below 255, and a PNG viewer would show the picture over white)
-        image = arcade.get_image(0, 0, theme.WIDTH, theme.HEIGHT).convert("RGB")
+        # the whole window (the design and its letterbox bars), in RGB: the window's alpha
+        # channel is not what is on screen (translucent shapes leave it below 255, and a PNG
+        # viewer would show the picture over white)
+        image = arcade.get_image(0, 0, *self.window.get_framebuffer_size()).convert("RGB")
         self.window.flip()
         path = Path(path)
         path.parent.mkdir(parents=True, exist_ok=True)

@@ -1,4 +1,4 @@
-"""What the client remembers between runs: language, player name, last server."""
+"""What the client remembers between runs: language, player name, last server, window size."""
 
 from __future__ import annotations
 
@@ -7,7 +7,7 @@ import os
 from pathlib import Path
 from typing import Any
 
-DEFAULTS: dict[str, Any] = {"lang": "", "name": "", "host": "localhost"}
+DEFAULTS: dict[str, Any] = {"lang": "", "name": "", "host": "localhost", "width": 0, "height": 0}
 
 
 def config_path() -> Path:
@@ -28,15 +28,16 @@ def guess_lang() -> str:
     return ""
 
 
-def stored() -> dict[str, str]:
-    """The settings as the client last saved them (none yet: empty)."""
+def stored() -> dict[str, Any]:
+    """The settings as the client last saved them (none yet: empty), each of its default's
+    type (a hand-edited file with a wrong one is ignored there)."""
     try:
         data = json.loads(config_path().read_text(encoding="utf-8"))
     except (OSError, ValueError):
         return {}
     if not isinstance(data, dict):
         return {}
-    return {k: v for k, v in data.items() if k in DEFAULTS and isinstance(v, str)}
+    return {k: v for k, v in data.items() if k in DEFAULTS and type(v) is type(DEFAULTS[k])}
 
 
 def load() -> dict[str, Any]:

@@ -78,7 +78,8 @@ def tactics_battle(seed: int = TACTICS_SEED) -> tuple[GameState, list[Event]]:
 
 class Tour:
     def __init__(self, out: str | Path, lang: str = "ja", seed: int = TOUR_SEED,
-                 reactor: Any = None, app: Any = None) -> None:
+                 reactor: Any = None, app: Any = None,
+                 size: tuple[int, int] | None = None) -> None:
         if reactor is None:
             from twisted.internet import reactor as default_reactor
 
@@ -91,7 +92,7 @@ class Tour:
         self.reactor = reactor
         self.app = app or GrailApp(reactor, lang=lang, name=PLAYER.get(lang, "Ayaka"),
                                    remember=False, bot_delay=0.0,
-                                   export_dir=self.out / "exports")
+                                   export_dir=self.out / "exports", size=size)
         self.files: list[Path] = []
         self.notes: list[str] = []
 
@@ -110,7 +111,7 @@ class Tour:
         view.rebuild()
         region = view.region_by_id(rid)
         if region is not None:
-            view.on_mouse_motion(int(region.center[0]), int(region.center[1]), 0, 0)
+            view.point_at(region)
 
     def tactics(self) -> list[Path]:
         """The tactics module's screens: the map with the zones of control and blocking terrain,
@@ -226,7 +227,7 @@ class Tour:
         view.rebuild()
         card = view.region_by_id("card:0")
         if card is not None:  # the card's details on hover
-            view.on_mouse_motion(int(card.center[0]), int(card.center[1]), 0, 0)
+            view.point_at(card)
         self.shot("game")
         view.on_mouse_motion(0, 0, 0, 0)
         # the Investigate options open, as a player would see them
@@ -302,12 +303,13 @@ def demo_host(reactor: Any, port: int, player: str, name: str, password: str | N
 
 
 def run_tour(out: str | Path, lang: str = "ja", seed: int = TOUR_SEED,
-             modules: tuple[str, ...] = ()) -> list[Path]:
-    """The scripted game's screens, or with `modules` ("tactics") that module's screens."""
+             modules: tuple[str, ...] = (), size: tuple[int, int] | None = None) -> list[Path]:
+    """The scripted game's screens, or with `modules` ("tactics") that module's screens, in
+    a window of `size` (the design's 1280x800 unless given)."""
     unknown = set(modules) - {"tactics"}
     if unknown:
         raise ValueError(f"the tour has no screens for module(s) {', '.join(sorted(unknown))}")
-    tour = Tour(out, lang, seed)
+    tour = Tour(out, lang, seed, size=size)
     try:
         return tour.tactics() if modules else tour.run()
     finally:

@@ -41,6 +41,7 @@ class BaseView(arcade.View):
         self.field_order: list[str] = []
         self.focus: str | None = None
         self.dirty = True
+        self.stale = True  # what is on screen is not the latest picture: the next frame draws
         self.seen_revision = -1
         self.mouse = (-1.0, -1.0)
         self.scroll: dict[str, int] = {}
@@ -62,6 +63,16 @@ class BaseView(arcade.View):
     def invalidate(self) -> None:
         self.dirty = True
 
+    def request_draw(self) -> None:
+        """Draw again without rebuilding (the window was uncovered; an animation moved)."""
+        self.stale = True
+
+    def wants_draw(self) -> bool:
+        """Whether the next frame must draw: an idle screen is not drawn again (software
+        OpenGL spends a third of a core or more redrawing an unchanged screen 60 times a
+        second). Call after on_update, which notices the model's and the clock's changes."""
+        return self.stale or self.dirty or self.live_dirty
+
     # --- the frame ------------------------------------------------------------------------------
     def on_show_view(self) -> None:
         self.dirty = True
@@ -76,9 +87,18 @@ class BaseView(arcade.View):
         self.tick(self.now())
 
     def tick(self, now: float) -> None:
-        """Per-frame hook (countdowns): call invalidate() when something visible changed."""
+        """Per-frame hook (countdowns): mark what visibly changed (invalidate(), live_dirty);
+        an animation calls request_draw() on every frame while it runs."""
+
+    def on_resize(self, width: int, height: int) -> None:
+        self.app.window_resized(width, height)
+        self.invalidate()  # the cached picture has the window's size: make it again
+
+    def on_expose(self) -> None:
+        self.request_draw()
 
     def on_draw(self) -> None:
+        self.app.projector.use(self.background)
         if self.dirty:
             self.rebuild()
         elif self.live_dirty:
@@ -92,12 +112,14 @@ class BaseView(arcade.View):
             self.base.draw()
         self.live.draw()
         self.overlay.draw()
+        self.stale = False
 
     def _render_cache(self) -> None:
         ctx = self.window.ctx
         size = ctx.screen.size
         if self.fbo is None or self.fbo.size != size:
             self.fbo = ctx.framebuffer(color_attachments=[ctx.texture(size, components=4)])
+        self.fbo.viewport = self.app.projector.viewport()  # the letterbox, as on screen
         with self.fbo.activate():
             self.fbo.clear(color=(*self.background, 255))
             self.base.draw()
@@ -131,6 +153,7 @@ class BaseView(arcade.View):
         """Draw what changes by itself with time (countdowns); no regions here."""
 
     def rebuild_overlay(self) -> None:
+        self.stale = True
         o = self.overlay
         o.begin()
         modal = self.modal(o)
@@ -200,6 +223,7 @@ class BaseView(arcade.View):
         return region
 
     def on_mouse_motion(self, x: int, y: int, dx: int, dy: int) -> None:
+        x, y = self.app.fit.to_design(x, y)
         self.mouse = (x, y)
         region = self.region_at(x, y)
         if region is not self.hover and (region is None or self.hover is None
@@ -208,6 +232,7 @@ class BaseView(arcade.View):
             self.rebuild_overlay()
 
     def on_mouse_press(self, x: int, y: int, button: int, modifiers: int) -> None:
+        x, y = self.app.fit.to_design(x, y)
         self.mouse = (x, y)
         if self.dirty:
             self.rebuild()
@@ -222,7 +247,7 @@ class BaseView(arcade.View):
             self.invalidate()
 
     def on_mouse_scroll(self, x: int, y: int, scroll_x: float, scroll_y: float) -> None:
-        region = self.region_at(x, y)
+        region = self.region_at(*self.app.fit.to_design(x, y))
         if region is not None and region.id.startswith("scroll:"):
             name = region.id[len("scroll:"):]
             self.scroll[name] = max(0, self.scroll.get(name, 0) + (1 if scroll_y > 0 else -1))
@@ -236,10 +261,17 @@ class BaseView(arcade.View):
         region = self.region_by_id(rid)
         if region is None:
             return False
-        x, y = region.center
-        self.on_mouse_motion(int(x), int(y), 0, 0)
-        self.on_mouse_press(int(x), int(y), arcade.MOUSE_BUTTON_LEFT, 0)
+        x, y = self.point_at(region)
+        self.on_mouse_press(x, y, arcade.MOUSE_BUTTON_LEFT, 0)
         return region.enabled
+
+    def point_at(self, region: Region) -> tuple[int, int]:
+        """Move the mouse to the middle of `region` through the real handler, in window
+        pixels as the window reports them (tests, the tour); returns that point."""
+        x, y = self.app.fit.to_window(*region.center)
+        point = round(x), round(y)
+        self.on_mouse_motion(*point, 0, 0)
+        return point
 
     def type_text(self, text: str) -> None:
         """Type into the focused field through the real handlers (tests, the tour)."""

@@ -177,7 +177,7 @@ def test_game_shows_the_hand_and_draws_disabled_actions_disabled(app: Any) -> No
     lit = {int(r.id[5:]) for r in view.regions if r.id.startswith("cell:") and r.on_click}
     assert lit == {a["to"] for a in app.model.legal if a["type"] == "Move"}
     # a hover shows the card's details
-    view.on_mouse_motion(int(cards[0].center[0]), int(cards[0].center[1]), 0, 0)
+    view.point_at(cards[0])
     assert view.hover is not None and view.hover.help
 
 
@@ -187,7 +187,9 @@ def test_battle_screen_shows_order_round_combatants_and_dice(app: Any) -> None:
     target = min(state.prompt.seats)
     join(app, target)
     app.model.handle({"t": "events", "events": events, "log": []})
-    app.model.handle(state_msg(state, target, {str(target): 60}))
+    at = app.view("battle").now()
+    app.view("battle").now = lambda: at  # the countdown read at the message's arrival
+    app.model.handle(state_msg(state, target, {str(target): 60}), now=at)
     render(app, "battle")
     view = app.current
     seats = {int(r.id.split(":")[1]) for r in view.regions if r.id.startswith("combatant:")}
@@ -297,16 +299,26 @@ def test_clicks_become_act_messages_of_legal_actions(app: Any) -> None:
 
 
 def test_the_frame_clock_runs_at_60_hz_on_the_reactor(app: Any, reactor: Any) -> None:
-    """The client's loop (approach 1): the reactor is the main loop, frames come from it."""
+    """The client's loop (approach 1): the reactor is the main loop, frames come from it at
+    60 Hz (events and updates); a frame draws only when the screen changed, here once a
+    tenth of a second (a hover, every other frame being idle)."""
     import time
 
-    before = app.frames
+    view = app.show("title")
+    app.frame()
+    targets = [r for r in view.regions if r.on_click is not None][:2]
+    frames, draws = app.frames, app.draws
     app.start_loop()
-    start = time.monotonic()
+    start = last = time.monotonic()
+    moves = 0
     while time.monotonic() - start < 0.5:
         reactor.iterate(0.002)
+        if time.monotonic() - last >= 0.1:
+            last, moves = time.monotonic(), moves + 1
+            view.point_at(targets[moves % 2])
     app.stop_loop()
-    assert 24 <= app.frames - before <= 32
+    assert 24 <= app.frames - frames <= 32
+    assert moves >= 3 and moves - 1 <= app.draws - draws <= moves  # the last may be undrawn
 
 
 def test_a_guest_in_the_room_says_it_is_ready(app: Any) -> None:
@@ -389,7 +401,7 @@ def test_hovering_a_known_skill_shows_its_text_cost_and_check(app: Any) -> None:
         for sk in skills:
             region = view.region_by_id(f"skill:{sk}")
             assert region is not None, (screen, sk)
-            view.on_mouse_motion(int(region.center[0]), int(region.center[1]), 0, 0)
+            view.point_at(region)
             assert view.hover is region
             skill = rules.skills[sk]
             assert skill.text.get("ko") in region.help

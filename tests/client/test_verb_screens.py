@@ -35,7 +35,7 @@ def hover(app: Any, rid: str) -> Any:
     """Hover a region of the shown screen and draw again, tooltip included."""
     region = app.current.region_by_id(rid)
     assert region is not None, rid
-    app.current.on_mouse_motion(int(region.center[0]), int(region.center[1]), 0, 0)
+    app.current.point_at(region)
     assert app.current.hover is region
     return region
 
