@@ -7,9 +7,8 @@ import contextlib
 from typing import Any
 
 import pytest
-from grailwar.client import theme as th
 from test_i18n import _has
-from test_screens import join, render, room_public
+from test_screens import draw_text, join, render, room_public
 
 NAMES = "髙橋 﨑 德 塚 \ufa10 𠮷野家 𠮟"  # 塚 twice: U+585A and the IBM extension's U+FA10
 SYMBOLS = "♪♡★※→①⑳㈱"
@@ -58,32 +57,15 @@ def test_the_body_face_has_all_of_hangul(window: Any) -> None:
     assert not missing, missing[:20]
 
 
-def draw_glyph(app: Any, ch: str) -> bytes:
-    """One character in the body face, as grey pixels."""
-    import arcade
-    from grailwar.client.gfx import Scene
-
-    scene = Scene(app.window.ctx)
-    scene.begin()
-    scene.text(ch, 20, 20, 40, th.WHITE)
-    scene.end()
-    app.window.switch_to()
-    app.window.clear(color=(0, 0, 0))
-    scene.draw()
-    image = arcade.get_image(0, 0, 120, 100).convert("L")
-    app.window.flip()
-    return image.tobytes()
-
-
 def test_a_players_line_draws_no_box(app: Any) -> None:
     """Each character of a name/chat line draws something, and never the .notdef box."""
-    box = draw_glyph(app, NOT_IN_ANY_FONT)
+    box = draw_text(app, NOT_IN_ANY_FONT)
     assert len(set(box)) > 1, "the box itself is drawn (the comparison has teeth)"
     for ch in LINE.replace(" ", "").replace("\ufe0f", ""):
-        image = draw_glyph(app, ch)
+        image = draw_text(app, ch)
         assert image != box, f"{ch} (U+{ord(ch):04X}) is drawn as a box"
         assert len(set(image)) > 1, f"{ch} (U+{ord(ch):04X}) draws nothing"
-    assert draw_glyph(app, "\ufe0f") == draw_glyph(app, " "), "a variation selector is invisible"
+    assert draw_text(app, "\ufe0f") == draw_text(app, " "), "a variation selector is invisible"
 
 
 def test_the_room_shows_a_players_name_and_chat_in_any_script(app: Any) -> None:

@@ -71,31 +71,33 @@ def room_public(started: bool = False, seats: int = 7, summoning: str = "random"
             "seat_list": seat_list}
 
 
-def test_japanese_and_korean_text_are_glyphs_not_boxes(app: Any) -> None:
-    """pyglet draws a missing glyph as the same empty box for every character; the bundled
-    font draws each character differently. (Without the font this test fails.)"""
+def draw_text(app: Any, text: str, font: str = "Grail Sans") -> bytes:
+    """`text` drawn at 40 px in `font` (the body face unless told), as grey pixels."""
     import arcade
     from grailwar.client.gfx import Scene
 
-    def draw(text: str, font: str) -> Any:
-        scene = Scene(app.window.ctx)
-        scene.begin()
-        t = scene.text(text, 20, 20, 40, th.WHITE)
-        if font != "Grail Sans":
-            t.label.font_name = font
-        scene.end()
-        app.window.switch_to()
-        app.window.clear(color=(0, 0, 0))
-        scene.draw()
-        image = arcade.get_image(0, 0, 120, 100).convert("L")
-        app.window.flip()
-        return image.tobytes()
+    scene = Scene(app.window.ctx)
+    scene.begin()
+    t = scene.text(text, 20, 20, 40, th.WHITE)
+    if font != "Grail Sans":
+        t.label.font_name = font
+    scene.end()
+    app.window.switch_to()
+    app.window.clear(color=(0, 0, 0))
+    scene.draw()
+    image = arcade.get_image(0, 0, 120, 100).convert("L")
+    app.window.flip()
+    return image.tobytes()
 
+
+def test_japanese_and_korean_text_are_glyphs_not_boxes(app: Any) -> None:
+    """pyglet draws a missing glyph as the same empty box for every character; the bundled
+    font draws each character differently. (Without the font this test fails.)"""
     for a, b in (("聖", "杯"), ("령", "주"), ("ア", "ン")):
-        assert draw(a, "Grail Sans") != draw(b, "Grail Sans"), (a, b)
-        assert len(set(draw(a, "Grail Sans"))) > 2
+        assert draw_text(app, a) != draw_text(app, b), (a, b)
+        assert len(set(draw_text(app, a))) > 2
     # the same comparison with pyglet's default font sees identical boxes: the test has teeth
-    assert draw("聖", "DejaVu Sans") == draw("杯", "DejaVu Sans")
+    assert draw_text(app, "聖", "DejaVu Sans") == draw_text(app, "杯", "DejaVu Sans")
 
 
 @pytest.mark.parametrize("lang", ["ja", "ko", "en"])
