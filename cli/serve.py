@@ -5,7 +5,13 @@ from __future__ import annotations
 import argparse
 import sys
 
-from ..server.app import DEFAULT_PORT, MAX_PER_ADDRESS, MAX_ROOMS, ROOMS_PER_ADDRESS
+from ..server.app import (
+    DEFAULT_PORT,
+    KEEP_DAYS,
+    MAX_PER_ADDRESS,
+    MAX_ROOMS,
+    ROOMS_PER_ADDRESS,
+)
 
 
 def register(sub: argparse._SubParsersAction) -> None:
@@ -27,6 +33,9 @@ def add_options(p: argparse.ArgumentParser) -> None:
                    help="rooms this server holds at most (default %(default)s)")
     p.add_argument("--rooms-per-address", type=int, default=ROOMS_PER_ADDRESS,
                    help="open rooms created from one address (default %(default)s)")
+    p.add_argument("--keep-days", type=float, default=KEEP_DAYS,
+                   help="days a finished game is kept after it closes (default %(default)s; "
+                   "0: forever); other closed rooms are purged")
 
 
 def run(args: argparse.Namespace) -> int:
@@ -48,7 +57,7 @@ def run(args: argparse.Namespace) -> int:
     log = Logger(namespace="grailwar.serve")
     service = GrailService(reactor, args.db, args.host, args.port,
                            max_per_address=args.max_per_address, max_rooms=args.max_rooms,
-                           rooms_per_address=args.rooms_per_address)
+                           rooms_per_address=args.rooms_per_address, keep_days=args.keep_days)
     failed: list[bool] = []
 
     def start() -> None:
