@@ -47,7 +47,7 @@ def run(args: argparse.Namespace) -> int:
         textFileLogObserver,
     )
 
-    from ..server.app import GrailService
+    from ..server.app import REFUSALS, GrailService
 
     if args.log_format == "json":
         observer = jsonFileLogObserver(sys.stderr)
@@ -63,10 +63,13 @@ def run(args: argparse.Namespace) -> int:
     def start() -> None:
         try:
             service.startService()
+            return
+        except REFUSALS as err:  # a locked or damaged database: no traceback, the reason
+            log.critical("the server could not start: {why}", why=str(err))
         except Exception:
             log.failure("the server could not start")
-            failed.append(True)
-            reactor.stop()
+        failed.append(True)
+        reactor.stop()
 
     reactor.callWhenRunning(start)
     reactor.addSystemEventTrigger("before", "shutdown", service.stopService)

@@ -55,12 +55,15 @@ DAY = 86_400.0
 _LOCKED: set[tuple[int, int]] = set()  # (device, inode) of the databases this process locked
 
 
-def _file_key(info: os.stat_result) -> tuple[int, int]:
-    return info.st_dev, info.st_ino
-
-
 class DatabaseInUse(RuntimeError):
     """Another server holds the database's lock."""
+
+
+REFUSALS = (DatabaseInUse, DamagedDatabase)  # an operator's problem, said in one line
+
+
+def _file_key(info: os.stat_result) -> tuple[int, int]:
+    return info.st_dev, info.st_ino
 
 
 class DatabaseLock:

@@ -479,5 +479,6 @@ def test_one_server_per_database(servers, tmp_path: Path) -> None:
             stdin=subprocess.DEVNULL)
         assert second.returncode == 1
         assert f"another server is using the database {db}" in second.stderr
+        assert "Traceback" not in second.stderr
     Client(first.port, "Rin", []).close()  # still answering
     assert first.signal(signal.SIGTERM) == 0

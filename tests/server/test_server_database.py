@@ -139,6 +139,20 @@ def test_a_file_that_is_not_a_database_refuses_to_start(tmp_path: Path) -> None:
     lock.release()
 
 
+def test_grailwar_serve_on_a_damaged_file_exits_1_with_the_reason(tmp_path: Path) -> None:
+    """The operator's view: `grailwar serve` on a damaged file logs one critical line with the
+    reason and the advice (no traceback) and exits 1."""
+    db = tmp_path / "rooms.db"
+    db.write_bytes(b"\x00garbage" * 512)
+    done = subprocess.run(
+        [sys.executable, "-m", "grailwar.cli.main", "serve", "--host", "127.0.0.1", "--port",
+         "0", "--db", str(db)], capture_output=True, text=True, timeout=20,
+        stdin=subprocess.DEVNULL)
+    assert done.returncode == 1
+    assert f"the server could not start: {db} cannot be read as a database" in done.stderr
+    assert "grailwar db check" in done.stderr and "Traceback" not in done.stderr
+
+
 def test_a_database_that_fails_its_quick_check_refuses_to_start(tmp_path: Path) -> None:
     """Garbage written over the pages of a database (its header intact) fails SQLite's
     quick_check: the Store refuses to open it, and `grailwar db check` says DAMAGED."""
