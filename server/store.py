@@ -287,7 +287,7 @@ class Store(StoreReader):
                     (finished, room_id))
         self._deadlines.pop(room_id, None)
 
-    def purge(self, now: float, keep: float, limit: int = 500) -> int:
+    def purge(self, now: float, keep: float, limit: int = 100) -> int:
         """Delete up to `limit` closed rooms (rows, seats, actions, deadlines): every room that
         closed without a finished game, and finished games older than `keep` seconds (0: kept
         forever). Open rooms (live or quarantined) are never touched. Returns how many went;

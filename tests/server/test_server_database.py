@@ -377,3 +377,26 @@ def test_finished_games_are_kept_for_their_retention_then_purged(tmp_path: Path)
     server.startService()  # purged at start, before any period has passed
     assert counts(server.store.db) == {"rooms": 0, "seats": 0, "actions": 0, "deadlines": 0}
     server.stopService()
+
+
+def test_a_purge_takes_at_most_its_batch_and_only_closed_rooms_past_retention() -> None:
+    """Store.purge: closed unfinished rooms go, finished ones once older than `keep`, open
+    ones never; at most `limit` per call (the server's periodic purge stays short); the next
+    id stays above every purged one."""
+    store = Store()
+    for room_id in range(1, 8):
+        playing_room(store, room_id)
+    for room_id in (1, 2, 3):
+        store.close_room(room_id)  # given up
+    store.close_room(4, finished=100.0)
+    store.close_room(5, finished=900.0)
+    assert store.purge(now=1000.0, keep=500.0, limit=2) == 2
+    assert store.purge(now=1000.0, keep=500.0, limit=2) == 2
+    assert store.purge(now=1000.0, keep=500.0, limit=2) == 0
+    left = {rid for (rid,) in store.db.execute("SELECT DISTINCT room FROM seats")}
+    assert left == {5, 6, 7} and store.open_room_ids() == [6, 7]
+    assert store.purge(now=2000.0, keep=0, limit=10) == 0  # 0: finished games kept forever
+    store.close_room(7)
+    assert store.purge(now=2000.0, keep=500.0) == 2  # room 5 aged out, room 7 given up
+    assert store.next_room_id() == 8
+    store.close()
