@@ -304,10 +304,18 @@ class Store(StoreReader):
                 "INSERT OR REPLACE INTO meta (key, value) VALUES ('last_room', "
                 "MAX(COALESCE((SELECT value FROM meta WHERE key = 'last_room'), 0), "
                 "(SELECT MAX(id) FROM rooms)))")
-            for table, column in (("actions", "room"), ("seats", "room"),
-                                  ("deadlines", "room"), ("rooms", "id")):
-                self.db.executemany(f"DELETE FROM {table} WHERE {column} = ?", ids)
+            for table in self._room_tables():
+                self.db.executemany(f"DELETE FROM {table} WHERE room = ?", ids)
+            self.db.executemany("DELETE FROM rooms WHERE id = ?", ids)
         return len(ids)
+
+    def _room_tables(self) -> list[str]:
+        """Every table with a `room` column holds rows of one room (seats, actions, deadlines,
+        and any table added later): a purged room's rows go from all of them."""
+        tables = [name for (name,) in self.db.execute(
+            "SELECT name FROM sqlite_master WHERE type = 'table'")]
+        return [t for t in tables
+                if "room" in {row[1] for row in self.db.execute(f"PRAGMA table_info({t})")}]
 
     def save_seat(self, room_id: int, row: SeatRow) -> None:
         self._write(

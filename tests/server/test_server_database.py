@@ -380,12 +380,15 @@ def test_finished_games_are_kept_for_their_retention_then_purged(tmp_path: Path)
 
 
 def test_a_purge_takes_at_most_its_batch_and_only_closed_rooms_past_retention() -> None:
-    """Store.purge: closed unfinished rooms go, finished ones once older than `keep`, open
-    ones never; at most `limit` per call (the server's periodic purge stays short); the next
-    id stays above every purged one."""
+    """Store.purge: closed unfinished rooms go (from every table with a `room` column),
+    finished ones once older than `keep`, open ones never; at most `limit` per call (the
+    server's periodic purge stays short); the next id stays above every purged one."""
     store = Store()
+    store.db.execute("CREATE TABLE IF NOT EXISTS chat (room INTEGER NOT NULL, id INTEGER "
+                     "NOT NULL, entry TEXT NOT NULL, PRIMARY KEY (room, id)) WITHOUT ROWID")
     for room_id in range(1, 8):
         playing_room(store, room_id)
+        store.db.execute("INSERT INTO chat VALUES (?, 1, '{}')", (room_id,))
     for room_id in (1, 2, 3):
         store.close_room(room_id)  # given up
     store.close_room(4, finished=100.0)
@@ -393,8 +396,10 @@ def test_a_purge_takes_at_most_its_batch_and_only_closed_rooms_past_retention() 
     assert store.purge(now=1000.0, keep=500.0, limit=2) == 2
     assert store.purge(now=1000.0, keep=500.0, limit=2) == 2
     assert store.purge(now=1000.0, keep=500.0, limit=2) == 0
-    left = {rid for (rid,) in store.db.execute("SELECT DISTINCT room FROM seats")}
-    assert left == {5, 6, 7} and store.open_room_ids() == [6, 7]
+    for table in ("seats", "actions", "chat"):  # chat: any table with a `room` column
+        left = {rid for (rid,) in store.db.execute(f"SELECT DISTINCT room FROM {table}")}
+        assert left == {5, 6, 7}, table
+    assert store.open_room_ids() == [6, 7]
     assert store.purge(now=2000.0, keep=0, limit=10) == 0  # 0: finished games kept forever
     store.close_room(7)
     assert store.purge(now=2000.0, keep=500.0) == 2  # room 5 aged out, room 7 given up
