@@ -111,6 +111,9 @@ class StoreReader:
         db = sqlite3.connect(f"{Path(path).resolve().as_uri()}?mode=ro", uri=True)
         try:
             require_sound(db, path)
+            if db.execute("SELECT 1 FROM sqlite_master WHERE name = 'rooms'").fetchone() is None:
+                raise DamagedDatabase(f"{path} holds no grailwar rooms (empty, or another "
+                                      "program's database)")
         except DamagedDatabase:
             db.close()
             raise

@@ -244,6 +244,9 @@ def test_db_check_lists_each_damaged_room_and_why(tmp_path: Path,
     assert db.read_bytes() == before
     assert main(["db", "check", str(tmp_path / "missing.db")]) == 1
     assert "no database file" in capsys.readouterr().err
+    (tmp_path / "empty.db").write_bytes(b"")
+    assert main(["db", "check", str(tmp_path / "empty.db")]) == 1
+    assert "empty.db holds no grailwar rooms" in capsys.readouterr().err
 
 
 def test_db_backup_copies_a_database_while_a_store_writes(tmp_path: Path) -> None:
