@@ -5,7 +5,13 @@ from __future__ import annotations
 import argparse
 import sys
 
-from ..server.app import DEFAULT_PORT, MAX_PER_ADDRESS, MAX_ROOMS, ROOMS_PER_ADDRESS
+from ..server.app import (
+    DEFAULT_PORT,
+    KEEP_DAYS,
+    MAX_PER_ADDRESS,
+    MAX_ROOMS,
+    ROOMS_PER_ADDRESS,
+)
 
 
 def register(sub: argparse._SubParsersAction) -> None:
@@ -27,6 +33,9 @@ def add_options(p: argparse.ArgumentParser) -> None:
                    help="rooms this server holds at most (default %(default)s)")
     p.add_argument("--rooms-per-address", type=int, default=ROOMS_PER_ADDRESS,
                    help="open rooms created from one address (default %(default)s)")
+    p.add_argument("--keep-days", type=float, default=KEEP_DAYS,
+                   help="days a finished game is kept after it closes (default %(default)s; "
+                   "0: forever); other closed rooms are purged")
 
 
 def run(args: argparse.Namespace) -> int:
@@ -38,7 +47,7 @@ def run(args: argparse.Namespace) -> int:
         textFileLogObserver,
     )
 
-    from ..server.app import GrailService
+    from ..server.app import REFUSALS, GrailService
 
     if args.log_format == "json":
         observer = jsonFileLogObserver(sys.stderr)
@@ -48,16 +57,19 @@ def run(args: argparse.Namespace) -> int:
     log = Logger(namespace="grailwar.serve")
     service = GrailService(reactor, args.db, args.host, args.port,
                            max_per_address=args.max_per_address, max_rooms=args.max_rooms,
-                           rooms_per_address=args.rooms_per_address)
+                           rooms_per_address=args.rooms_per_address, keep_days=args.keep_days)
     failed: list[bool] = []
 
     def start() -> None:
         try:
             service.startService()
+            return
+        except REFUSALS as err:  # a locked or damaged database: no traceback, the reason
+            log.critical("the server could not start: {why}", why=str(err))
         except Exception:
             log.failure("the server could not start")
-            failed.append(True)
-            reactor.stop()
+        failed.append(True)
+        reactor.stop()
 
     reactor.callWhenRunning(start)
     reactor.addSystemEventTrigger("before", "shutdown", service.stopService)

@@ -4,13 +4,21 @@ Starting restores every room from the database (its log replayed, its timers re-
 time they had left when the server stopped). Stopping closes the port, lets every client's
 connection go while the database is still open, cancels the timers and closes the database.
 Both `grailwar serve` and the `twist grailwar` plugin run this service.
+
+One server per database: the lock is an exclusive `flock` on the database file itself, so a
+second server refuses however it names the file (a symlink, a hard link, another relative
+path). A damaged database refuses to start; an empty (0-byte) one starts with a loud warning.
+Closed rooms are purged at start and every PURGE_EVERY seconds, finished games after
+`keep_days` days.
 """
 
 from __future__ import annotations
 
 import gc
+import os
 import time
 import weakref
+from pathlib import Path
 
 try:
     import fcntl
@@ -25,7 +33,7 @@ from twisted.logger import Logger
 
 from .lobby import Lobby
 from .protocol import GrailFactory, GrailProtocol
-from .store import Store
+from .store import DamagedDatabase, Store
 
 log = Logger()
 DEFAULT_PORT = 7707
@@ -41,6 +49,63 @@ CLOSE_TIMEOUT = 3.0  # seconds the clients' connections get to close at shutdown
 # ~1% (measured in-process with 200 rooms). Objects are still freed by reference counting.
 GC_THRESHOLDS = (10_000, 10, 10)
 GC_PAUSE_WARNING = 0.1  # seconds: a longer collection is logged
+KEEP_DAYS = 30.0  # finished games are kept this long after they close (0: forever)
+# Closed rooms purged: at most PURGE_BATCH every PURGE_EVERY seconds (36,000 an hour); a
+# batch of 300-action games takes ~15 ms of the reactor's thread (more, in one go, would be
+# a pause every player feels).
+PURGE_EVERY = 10.0
+PURGE_BATCH = 100
+DAY = 86_400.0
+_LOCKED: set[tuple[int, int]] = set()  # (device, inode) of the databases this process locked
+
+
+class DatabaseInUse(RuntimeError):
+    """Another server holds the database's lock."""
+
+
+REFUSALS = (DatabaseInUse, DamagedDatabase)  # an operator's problem, said in one line
+
+
+def _file_key(info: os.stat_result) -> tuple[int, int]:
+    return info.st_dev, info.st_ino
+
+
+class DatabaseLock:
+    """An exclusive `flock` on the database file itself, held while the server runs: it goes
+    with the process however it ends, and it follows the file, not its name. `flock` locks do
+    not meet SQLite's own (POSIX `fcntl`) locks on Linux. Closing any descriptor of the file
+    would drop SQLite's POSIX locks of this process, so a second lock in the same process is
+    refused before the file is opened again."""
+
+    def __init__(self, db: str) -> None:
+        self.db = db
+        self.key: tuple[int, int] | None = None
+        self.file: Any = None
+
+    def acquire(self) -> None:
+        if fcntl is None:  # Windows
+            return
+        if os.path.exists(self.db) and _file_key(os.stat(self.db)) in _LOCKED:
+            raise self._in_use()
+        fd = os.open(self.db, os.O_RDWR | os.O_CREAT, 0o600)
+        key = _file_key(os.fstat(fd))
+        try:
+            fcntl.flock(fd, fcntl.LOCK_EX | fcntl.LOCK_NB)
+        except OSError:
+            os.close(fd)
+            raise self._in_use() from None
+        self.file, self.key = fd, key
+        _LOCKED.add(key)
+
+    def _in_use(self) -> DatabaseInUse:
+        return DatabaseInUse(f"another server is using the database {self.db} "
+                             f"({Path(self.db).resolve()})")
+
+    def release(self) -> None:
+        if self.file is not None:
+            os.close(self.file)  # closing releases the lock
+            _LOCKED.discard(self.key)
+            self.file, self.key = None, None
 
 
 class TrackingFactory(GrailFactory):
@@ -67,7 +132,8 @@ class GrailService(Service):
 
     def __init__(self, reactor: Any, db: str, host: str = "0.0.0.0", port: int = DEFAULT_PORT,
                  max_per_address: int = MAX_PER_ADDRESS, max_rooms: int = MAX_ROOMS,
-                 rooms_per_address: int = ROOMS_PER_ADDRESS, tune_gc: bool = True) -> None:
+                 rooms_per_address: int = ROOMS_PER_ADDRESS, tune_gc: bool = True,
+                 keep_days: float = KEEP_DAYS) -> None:
         self.reactor = reactor
         self.db = db
         self.host = host
@@ -76,6 +142,7 @@ class GrailService(Service):
         self.max_rooms = max_rooms
         self.rooms_per_address = rooms_per_address
         self.tune_gc = tune_gc
+        self.keep = keep_days * DAY  # seconds a finished game is kept (0: forever)
         self.gc_pause = 0.0  # the longest collection since the last heartbeat
         self._gc_began = 0.0
         self.store: Store | None = None
@@ -83,34 +150,40 @@ class GrailService(Service):
         self.factory: TrackingFactory | None = None
         self.listening: IListeningPort | None = None
         self.heartbeat: task.LoopingCall | None = None
-        self._lock_file: Any = None
+        self.purger: task.LoopingCall | None = None
+        self._lock = DatabaseLock(db)
 
-    def _lock_database(self) -> None:
-        """One server per database: a second one on the same file would interleave two logs.
-        The lock (on `<db>.lock`) goes with the process, however it ends."""
-        if self.db == ":memory:" or fcntl is None:
-            return
-        self._lock_file = open(f"{self.db}.lock", "a+b")  # noqa: SIM115 (held while running)
-        try:
-            fcntl.flock(self._lock_file, fcntl.LOCK_EX | fcntl.LOCK_NB)
-        except OSError:
-            self._lock_file.close()
-            self._lock_file = None
-            raise RuntimeError(f"another server is using the database {self.db}") from None
-
-    def _unlock_database(self) -> None:
-        if self._lock_file is not None:
-            self._lock_file.close()  # closing releases the lock
-            self._lock_file = None
-
-    def startService(self) -> None:
-        self._lock_database()
+    def _open_store(self) -> Store:
+        """Lock, then open the database; an empty file is said loudly (it holds no room), a
+        damaged one refuses to start with the reason."""
+        if self.db == ":memory:":
+            return Store(self.db)
+        empty = os.path.exists(self.db) and os.path.getsize(self.db) == 0
+        self._lock.acquire()
         try:
             store = Store(self.db)
+        except DamagedDatabase as err:
+            self._lock.release()
+            raise DamagedDatabase(f"{err}. The server does not start on a damaged database: "
+                                  "run `grailwar db check`, restore a backup or move the "
+                                  "file away") from None
         except Exception:
-            self._unlock_database()
+            self._lock.release()
             raise
+        if empty:
+            log.warn("the database file {db} was EMPTY (0 bytes): this server starts with no "
+                     "room; if it had rooms, stop it and restore a backup", db=self.db)
+        return store
+
+    def _purge(self, store: Store) -> int:
+        """Closed rooms go (finished games after their retention), one batch per call."""
+        return store.purge(self.reactor.seconds(), self.keep, PURGE_BATCH)
+
+    def startService(self) -> None:
+        store = self._open_store()
         try:
+            while self._purge(store):
+                pass  # everything due, before the rooms come back
             # Downtime is not charged to the players: every saved deadline moves by it.
             downtime = store.resume_clock(self.reactor.seconds())
             lobby = Lobby(self.reactor, store, max_rooms=self.max_rooms,
@@ -121,7 +194,7 @@ class GrailService(Service):
             self.listening = self.reactor.listenTCP(self.port, factory, interface=self.host)
         except Exception:
             store.close()
-            self._unlock_database()
+            self._lock.release()
             raise
         super().startService()
         self.store, self.lobby, self.factory = store, lobby, factory
@@ -133,11 +206,17 @@ class GrailService(Service):
         self.heartbeat = task.LoopingCall(self._beat)
         self.heartbeat.clock = self.reactor
         self.heartbeat.start(HEARTBEAT, now=True)
+        self.purger = task.LoopingCall(self._purge, store)
+        self.purger.clock = self.reactor
+        self.purger.start(PURGE_EVERY, now=False)
         address = self.listening.getHost()
         log.info("grailwar server on {host}:{port}, database {db}, {rooms} room(s) restored "
                  "(server was down {downtime:.1f} s), at most {per} connection(s) per address",
                  host=address.host, port=address.port, db=self.db, rooms=len(lobby.rooms),
                  downtime=downtime, per=self.max_per_address)
+        if lobby.quarantined:
+            log.error("{count} room(s) QUARANTINED, their logs damaged: {rooms}",
+                      count=len(lobby.quarantined), rooms=sorted(lobby.quarantined))
 
     def _think(self, choose: Any, *args: Any) -> defer.Deferred:
         """A searching bot thinks in the reactor's thread pool, not in the reactor's thread."""
@@ -168,8 +247,9 @@ class GrailService(Service):
         if not self.running:
             return
         super().stopService()
-        if self.heartbeat is not None and self.heartbeat.running:
-            self.heartbeat.stop()
+        for loop in (self.heartbeat, self.purger):
+            if loop is not None and loop.running:
+                loop.stop()
         if self._gc_watch in gc.callbacks:
             gc.callbacks.remove(self._gc_watch)
         if self.listening is not None:
@@ -193,6 +273,6 @@ class GrailService(Service):
             self.store.mark_alive(self.reactor.seconds())
             self.store.close()
             self.store = None
-        self._unlock_database()
+        self._lock.release()
         log.info("grailwar server stopped: {clients} connection(s) closed, database {db} closed",
                  clients=len(clients), db=self.db)

@@ -12,9 +12,23 @@ from twisted.logger import Logger
 
 from ..shared.protocol import MAX_LISTED, ProtocolError
 from .room import Member, Room
-from .store import Store
+from .store import Store, StoreReader
 
 log = Logger()
+
+
+class RoomDamaged(Exception):
+    """A stored room whose log does not replay; the message says why."""
+
+
+def replay_room(reader: StoreReader, room_id: int, clock: IReactorTime, store: Store) -> Room:
+    """One stored room rebuilt (its log replayed, its timers armed on `clock`, writing to
+    `store`); any failure (a field that no longer decodes, an action the engine refuses) is
+    damage: RoomDamaged."""
+    try:
+        return Room.restore(reader.load_room(room_id), clock, store)
+    except Exception as err:
+        raise RoomDamaged(f"{type(err).__name__}: {err}") from err
 
 
 class Lobby:
@@ -28,21 +42,25 @@ class Lobby:
         self.rooms_per_address = rooms_per_address
         self.think = think  # how rooms run searching bots (a thread pool in the real server)
         self.rooms: dict[int, Room] = {}
+        self.quarantined: dict[int, str] = {}  # room id -> why its log does not replay
         self.addresses: Counter[str] = Counter()
         self.creators: dict[int, str] = {}
 
     def restore(self) -> None:
-        """Bring back every open room from the store, its game replayed and timers re-armed."""
-        for row in self.store.load_rooms():
+        """Bring back every open room from the store, its game replayed and timers re-armed.
+        A room whose log does not replay is quarantined: left as stored (a repaired database
+        brings it back at the next start), refused to its players with `room_quarantined`."""
+        for room_id in self.store.open_room_ids():
             try:
-                room = Room.restore(row, self.clock, self.store)
-            except Exception:  # one log that no longer replays must not keep the rest down
-                log.failure("room {room} ({name}) could not be restored; it stays closed",
-                            room=row.id, name=row.name)
-                self.store.close_room(row.id)
+                room = replay_room(self.store, room_id, self.clock, self.store)
+            except RoomDamaged as err:  # one damaged log must not keep the other rooms down
+                self.quarantined[room_id] = str(err)
+                log.error("room {room} is quarantined: its stored log does not replay "
+                          "({why}); it is kept as stored, `grailwar db check` lists it",
+                          room=room_id, why=self.quarantined[room_id])
                 continue
             room.think = self.think
-            self.rooms[row.id] = room
+            self.rooms[room_id] = room
 
     def connect(self, address: str) -> None:
         if self.addresses[address] >= self.max_per_address:
@@ -68,7 +86,7 @@ class Lobby:
         over = room.state is not None and room.state.over
         if room.empty and (over or not any(s.kind == "human" for s in room.seats)):
             room.stop()
-            self.store.close_room(room.id)
+            self.store.close_room(room.id, self.clock.seconds() if over else None)
             del self.rooms[room.id]
             self.creators.pop(room.id, None)
 
@@ -99,6 +117,9 @@ class Lobby:
 
     def room(self, room_id: int) -> Room:
         room = self.rooms.get(room_id)
+        if room is None and room_id in self.quarantined:
+            raise ProtocolError("room_quarantined", f"room {room_id}'s log is damaged; the "
+                                "server's operator has been told")
         if room is None:
             raise ProtocolError("room_not_found", f"no room {room_id}")
         return room

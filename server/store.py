@@ -15,6 +15,10 @@ own every second, so the reactor's thread only ever appends to the WAL.
 
 The running server stamps `alive` every second; a restart moves every deadline by the time the
 server was down (`resume_clock`), so a timer keeps the time it had left when the server stopped.
+
+Damage is loud: opening a file that is not a database, or one that fails `PRAGMA quick_check`,
+raises `DamagedDatabase`; a room whose stored log cannot be read raises it from `load_room`, for
+that room alone. Closed rooms are purged (`purge`) except finished games within their retention.
 """
 
 from __future__ import annotations
@@ -33,7 +37,7 @@ CREATE TABLE IF NOT EXISTS rooms (
     id INTEGER PRIMARY KEY, name TEXT NOT NULL, options TEXT NOT NULL,
     password TEXT, seed INTEGER NOT NULL, started INTEGER NOT NULL DEFAULT 0,
     owner INTEGER NOT NULL DEFAULT 0, masters TEXT NOT NULL DEFAULT '[]',
-    closed INTEGER NOT NULL DEFAULT 0
+    closed INTEGER NOT NULL DEFAULT 0, finished REAL
 );
 CREATE TABLE IF NOT EXISTS seats (
     room INTEGER NOT NULL, seat INTEGER NOT NULL, cls TEXT, kind TEXT NOT NULL,
@@ -84,6 +88,79 @@ class RoomRow:
     chat: list[dict[str, Any]] = field(default_factory=list)  # the kept lines, oldest first
 
 
+class DamagedDatabase(Exception):
+    """The database file, or one room's log in it, cannot be read as written."""
+
+
+def require_sound(db: sqlite3.Connection, path: str | Path) -> None:
+    """SQLite's own check of the file's structure (`PRAGMA quick_check`, which reads every
+    page): DamagedDatabase naming the file and the first problems found."""
+    try:
+        problems = [row[0] for row in db.execute("PRAGMA quick_check")]
+    except sqlite3.DatabaseError as err:  # "file is not a database", "disk image is malformed"
+        raise DamagedDatabase(f"{path} cannot be read as a database: {err}") from None
+    if problems != ["ok"]:
+        raise DamagedDatabase(f"{path} fails SQLite's quick_check: {'; '.join(problems[:5])}")
+
+
+class StoreReader:
+    """Reads rooms from a database; `Store` writes too, `open_read_only` is for the operator's
+    tools (`grailwar db check`), which must never write to a running server's file."""
+
+    def __init__(self, db: sqlite3.Connection) -> None:
+        self.db = db
+
+    @classmethod
+    def open_read_only(cls, path: str | Path) -> StoreReader:
+        if not Path(path).is_file():
+            raise DamagedDatabase(f"no database file {path}")
+        db = sqlite3.connect(f"{Path(path).resolve().as_uri()}?mode=ro", uri=True)
+        try:
+            require_sound(db, path)
+            if db.execute("SELECT 1 FROM sqlite_master WHERE name = 'rooms'").fetchone() is None:
+                raise DamagedDatabase(f"{path} holds no grailwar rooms (empty, or another "
+                                      "program's database)")
+        except DamagedDatabase:
+            db.close()
+            raise
+        return cls(db)
+
+    def close(self) -> None:
+        self.db.close()
+
+    def open_room_ids(self) -> list[int]:
+        return [rid for (rid,) in self.db.execute(
+            "SELECT id FROM rooms WHERE closed = 0 ORDER BY id")]
+
+    def load_room(self, room_id: int) -> RoomRow:
+        """One open room as stored; DamagedDatabase if a stored field no longer decodes."""
+        try:
+            return self._load_room(room_id)
+        except (ValueError, TypeError, msgpack.UnpackException) as err:
+            # json.JSONDecodeError and msgpack's ExtraData are ValueErrors
+            raise DamagedDatabase(f"room {room_id}: a stored field does not decode: "
+                                  f"{err}") from err
+
+    def _load_room(self, room_id: int) -> RoomRow:
+        name, options, password, seed, started, owner, masters = self.db.execute(
+            "SELECT name, options, password, seed, started, owner, masters FROM rooms "
+            "WHERE id = ?", (room_id,)).fetchone()
+        seats = [SeatRow(*r) for r in self.db.execute(
+            "SELECT seat, cls, kind, name, token, level, servant FROM seats WHERE room = ? "
+            "ORDER BY seat", (room_id,))]
+        actions = [(msgpack.unpackb(a), src) for a, src in self.db.execute(
+            "SELECT action, source FROM actions WHERE room = ? ORDER BY seq", (room_id,))]
+        deadlines = {seat: (kind, due) for seat, kind, due in self.db.execute(
+            "SELECT seat, kind, due FROM deadlines WHERE room = ?", (room_id,))}
+        chat = [json.loads(e) for (e,) in self.db.execute(
+            "SELECT entry FROM chat WHERE room = ? ORDER BY id", (room_id,))]
+        return RoomRow(room_id, name, json.loads(options), password, seed, bool(started),
+                       owner, json.loads(masters), seats, actions, deadlines, chat)
+
+    def load_rooms(self) -> list[RoomRow]:
+        return [self.load_room(rid) for rid in self.open_room_ids()]
+
+
 class Checkpointer(threading.Thread):
     """Copies the WAL into the database file every `every` seconds, on its own connection.
 
@@ -132,7 +209,7 @@ class Checkpointer(threading.Thread):
         self.join(timeout=10)
 
 
-class Store:
+class Store(StoreReader):
     """The one place the server writes to disk."""
 
     def __init__(self, path: str | Path = ":memory:", synchronous: str = "NORMAL",
@@ -140,7 +217,13 @@ class Store:
         if synchronous.upper() not in ("NORMAL", "FULL"):
             raise ValueError(f"synchronous: NORMAL or FULL, not {synchronous!r}")
         self.path = str(path)
-        self.db = sqlite3.connect(self.path, isolation_level=None, check_same_thread=False)
+        super().__init__(sqlite3.connect(self.path, isolation_level=None,
+                                         check_same_thread=False))
+        try:
+            require_sound(self.db, self.path)  # before anything is written to it
+        except DamagedDatabase:
+            self.db.close()
+            raise
         self.db.execute("PRAGMA journal_mode=WAL")
         self.db.execute(f"PRAGMA synchronous={synchronous.upper()}")
         self.db.executescript(SCHEMA)
@@ -166,10 +249,11 @@ class Store:
     # --- the server's clock across restarts ------------------------------------------------
     def _migrate(self) -> None:
         """Columns added since a store was first written (a server upgraded in place keeps
-        its rooms): seats.servant (the roster, issue 9)."""
-        columns = {row[1] for row in self.db.execute("PRAGMA table_info(seats)")}
-        if "servant" not in columns:
-            self.db.execute("ALTER TABLE seats ADD COLUMN servant TEXT")
+        its rooms): seats.servant (the roster, issue 9), rooms.finished (the retention)."""
+        for table, column, kind in (("seats", "servant", "TEXT"), ("rooms", "finished", "REAL")):
+            columns = {row[1] for row in self.db.execute(f"PRAGMA table_info({table})")}
+            if column not in columns:
+                self.db.execute(f"ALTER TABLE {table} ADD COLUMN {column} {kind}")
 
     def _write(self, sql: str, args: tuple = ()) -> None:
         with self.lock:
@@ -192,7 +276,11 @@ class Store:
         return downtime
 
     def next_room_id(self) -> int:
-        row = self.db.execute("SELECT COALESCE(MAX(id), 0) + 1 FROM rooms").fetchone()
+        """Never an id used before, not even one whose room was purged (a player's stored seat
+        in a purged room must get `room_not_found`, not another room)."""
+        row = self.db.execute(
+            "SELECT MAX(COALESCE((SELECT MAX(id) FROM rooms), 0), "
+            "COALESCE((SELECT value FROM meta WHERE key = 'last_room'), 0)) + 1").fetchone()
         return int(row[0])
 
     def create_room(self, room_id: int, name: str, options: dict[str, Any],
@@ -204,9 +292,41 @@ class Store:
         self._write("UPDATE rooms SET started = ?, owner = ?, masters = ? WHERE id = ?",
                     (int(started), owner, json.dumps(masters), room_id))
 
-    def close_room(self, room_id: int) -> None:
-        self._write("UPDATE rooms SET closed = 1 WHERE id = ?", (room_id,))
+    def close_room(self, room_id: int, finished: float | None = None) -> None:
+        """`finished`: when a room whose game is over closed; its retention counts from then."""
+        self._write("UPDATE rooms SET closed = 1, finished = ? WHERE id = ?",
+                    (finished, room_id))
         self._deadlines.pop(room_id, None)
+
+    def purge(self, now: float, keep: float, limit: int = 100) -> int:
+        """Delete up to `limit` closed rooms (rows, seats, actions, deadlines): every room that
+        closed without a finished game, and finished games older than `keep` seconds (0: kept
+        forever). Open rooms (live or quarantined) are never touched. Returns how many went;
+        their pages are reused by the rooms written next, so the file stops growing."""
+        expired = "finished IS NULL" if keep <= 0 else "finished IS NULL OR finished < ?"
+        args = () if keep <= 0 else (now - keep,)
+        ids = [(rid,) for (rid,) in self.db.execute(
+            f"SELECT id FROM rooms WHERE closed = 1 AND ({expired}) LIMIT ?", (*args, limit))]
+        if not ids:
+            return 0
+        with self.lock, self.db:
+            self.db.execute("BEGIN")
+            self.db.execute(
+                "INSERT OR REPLACE INTO meta (key, value) VALUES ('last_room', "
+                "MAX(COALESCE((SELECT value FROM meta WHERE key = 'last_room'), 0), "
+                "(SELECT MAX(id) FROM rooms)))")
+            for table in self._room_tables():
+                self.db.executemany(f"DELETE FROM {table} WHERE room = ?", ids)
+            self.db.executemany("DELETE FROM rooms WHERE id = ?", ids)
+        return len(ids)
+
+    def _room_tables(self) -> list[str]:
+        """Every table with a `room` column holds rows of one room (seats, actions, deadlines,
+        and any table added later): a purged room's rows go from all of them."""
+        tables = [name for (name,) in self.db.execute(
+            "SELECT name FROM sqlite_master WHERE type = 'table'")]
+        return [t for t in tables
+                if "room" in {row[1] for row in self.db.execute(f"PRAGMA table_info({t})")}]
 
     def save_seat(self, room_id: int, row: SeatRow) -> None:
         self._write(
@@ -242,21 +362,3 @@ class Store:
                 "INSERT INTO deadlines (room, seat, kind, due) VALUES (?, ?, ?, ?)",
                 [(room_id, seat, kind, due) for seat, (kind, due) in deadlines.items()])
         self._deadlines[room_id] = dict(deadlines)
-
-    def load_rooms(self) -> list[RoomRow]:
-        rooms = []
-        for rid, name, options, password, seed, started, owner, masters in self.db.execute(
-                "SELECT id, name, options, password, seed, started, owner, masters FROM rooms "
-                "WHERE closed = 0 ORDER BY id"):
-            seats = [SeatRow(*r) for r in self.db.execute(
-                "SELECT seat, cls, kind, name, token, level, servant FROM seats WHERE room = ? "
-                "ORDER BY seat", (rid,))]
-            actions = [(msgpack.unpackb(a), src) for a, src in self.db.execute(
-                "SELECT action, source FROM actions WHERE room = ? ORDER BY seq", (rid,))]
-            deadlines = {seat: (kind, due) for seat, kind, due in self.db.execute(
-                "SELECT seat, kind, due FROM deadlines WHERE room = ?", (rid,))}
-            chat = [json.loads(e) for (e,) in self.db.execute(
-                "SELECT entry FROM chat WHERE room = ? ORDER BY id", (rid,))]
-            rooms.append(RoomRow(rid, name, json.loads(options), password, seed, bool(started),
-                                 owner, json.loads(masters), seats, actions, deadlines, chat))
-        return rooms

@@ -7,12 +7,19 @@ from typing import Any, ClassVar
 
 from twisted.python import usage
 
-from .app import DEFAULT_PORT, MAX_PER_ADDRESS, MAX_ROOMS, ROOMS_PER_ADDRESS, GrailService
+from .app import (
+    DEFAULT_PORT,
+    KEEP_DAYS,
+    MAX_PER_ADDRESS,
+    MAX_ROOMS,
+    ROOMS_PER_ADDRESS,
+    GrailService,
+)
 
 
 class Options(usage.Options):
     synopsis = ("[--host HOST] [--port PORT] [--db FILE] [--max-per-address N] [--max-rooms N] "
-                "[--rooms-per-address N]")
+                "[--rooms-per-address N] [--keep-days N]")
     longdesc = ("Host a Grail War Online server. SIGTERM or Ctrl-C stops it cleanly: the "
                 "clients are disconnected, the database closed. A restart on the same database "
                 "restores every room, its timers with the time they had left.")
@@ -24,6 +31,8 @@ class Options(usage.Options):
         ["max-rooms", None, MAX_ROOMS, "rooms this server holds at most", int],
         ["rooms-per-address", None, ROOMS_PER_ADDRESS, "open rooms created from one address",
          int],
+        ["keep-days", None, KEEP_DAYS, "days a finished game is kept after it closes (0: "
+         "forever)", float],
     ]
 
 
@@ -33,4 +42,5 @@ def makeService(options: Options) -> Any:
     return GrailService(reactor, options["db"], options["host"], options["port"],
                         max_per_address=options["max-per-address"],
                         max_rooms=options["max-rooms"],
-                        rooms_per_address=options["rooms-per-address"])
+                        rooms_per_address=options["rooms-per-address"],
+                        keep_days=options["keep-days"])

@@ -32,6 +32,7 @@ ERRORS = {
     "version_mismatch": "the client speaks another protocol version (the connection is closed)",
     "hello_first": "the first message must be hello",
     "room_not_found": "no room of that id",
+    "room_quarantined": "the room's stored log is damaged; it is kept for the operator",
     "room_full": "no free seat of that class in the room",
     "wrong_password": "the room's password does not match",
     "not_in_room": "the connection is in no room",

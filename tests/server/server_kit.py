@@ -79,12 +79,15 @@ class FakeMember:
 
 
 class Server:
-    """A lobby on a fake clock with an in-memory store, and a factory for its connections."""
+    """A lobby on a fake clock with an in-memory store (or the rooms of `store`, restored),
+    and a factory for its connections."""
 
-    def __init__(self, **lobby_options: Any) -> None:
+    def __init__(self, store: Store | None = None, **lobby_options: Any) -> None:
         self.clock = Clock()
-        self.store = Store()
+        self.store = store or Store()
         self.lobby = Lobby(self.clock, self.store, **lobby_options)
+        if store is not None:
+            self.lobby.restore()
         self.factory = GrailFactory(self.lobby, self.clock)
 
     def wire(self, host: str = "10.0.0.1", name: str | None = None) -> Wire:

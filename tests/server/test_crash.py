@@ -466,14 +466,19 @@ def test_sigterm_stops_cleanly(servers, tables) -> None:
 
 def test_one_server_per_database(servers, tmp_path: Path) -> None:
     """A second server on the same database refuses to start (two servers would interleave
-    two logs in one file); the first one goes on serving."""
+    two logs in one file), under the same name, through a symlink or through a hard link;
+    the first one goes on serving."""
     first = servers()
     first.start()
-    second = subprocess.run(
-        [sys.executable, "-m", "grailwar.cli.main", "serve", "--host", "127.0.0.1", "--port",
-         "0", "--db", str(first.db)], capture_output=True, text=True, timeout=TIMEOUT,
-        stdin=subprocess.DEVNULL)
-    assert second.returncode == 1
-    assert "another server is using the database" in second.stderr
+    (tmp_path / "symlink.db").symlink_to(first.db)
+    os.link(first.db, tmp_path / "hardlink.db")
+    for db in (str(first.db), str(tmp_path / "symlink.db"), str(tmp_path / "hardlink.db")):
+        second = subprocess.run(
+            [sys.executable, "-m", "grailwar.cli.main", "serve", "--host", "127.0.0.1",
+             "--port", "0", "--db", db], capture_output=True, text=True, timeout=TIMEOUT,
+            stdin=subprocess.DEVNULL)
+        assert second.returncode == 1
+        assert f"another server is using the database {db}" in second.stderr
+        assert "Traceback" not in second.stderr
     Client(first.port, "Rin", []).close()  # still answering
     assert first.signal(signal.SIGTERM) == 0

@@ -483,9 +483,10 @@ def test_the_replay_comes_when_the_game_is_over_and_rebuilds_it() -> None:
     assert to_text(from_replay(replay)) == to_text(t.room.state)
 
 
-def test_a_room_whose_log_no_longer_replays_is_skipped_not_fatal() -> None:
+def test_a_room_whose_log_no_longer_replays_is_quarantined_not_fatal() -> None:
     """A restart restores every room it can: a room whose log the engine refuses (e.g. after a
-    rule change) is logged and closed, and the other rooms come back."""
+    rule change) is quarantined (kept open in the store, refused to its players with
+    `room_quarantined`), and the other rooms come back."""
     store = Store()
     clock = Clock()
     good = Table(("saber", "lancer"), humans=2, store=store).start()
@@ -499,7 +500,11 @@ def test_a_room_whose_log_no_longer_replays_is_skipped_not_fatal() -> None:
     lobby.restore()
     assert good.room.id in lobby.rooms and 99 not in lobby.rooms
     assert to_text(lobby.rooms[good.room.id].state) == to_text(good.state)
-    assert 99 not in {row.id for row in store.load_rooms()}
+    assert lobby.quarantined[99].startswith("MalformedActionError")  # the reason, for the log
+    assert 99 in store.open_room_ids()  # not closed: a repair can bring it back
+    with pytest.raises(ProtocolError) as refused:
+        lobby.room(99)
+    assert refused.value.code == "room_quarantined"
     lobby.stop()
 
 

@@ -39,7 +39,7 @@ def test_twist_grailwar_help(tmp_path: Path) -> None:
     """`twist grailwar --help` shows the server's options."""
     done = run(["grailwar", "--help"], tmp_path)
     assert done.returncode == 0, done.stderr
-    for option in ("--port", "--db", "--host", "--max-per-address"):
+    for option in ("--port", "--db", "--host", "--max-per-address", "--keep-days"):
         assert option in done.stdout
 
 
