@@ -6,6 +6,7 @@ import argparse
 import sys
 
 from ..server.app import (
+    BOT_WORKERS,
     DEFAULT_PORT,
     KEEP_DAYS,
     MAX_PER_ADDRESS,
@@ -33,6 +34,9 @@ def add_options(p: argparse.ArgumentParser) -> None:
                    help="rooms this server holds at most (default %(default)s)")
     p.add_argument("--rooms-per-address", type=int, default=ROOMS_PER_ADDRESS,
                    help="open rooms created from one address (default %(default)s)")
+    p.add_argument("--bot-workers", type=int, default=BOT_WORKERS,
+                   help="processes in which hard bots search: the cap on the bots' CPU "
+                   "(default %(default)s; 0: hard bots play at the normal level)")
     p.add_argument("--keep-days", type=float, default=KEEP_DAYS,
                    help="days a finished game is kept after it closes (default %(default)s; "
                    "0: forever); other closed rooms are purged")
@@ -57,7 +61,8 @@ def run(args: argparse.Namespace) -> int:
     log = Logger(namespace="grailwar.serve")
     service = GrailService(reactor, args.db, args.host, args.port,
                            max_per_address=args.max_per_address, max_rooms=args.max_rooms,
-                           rooms_per_address=args.rooms_per_address, keep_days=args.keep_days)
+                           rooms_per_address=args.rooms_per_address,
+                           keep_days=args.keep_days, bot_workers=args.bot_workers)
     failed: list[bool] = []
 
     def start() -> None:

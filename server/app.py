@@ -27,13 +27,14 @@ except ImportError:  # Windows: no lock file
 from typing import Any
 
 from twisted.application.service import Service
-from twisted.internet import defer, task, threads
+from twisted.internet import defer, task
 from twisted.internet.interfaces import IListeningPort
 from twisted.logger import Logger
 
 from .lobby import Lobby
 from .protocol import GrailFactory, GrailProtocol
 from .store import DamagedDatabase, Store
+from .thinking import BOT_WORKERS, BotPool, no_search
 
 log = Logger()
 DEFAULT_PORT = 7707
@@ -133,7 +134,7 @@ class GrailService(Service):
     def __init__(self, reactor: Any, db: str, host: str = "0.0.0.0", port: int = DEFAULT_PORT,
                  max_per_address: int = MAX_PER_ADDRESS, max_rooms: int = MAX_ROOMS,
                  rooms_per_address: int = ROOMS_PER_ADDRESS, tune_gc: bool = True,
-                 keep_days: float = KEEP_DAYS) -> None:
+                 keep_days: float = KEEP_DAYS, bot_workers: int = BOT_WORKERS) -> None:
         self.reactor = reactor
         self.db = db
         self.host = host
@@ -143,6 +144,8 @@ class GrailService(Service):
         self.rooms_per_address = rooms_per_address
         self.tune_gc = tune_gc
         self.keep = keep_days * DAY  # seconds a finished game is kept (0: forever)
+        self.bot_workers = bot_workers  # processes for searching bots (0: they play normal)
+        self.pool: BotPool | None = None
         self.gc_pause = 0.0  # the longest collection since the last heartbeat
         self._gc_began = 0.0
         self.store: Store | None = None
@@ -186,9 +189,11 @@ class GrailService(Service):
                 pass  # everything due, before the rooms come back
             # Downtime is not charged to the players: every saved deadline moves by it.
             downtime = store.resume_clock(self.reactor.seconds())
+            self.pool = BotPool(self.reactor, self.bot_workers) if self.bot_workers else None
             lobby = Lobby(self.reactor, store, max_rooms=self.max_rooms,
                           max_per_address=self.max_per_address,
-                          rooms_per_address=self.rooms_per_address, think=self._think)
+                          rooms_per_address=self.rooms_per_address,
+                          think=self.pool.think if self.pool else no_search)
             lobby.restore()
             factory = TrackingFactory(lobby, self.reactor)
             self.listening = self.reactor.listenTCP(self.port, factory, interface=self.host)
@@ -217,11 +222,6 @@ class GrailService(Service):
         if lobby.quarantined:
             log.error("{count} room(s) QUARANTINED, their logs damaged: {rooms}",
                       count=len(lobby.quarantined), rooms=sorted(lobby.quarantined))
-
-    def _think(self, choose: Any, *args: Any) -> defer.Deferred:
-        """A searching bot thinks in the reactor's thread pool, not in the reactor's thread."""
-        return threads.deferToThreadPool(self.reactor, self.reactor.getThreadPool(), choose,
-                                         *args)
 
     def _gc_watch(self, phase: str, info: dict[str, Any]) -> None:
         if phase == "start":
@@ -269,6 +269,9 @@ class GrailService(Service):
             yield task.deferLater(self.reactor, 0.1, lambda: None)
         if self.lobby is not None:
             self.lobby.stop()
+        if self.pool is not None:
+            self.pool.stop()
+            self.pool = None
         if self.store is not None:
             self.store.mark_alive(self.reactor.seconds())
             self.store.close()

@@ -20,7 +20,6 @@ from twisted.internet.interfaces import IDelayedCall, IReactorTime
 from twisted.logger import Logger
 from twisted.python.failure import Failure
 
-from ..shared.bots import make_bot
 from ..shared.engine import (
     Action,
     Event,
@@ -46,6 +45,7 @@ from ..shared.protocol import SECONDS, ProtocolError, message
 from .chat import ChatLog, is_reveal
 from .history import history_messages, seen_history
 from .store import SeatRow, Store
+from .thinking import decide, room_bot, searches
 
 log = Logger()
 
@@ -150,14 +150,14 @@ class Room:
         self.masters: list[str] = []
         self.deadlines: dict[int, Deadline] = {}
         self.bot_calls: dict[int, IDelayedCall] = {}
-        self.bots: dict[int, Any] = {}
+        self.bots: dict[tuple[int, str], Any] = {}  # (seat, level) -> its in-process bot
         self.thinking: set[int] = set()
         self.actions: list[dict[str, Any]] = []  # every accepted action, for the replay
         # every event of the game, for the history of a member joining late (a restart
         # regenerates them by replaying the actions)
         self.history: list[Event] = []
         self.chat_log = ChatLog(room_id, store)
-        self.think: Callable[..., Deferred] = maybeDeferred  # the server runs search in threads
+        self.think: Callable[..., Deferred] = maybeDeferred  # the server: worker processes
 
     # --- persistence ---------------------------------------------------------------------
     @classmethod
@@ -732,24 +732,34 @@ class Room:
         return BOT_PACE if BOT_PACE is not None else self.options["bot_pace_ms"] / 1000
 
     def _bot_move(self, seat: int) -> None:
-        """A bot answers its seat's prompt. A searching bot thinks through `self.think` (a
-        thread in the real server), so the reactor keeps serving every other room meanwhile."""
+        """A bot answers its seat's prompt. A searching bot thinks through `self.think` (worker
+        processes in the real server, server/thinking.py), one search of this room at a time,
+        so the reactor keeps serving every room meanwhile; in a room no person is in, it plays
+        at the normal level instead, at once (nobody is there to be challenged)."""
         self.bot_calls.pop(seat, None)
         state = self.state
         if state is None or state.over or seat not in state.prompt.seats:
             return
         if not self.seats[seat].bot_plays or seat in self.thinking:
             return
-        bot = self.bots.get(seat)
-        if bot is None:
-            bot = self.bots[seat] = room_bot(self.seats[seat].level, self.seed * 7 + seat,
-                                                 self.options["bot_ms"])
-        view = view_for(state, seat) if bot.needs_view else None
-        legal = legal_actions(state, seat)
-        slow = getattr(bot, "budget_s", 0) > 0
-        self.thinking.add(seat)
-        decided = self.think(bot.choose, view, legal) if slow else maybeDeferred(
-            bot.choose, view, legal)
+        level = self.seats[seat].level
+        seed = self.seed * 7 + seat
+        if searches(level) and not self.empty:
+            if self.thinking:  # this room's search in flight: its answer schedules this one
+                return
+            view, legal = view_for(state, seat), legal_actions(state, seat)
+            self.thinking.add(seat)
+            decided = self.think(decide, level, seed * 100_003 + state.version,
+                                 self.options["bot_ms"], view, [a.to_dict() for a in legal])
+            decided.addCallback(from_dict)
+        else:
+            key = (seat, "normal" if searches(level) else level)
+            bot = self.bots.get(key)
+            if bot is None:
+                bot = self.bots[key] = room_bot(key[1], seed, self.options["bot_ms"])
+            view = view_for(state, seat) if bot.needs_view else None
+            self.thinking.add(seat)
+            decided = maybeDeferred(bot.choose, view, legal_actions(state, seat))
         decided.addCallbacks(self._bot_chose, self._bot_failed, (seat, state), None,
                              (seat, state), None)
 
@@ -795,12 +805,3 @@ def game_modules(options: dict[str, Any]) -> tuple[tuple[str, ...], dict[str, di
         return normalize(modules, options.get("options"))
     except ValueError as err:
         raise ProtocolError("bad_field", f"options: {err}", "options") from err
-
-
-def room_bot(level: str, seed: int, budget_ms: int) -> Any:
-    """A bot of the seat's level, thinking at most the room's budget per decision; a level
-    this build lacks plays as the normal bot."""
-    try:
-        return make_bot(level, seed, budget_s=budget_ms / 1000)
-    except ValueError:
-        return make_bot("normal", seed)

@@ -8,6 +8,7 @@ from typing import Any, ClassVar
 from twisted.python import usage
 
 from .app import (
+    BOT_WORKERS,
     DEFAULT_PORT,
     KEEP_DAYS,
     MAX_PER_ADDRESS,
@@ -19,7 +20,7 @@ from .app import (
 
 class Options(usage.Options):
     synopsis = ("[--host HOST] [--port PORT] [--db FILE] [--max-per-address N] [--max-rooms N] "
-                "[--rooms-per-address N] [--keep-days N]")
+                "[--rooms-per-address N] [--keep-days N] [--bot-workers N]")
     longdesc = ("Host a Grail War Online server. SIGTERM or Ctrl-C stops it cleanly: the "
                 "clients are disconnected, the database closed. A restart on the same database "
                 "restores every room, its timers with the time they had left.")
@@ -33,6 +34,8 @@ class Options(usage.Options):
          int],
         ["keep-days", None, KEEP_DAYS, "days a finished game is kept after it closes (0: "
          "forever)", float],
+        ["bot-workers", None, BOT_WORKERS, "processes in which hard bots search (0: they play "
+         "at the normal level)", int],
     ]
 
 
@@ -43,4 +46,4 @@ def makeService(options: Options) -> Any:
                         max_per_address=options["max-per-address"],
                         max_rooms=options["max-rooms"],
                         rooms_per_address=options["rooms-per-address"],
-                        keep_days=options["keep-days"])
+                        keep_days=options["keep-days"], bot_workers=options["bot-workers"])

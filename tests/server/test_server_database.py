@@ -4,6 +4,7 @@ check` finds both), online backups, and closed rooms purged so the file stops gr
 
 from __future__ import annotations
 
+import contextlib
 import os
 import re
 import sqlite3
@@ -59,7 +60,7 @@ def playing_room(store: Store, room_id: int = 1) -> tuple[Room, str]:
 def flip_first_action(path: Path) -> bytes:
     """Flip the first byte of room 1's first stored action into one msgpack never uses (as a
     bad disk sector or a stray write would); returns the original, for the repair."""
-    with sqlite3.connect(path) as db:
+    with contextlib.closing(sqlite3.connect(path)) as db, db:  # closed: the WAL checkpointed
         (blob,) = db.execute("SELECT action FROM actions WHERE room = 1 AND seq = "
                              "(SELECT MIN(seq) FROM actions WHERE room = 1)").fetchone()
         db.execute("UPDATE actions SET action = ? WHERE room = 1 AND action = ?",
@@ -68,7 +69,7 @@ def flip_first_action(path: Path) -> bytes:
 
 
 def repair_first_action(path: Path, blob: bytes) -> None:
-    with sqlite3.connect(path) as db:
+    with contextlib.closing(sqlite3.connect(path)) as db, db:
         db.execute("UPDATE actions SET action = ? WHERE room = 1 AND action = ?",
                    (blob, b"\xc1" + blob[1:]))
 

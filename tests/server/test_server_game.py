@@ -408,7 +408,7 @@ def test_a_failing_bot_falls_back_to_the_default_action(monkeypatch: pytest.Monk
     t = Table(("saber", "lancer"), humans=1).start()
     t.tick(0)
     bot = type("Broken", (), {"needs_view": False, "choose": lambda self, v, legal: 1 / 0})()
-    t.room.bots[1] = bot
+    t.room.bots[(1, t.room.seats[1].level)] = bot
     t.tick(BOT_DELAY)
     assert [(a["type"], src) for _, a, src in t.log] == [("DeclareWait", "timer")]
 

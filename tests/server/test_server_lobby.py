@@ -8,7 +8,6 @@ from typing import Any
 
 import pytest
 from grailwar.server.room import Room
-from grailwar.shared.bots import RandomBot
 from grailwar.shared.protocol import SECONDS, ProtocolError
 from server_kit import FakeMember, Server, Wire, error_of, kinds, one
 from twisted.internet.defer import Deferred
@@ -382,37 +381,94 @@ def test_a_finished_game_nobody_watches_is_closed() -> None:
     assert room.id not in server.lobby.rooms
 
 
-def test_a_searching_bot_thinks_off_the_reactor_and_its_answer_is_applied_later() -> None:
-    """Bots with a time budget think through the lobby's `think` (a thread pool in the real
-    server): the room goes on serving, and the answer is committed when it arrives."""
-    pending: list[tuple[Deferred, Callable, tuple]] = []
+class Thinker:
+    """A lobby's `think` that keeps each search pending until the test answers it."""
 
-    def think(f: Callable, *args: Any) -> Deferred:
+    def __init__(self) -> None:
+        self.pending: list[tuple[Deferred, tuple]] = []
+
+    def __call__(self, f: Callable, *args: Any) -> Deferred:
         d: Deferred = Deferred()
-        pending.append((d, f, args))
+        self.pending.append((d, args))
         return d
 
-    server = Server(think=think)
-    room = server.lobby.create("r", {"seats": 2}, None)
-    room.seed = 3  # a fixed game: the test is about threads, not luck
-    room.spectators.append(FakeMember("w"))
-    room.add_bot("saber", "normal")
-    room.add_bot("lancer", "normal")
-    slow = RandomBot(1)
-    slow.budget_s = 1.0  # marks it as a searching bot
-    room.bots[0] = slow
+    def answer(self) -> None:
+        """The oldest search answers the first of its legal actions."""
+        d, args = self.pending.pop(0)
+        d.callback(args[-1][0])
+
+
+def searching_room(thinker: Thinker, hard: int = 1, watched: bool = True) -> tuple[Server, Any]:
+    """A started room of `hard` hard bots and normal ones, watched by a spectator if told."""
+    server = Server(think=thinker)
+    room = server.lobby.create("r", {"seats": 3, "bot_ms": 250}, None)
+    room.seed = 3  # a fixed game: the test is about where bots think, not luck
+    if watched:
+        room.spectators.append(FakeMember("w"))
+    for i, cls in enumerate(("saber", "lancer", "archer")):
+        room.add_bot(cls, "hard" if i < hard else "normal")
     room.start()
+    return server, room
+
+
+def test_a_searching_bot_thinks_off_the_reactor_and_its_answer_is_applied_later() -> None:
+    """Bots with a time budget think through the lobby's `think` (worker processes in the
+    real server) with plain data, the room's budget included: the room goes on serving, and
+    the answer is committed when it arrives (an answer to an older state is thought again)."""
+    thinker = Thinker()
+    server, room = searching_room(thinker)
     server.advance(1)
-    assert len(pending) == 1 and 0 in room.thinking
-    assert 0 in room.state.prompt.seats  # the reactor went on: seat 1's bot has declared
-    stale = pending.pop()  # its answer is for an older state: it thinks again
-    stale[0].callback(stale[1](*stale[2]))
+    assert len(thinker.pending) == 1 and 0 in room.thinking
+    level, _seed, budget_ms, view, legal = thinker.pending[0][1]
+    assert (level, budget_ms, view["you"]) == ("hard", 250, 0)
+    assert all(isinstance(a, dict) for a in legal)
+    assert 0 in room.state.prompt.seats  # the reactor went on: the normal bots declared
+    thinker.answer()  # an answer to the state before they did: thought again
     server.advance(1)
-    assert len(pending) == 1
+    assert len(thinker.pending) == 1 and 0 in room.thinking
     version = room.state.version
-    d, f, args = pending.pop()
-    d.callback(f(*args))
+    thinker.answer()
     assert room.state.version > version and 0 not in room.thinking
+
+
+def test_a_room_has_one_search_in_flight_at_a_time() -> None:
+    """Three hard bots prompted together: one searches, the next when it has answered, so
+    one room can never fill the workers that every room shares."""
+    thinker = Thinker()
+    server, room = searching_room(thinker, hard=3)
+    server.advance(1)
+    assert len(thinker.pending) == 1 and len(room.state.prompt.seats) == 3
+    version = room.state.version
+    thinker.answer()
+    server.advance(1)
+    assert room.state.version > version
+    assert len(thinker.pending) == 1 and len(room.thinking) == 1
+
+
+def test_a_room_nobody_is_in_plays_its_hard_bots_at_once_without_searching() -> None:
+    """No person in the room (its players gone, no spectator): no search at all; the hard
+    seats play as the normal bot, and the game goes on."""
+    thinker = Thinker()
+    server, room = searching_room(thinker, hard=3, watched=False)
+    server.advance(5)
+    assert thinker.pending == [] and room.state.version > 5
+    watcher = FakeMember("back")
+    room.join_spectator(watcher)  # someone is back: the search resumes
+    server.advance(1)
+    assert len(thinker.pending) == 1
+
+
+def test_a_rooms_hard_bots_think_for_the_rooms_budget(server: Server) -> None:
+    """bot_ms (a room option, default 1 s) is the hard bot's time per decision."""
+    owner = create(server, seats=2, bot_ms=250)
+    room = room_of(owner)
+    assert room.options["bot_ms"] == 250
+    calls: list[tuple] = []
+    room.think = lambda f, *args: calls.append(args) or Deferred()
+    owner.send("add_bot", cls="lancer", level="hard")
+    owner.send("start")
+    server.advance(1)
+    assert [(c[0], c[2]) for c in calls] == [("hard", 250)]
 
 
 def latest_seats(w: Wire) -> dict[int, dict]:
@@ -443,12 +499,3 @@ def test_players_say_they_are_ready_and_a_new_class_unreadies(server: Server) ->
     assert error_of(guest.ask("ready", ready=True))["code"] == "game_started"
 
 
-def test_a_rooms_hard_bots_think_for_the_rooms_budget(server: Server) -> None:
-    """bot_ms (a room option, default 1 s) is the hard bot's time per decision."""
-    owner = create(server, seats=2, bot_ms=250)
-    room = room_of(owner)
-    assert room.options["bot_ms"] == 250
-    owner.send("add_bot", cls="lancer", level="hard")
-    owner.send("start")
-    server.advance(1)
-    assert room.bots[1].budget_s == 0.25
