@@ -32,6 +32,13 @@ include the client processes' own delays (their CPU share is printed as `client_
 
 With `--modules` (and `--option MODULE.OPTION=VALUE`) every room is created with those modules;
 `room_modules` lists the modules the server reported for the rooms.
+
+With `--abandoned N`, N more rooms are set up first: one player creates each with six hard bots
+thinking `--abandoned-bot-ms` per decision (5,000 by default, the most a room allows), starts it
+and goes away, the bots playing on (issue 11 item 2); the figures are the measured rooms' own.
+`--bot-workers` is passed to the server (its processes for searching bots).
+
+    python bench/server_load.py --rooms 50 --abandoned 20 --json   # the bot-load bench
 """
 
 from __future__ import annotations
@@ -56,6 +63,9 @@ import msgpack
 from grailwar.cli import modules as module_args
 from grailwar.client.botclient import BotPlayer
 from grailwar.client.net import ServerConnection
+from grailwar.shared.protocol import PROTOCOL_VERSION, FrameBuffer, decode
+from grailwar.shared.protocol import encode as encode_message
+from grailwar.shared.protocol import message as protocol_message
 from twisted.internet import defer, task
 from twisted.internet.protocol import ClientFactory, Factory, Protocol
 
@@ -557,6 +567,34 @@ def run_workers(args: argparse.Namespace, port: int, server: Child,
         out["setup_errors"] = setup_errors[:5]
 
 
+def abandon_rooms(port: int, count: int, bot_ms: int) -> int:
+    """`count` rooms of six hard bots, each started by a player who then leaves (closes its
+    connection: its seat waits for it, the bots play on). Returns the rooms started."""
+    return sum(abandon_room(port, f"abandoned {i}", bot_ms) for i in range(count))
+
+
+def abandon_room(port: int, name: str, bot_ms: int) -> bool:
+    import socket
+
+    with socket.create_connection(("127.0.0.1", port), timeout=10) as sock:
+        frames = FrameBuffer()
+
+        def ask(kind: str, msg: str, /, **fields: Any) -> bool:
+            """Send `msg`, read until a `kind` (True) or an error (False) arrives."""
+            sock.sendall(encode_message(protocol_message(msg, **fields)))
+            while True:
+                for body in frames.feed(sock.recv(65536)):
+                    got = decode(body)["t"]
+                    if got in (kind, "error"):
+                        return got == kind
+
+        ok = ask("welcome", "hello", version=PROTOCOL_VERSION, name="leaver")
+        ok = ok and ask("joined", "create_room", name=name, seats=7, bot_ms=bot_ms, cls="saber")
+        for cls in ("archer", "lancer", "rider", "caster", "assassin", "berserker"):
+            ok = ok and ask("room", "add_bot", cls=cls, level="hard")
+        return ok and ask("state", "start")
+
+
 def main() -> int:
     parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0],
                                      formatter_class=argparse.RawDescriptionHelpFormatter)
@@ -577,6 +615,11 @@ def main() -> int:
     parser.add_argument("--setup-timeout", type=float, default=120.0)
     parser.add_argument("--echo-trips", type=int, default=2000)
     module_args.add_arguments(parser)
+    parser.add_argument("--abandoned", type=int, default=0,
+                        help="rooms of six hard bots whose player left, beside the measured")
+    parser.add_argument("--abandoned-bot-ms", type=int, default=5000)
+    parser.add_argument("--bot-workers", type=int, default=1,
+                        help="the server's processes for searching bots")
     parser.add_argument("--json", action="store_true")
     parser.add_argument("--keep-db", help="write the server's database here (default: a temp)")
     parser.add_argument("--connect", type=int, metavar="PORT",
@@ -606,14 +649,19 @@ def main() -> int:
         else:
             server = Child([sys.executable, "-m", "grailwar.cli.main", "serve", "--host",
                             "127.0.0.1", "--port", "0", "--db", db, "--max-per-address",
-                            str(7 * args.rooms + 16), "--max-rooms", str(args.rooms + 10),
-                            "--rooms-per-address", str(args.rooms + 10)],
+                            str(7 * args.rooms + 16), "--max-rooms",
+                            str(args.rooms + args.abandoned + 10), "--rooms-per-address",
+                            str(args.rooms + args.abandoned + 10), "--bot-workers",
+                            str(args.bot_workers)],
                            Path(tmp) / "server.log")
         try:
             echo_port = int(echo.wait_for(ECHO_LISTENING).group(1))
             port = args.connect or int(server.wait_for(LISTENING).group(1))
             react(lambda reactor: echo_floor(reactor, echo_port, args.echo_trips, out))
             echo.stop()
+            if args.abandoned:
+                out["abandoned_rooms"] = abandon_rooms(port, args.abandoned,
+                                                       args.abandoned_bot_ms)
             run_workers(args, port, server, out)
         finally:
             echo.stop()
