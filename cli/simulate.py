@@ -33,6 +33,8 @@ def register(sub: argparse._SubParsersAction) -> None:
                    help="comma list, one per class: the Servant each camp summons, by id, or "
                         "random (default: every camp summoned at random by the game's seed)")
     module_args.add_arguments(p)
+    p.add_argument("--priority-phase", action="store_true",
+                   help="each turn opens with a priority phase, as in a room (docs/rules.md §3.3)")
     p.add_argument("--json", action="store_true", help="print one JSON object")
     p.set_defaults(run=run)
 
@@ -40,9 +42,11 @@ def register(sub: argparse._SubParsersAction) -> None:
 def simulate(games: int, seed: int, bots: list[str], classes: list[str],
              progress: bool = False, modules: Sequence[str] = (),
              options: Mapping[str, Mapping[str, Any]] | None = None,
-             servants: Sequence[str | None] | None = None) -> dict[str, Any]:
-    """Play `games` games with the rules `modules` on and the `servants` summoned (None: at
-    random by each game's seed); every failure is counted in `errors`, never hidden."""
+             servants: Sequence[str | None] | None = None,
+             priority_phase: bool = False) -> dict[str, Any]:
+    """Play `games` games with the rules `modules` on, the `servants` summoned (None: at
+    random by each game's seed) and each turn opening with a priority phase if told; every
+    failure is counted in `errors`, never hidden."""
     modules, options = normalize(modules, options)
     summon(default_ruleset(), seed, classes, servants)  # a bad list is a ValueError, not errors
     wins: Counter[str] = Counter()
@@ -56,7 +60,7 @@ def simulate(games: int, seed: int, bots: list[str], classes: list[str],
         levels = bots if len(bots) == len(classes) else bots[:1] * len(classes)
         try:
             state = new_game(seed=seed + g, classes=classes, modules=modules, options=options,
-                             servants=servants)
+                             servants=servants, priority_phase=priority_phase)
             players = [make_bot(level, (seed + g) * 31 + i) for i, level in enumerate(levels)]
             result = run_match(state, players, arrival_seed=seed + g)
         except Exception:  # an engine bug must be counted, and the run go on
@@ -80,6 +84,7 @@ def simulate(games: int, seed: int, bots: list[str], classes: list[str],
         "games": games,
         "modules": list(modules),
         "options": options,
+        "priority_phase": priority_phase,
         "errors": errors,
         "wins_by_class": {c: wins[c] for c in classes},
         # per Servant summoned: its wins, and the games it played (its share = wins / games)
@@ -104,7 +109,8 @@ def run(args: argparse.Namespace) -> int:
     try:
         summary = simulate(args.games, args.seed, args.bots.split(","), classes,
                            progress=sys.stderr.isatty() and not args.json, modules=chosen[0],
-                           options=chosen[1], servants=servants)
+                           options=chosen[1], servants=servants,
+                           priority_phase=args.priority_phase)
     except ValueError as err:  # a Servant not of its class, a list of the wrong length
         print(f"simulate: {err}", file=sys.stderr)
         return 2

@@ -74,6 +74,21 @@ def test_simulate_plays_every_game_with_the_modules(monkeypatch: pytest.MonkeyPa
     assert all((s.settings.modules, s.settings.options) == (("tactics",), OFF) for s in made)
 
 
+def test_simulate_plays_with_a_priority_phase_when_asked(monkeypatch: pytest.MonkeyPatch,
+                                                         capsys: pytest.CaptureFixture[str]
+                                                         ) -> None:
+    """`simulate --priority-phase`: every game opens its turns with the phase (as a room's
+    do, docs/rules.md §3.3), and the JSON says so; without the flag none does."""
+    made = recording_new_game(monkeypatch, simulate_cli)
+    code = main(["simulate", "--games", "2", "--priority-phase", "--json"])
+    data = json.loads(capsys.readouterr().out)
+    assert code == 0 and data["errors"] == 0 and data["priority_phase"] is True
+    assert [s.settings.priority_phase for s in made] == [True, True]
+    main(["simulate", "--games", "1", "--json"])
+    assert json.loads(capsys.readouterr().out)["priority_phase"] is False
+    assert not made[-1].settings.priority_phase
+
+
 def test_tournament_plays_every_game_with_the_modules(monkeypatch: pytest.MonkeyPatch,
                                                       capsys: pytest.CaptureFixture[str]
                                                       ) -> None:
