@@ -92,3 +92,28 @@ def test_a_tls_server_greets_a_tls_client_and_closes_a_plain_one(made: MadeCerti
         assert server.stop() == 0
     finally:
         server.kill()
+
+
+def bot(port: int, *options: str) -> subprocess.CompletedProcess:
+    return subprocess.run(
+        [sys.executable, "-m", "grailwar.cli.main", "bot", "--connect", f"127.0.0.1:{port}",
+         "--room", "no such room", "--tls", *options],
+        capture_output=True, text=True, timeout=TIMEOUT, stdin=subprocess.DEVNULL)
+
+
+def test_grailwar_bot_over_tls_with_a_pin(made: MadeCertificate, tmp_path: Path) -> None:
+    """`grailwar bot --tls --trust-fingerprint SHA256`: the right pin gets through to the lobby
+    (its room is not found, so the server answered it); a wrong pin is refused naming both
+    fingerprints."""
+    server = ServerProcess(tmp_path / "rooms.db", "--tls-cert", str(made.cert),
+                           "--tls-key", str(made.key))
+    try:
+        through = bot(server.port, "--trust-fingerprint", made.sha256.replace(":", "").lower())
+        assert "server error room_not_found" in through.stdout, through
+        wrong = make_certificate(tmp_path, "wrong").sha256
+        refused = bot(server.port, "--trust-fingerprint", wrong)
+        assert refused.returncode == 1
+        assert f"pinned {wrong}, got {made.sha256}" in refused.stdout, refused
+        assert server.stop() == 0
+    finally:
+        server.kill()
