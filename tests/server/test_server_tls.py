@@ -117,3 +117,16 @@ def test_grailwar_bot_over_tls_with_a_pin(made: MadeCertificate, tmp_path: Path)
         assert server.stop() == 0
     finally:
         server.kill()
+
+
+def test_a_chain_file_is_served_from_its_first_certificate(made: MadeCertificate,
+                                                            tmp_path: Path) -> None:
+    """`fullchain.pem` (the server's certificate, then its issuers) loads with the server's
+    key; the same chain in the other order does not."""
+    issuer = make_certificate(tmp_path, "issuer")
+    chain, reversed_chain = tmp_path / "fullchain.pem", tmp_path / "reversed.pem"
+    chain.write_bytes(made.cert.read_bytes() + issuer.cert.read_bytes())
+    reversed_chain.write_bytes(issuer.cert.read_bytes() + made.cert.read_bytes())
+    assert tls_options(str(chain), str(made.key)) is not None
+    with pytest.raises(BadCertificate, match="does not belong"):
+        tls_options(str(reversed_chain), str(made.key))
