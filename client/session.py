@@ -76,6 +76,7 @@ class Session:
             cls = TCP6ClientEndpoint if address.version == 6 else TCP4ClientEndpoint
             tcp = cls(self.reactor, host, port, timeout=CONNECT_TIMEOUT)
         if not self.tls:
+            self.trust = None
             return tcp
         pinned = self.pins.get(f"{host}:{port}") if self.pins is not None else None
         self.trust = ServerTrust(host, pinned, self.trust_root)
