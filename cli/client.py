@@ -39,6 +39,7 @@ def register(sub: argparse._SubParsersAction) -> None:
     c.add_argument("address", help="HOST or HOST:PORT (default port 7707)")
     c.add_argument("--lang", choices=("ja", "ko", "en"), default=None)
     c.add_argument("--name", default=None, help="your player name (remembered)")
+    add_tls_arguments(c)
     c.set_defaults(run=run_connect)
 
     t = sub.add_parser("tour", help="render every main screen of a scripted local game to PNG")
@@ -50,6 +51,40 @@ def register(sub: argparse._SubParsersAction) -> None:
     t.add_argument("--size", type=window_size_arg, default=None,
                    help="the window's size, WIDTHxHEIGHT (default 1280x800; e.g. 1366x768)")
     t.set_defaults(run=run_tour)
+
+
+def add_tls_arguments(p: argparse.ArgumentParser) -> None:
+    p.add_argument("--tls", action="store_true",
+                   help="connect with TLS; the certificate must be trusted by the system, or "
+                        "pinned on first use (pins.json beside client.json)")
+    p.add_argument("--trust-fingerprint", metavar="SHA256", default=None,
+                   help="pin this SHA-256 fingerprint of the server's certificate (as its host "
+                        "gave it; replaces an older pin); implies --tls")
+
+
+def tls_pin(args: argparse.Namespace) -> str | None:
+    """The fingerprint of `--trust-fingerprint`, in canonical form ("" if not given); None
+    (said on stderr) if it is no SHA-256. Importing the TLS code only when asked for."""
+    if args.trust_fingerprint is None:
+        return ""
+    from ..client.tls import parse_fingerprint
+
+    pin = parse_fingerprint(args.trust_fingerprint)
+    if pin is None:
+        print(f"grailwar: {args.trust_fingerprint!r} is not a SHA-256 fingerprint (64 hex "
+              "digits, colons allowed)", file=sys.stderr)
+    return pin
+
+
+def remember_pin(args: argparse.Namespace, address: tuple[str, int]) -> bool:
+    """`--trust-fingerprint` pinned in pins.json for the server (the player's word, as if
+    they had answered the client's question); False if it is no fingerprint."""
+    pin = tls_pin(args)
+    if pin:
+        from ..client.tls import PinStore
+
+        PinStore().pin("{}:{}".format(*address), pin)
+    return pin is not None
 
 
 def _no_display_hint() -> str | None:
@@ -121,6 +156,8 @@ def run_connect(args: argparse.Namespace) -> int:
         print(f"grailwar: {args.address!r} is not a server address (HOST or HOST:PORT)",
               file=sys.stderr)
         return 2
+    if not remember_pin(args, address):
+        return 2
     hint = _no_display_hint()
     if hint:
         print(hint, file=sys.stderr)
@@ -133,6 +170,7 @@ def run_connect(args: argparse.Namespace) -> int:
         app = GrailApp(reactor, lang=args.lang, name=args.name, host=args.address)
     except Exception as err:
         return _window_error(err)
+    app.tls = args.tls or args.trust_fingerprint is not None
     _log_warnings()
     if app.settings.get("name", "").strip():
         reactor.callWhenRunning(app.connect, *address)

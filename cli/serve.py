@@ -40,6 +40,10 @@ def add_options(p: argparse.ArgumentParser) -> None:
     p.add_argument("--keep-days", type=float, default=KEEP_DAYS,
                    help="days a finished game is kept after it closes (default %(default)s; "
                    "0: forever); other closed rooms are purged")
+    p.add_argument("--tls-cert", default=None, metavar="CERT.pem",
+                   help="serve TLS only, with this PEM certificate (a chain: the server's first)")
+    p.add_argument("--tls-key", default=None, metavar="KEY.pem",
+                   help="the certificate's PEM private key (no passphrase)")
 
 
 def run(args: argparse.Namespace) -> int:
@@ -52,6 +56,7 @@ def run(args: argparse.Namespace) -> int:
     )
 
     from ..server.app import REFUSALS, GrailService
+    from ..server.tls import BadCertificate, tls_options
 
     if args.log_format == "json":
         observer = jsonFileLogObserver(sys.stderr)
@@ -59,10 +64,15 @@ def run(args: argparse.Namespace) -> int:
         observer = textFileLogObserver(sys.stderr)
     globalLogBeginner.beginLoggingTo([observer], redirectStandardIO=False)
     log = Logger(namespace="grailwar.serve")
+    try:
+        tls = tls_options(args.tls_cert, args.tls_key)
+    except BadCertificate as err:
+        log.critical("the server could not start: {why}", why=str(err))
+        return 1
     service = GrailService(reactor, args.db, args.host, args.port,
                            max_per_address=args.max_per_address, max_rooms=args.max_rooms,
                            rooms_per_address=args.rooms_per_address,
-                           keep_days=args.keep_days, bot_workers=args.bot_workers)
+                           keep_days=args.keep_days, bot_workers=args.bot_workers, tls=tls)
     failed: list[bool] = []
 
     def start() -> None:

@@ -85,6 +85,9 @@ class GrailApp:
         self.local: Any = None  # the embedded LocalServer, once started
         self.session: Any = None
         self.keeper: Any = None  # the SeatKeeper of a remote server's session
+        self.tls = False  # remote servers over TLS (`grailwar connect --tls`)
+        self.trust_root: Any = None  # the TLS trust root: None, the system's CAs (tests: theirs)
+        self.refused: Any = None  # (host, port, tls.Refusal): the title screen's TLS dialog
         self.ui = UiState()
         self.export_dir = Path(export_dir) if export_dir else Path.cwd() / "grailwar-exports"
         self.last_export = ""
@@ -307,6 +310,7 @@ class GrailApp:
         self.session = Session(self.reactor, self.model, self.settings["name"].strip())
         self.session.listeners.append(self.route)
         self.session.on_failed.append(lambda _text: self._connection_failed())
+        self.session.on_refused.append(self._certificate_refused)
         return self.session
 
     def check_player_name(self) -> bool:
@@ -321,10 +325,31 @@ class GrailApp:
             return False
         self.save_settings()
         session = self.new_session()
+        if self.tls:
+            from .tls import PinStore
+
+            session.tls, session.pins, session.trust_root = True, PinStore(), self.trust_root
         self.keeper = self._keep_seats(session)
         session.on_welcome.append(self._welcomed)
         session.connect(host, port)
         return True
+
+    def _certificate_refused(self, refusal: Any) -> None:
+        """A certificate not accepted: the title screen shows why, with the fingerprints, and
+        asks whether to pin an untrusted one."""
+        self.refused = (self.session.host, self.session.port, refusal)
+
+    def answer_refused(self, trust: bool) -> None:
+        """The player's answer: yes to an untrusted certificate pins the fingerprint shown and
+        connects again (a changed one is only acknowledged)."""
+        refused, self.refused = self.refused, None
+        if refused is None or not trust or refused[2].kind != "untrusted":
+            return
+        host, port, refusal = refused
+        from .tls import PinStore
+
+        PinStore().pin(f"{host}:{port}", refusal.seen)
+        self.connect(host, port)
 
     def _keep_seats(self, session: Any) -> Any:
         """Seats on a remote server are kept on disk (`seats.json`); never those of our own

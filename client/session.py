@@ -20,12 +20,14 @@ from twisted.internet.endpoints import (
     TCP4ClientEndpoint,
     TCP6ClientEndpoint,
     connectProtocol,
+    wrapClientTLS,
 )
 from twisted.logger import Logger
 
 from ..shared.protocol import PROTOCOL_VERSION
 from .model import ClientModel
 from .net import ServerConnection
+from .tls import PinStore, Refusal, ServerTrust
 
 log = Logger()
 RETRY_DELAYS = (0.3, 0.7, 1.5, 3.0, 5.0)
@@ -48,6 +50,11 @@ class Session:
         self.listeners: list[Callable[[dict[str, Any]], None]] = []
         self.on_welcome: list[Callable[[], None]] = []  # one-shot, run after the next welcome
         self.on_failed: list[Callable[[str], None]] = []
+        self.on_refused: list[Callable[[Refusal], None]] = []  # a TLS certificate not accepted
+        self.tls = False  # TLS, the certificate checked by `ServerTrust` (pins from `pins`)
+        self.pins: PinStore | None = None
+        self.trust_root: Any = None  # None: the system's CAs (tests give their own)
+        self.trust: ServerTrust | None = None  # the last connection's
         self.sent: list[dict[str, Any]] = []  # every message sent (tests, the tour)
 
     # --- connecting -----------------------------------------------------------------------------
@@ -56,13 +63,24 @@ class Session:
         return self.proto is not None and self.proto.transport is not None and \
             self.model.connection == "connected"
 
+    @property
+    def server(self) -> str:
+        return f"{self.host}:{self.port}"
+
     def endpoint(self, host: str, port: int) -> Any:
         try:
             address = ipaddress.ip_address(host)
         except ValueError:
-            return HostnameEndpoint(self.reactor, host, port, timeout=CONNECT_TIMEOUT)
-        cls = TCP6ClientEndpoint if address.version == 6 else TCP4ClientEndpoint
-        return cls(self.reactor, host, port, timeout=CONNECT_TIMEOUT)
+            tcp: Any = HostnameEndpoint(self.reactor, host, port, timeout=CONNECT_TIMEOUT)
+        else:
+            cls = TCP6ClientEndpoint if address.version == 6 else TCP4ClientEndpoint
+            tcp = cls(self.reactor, host, port, timeout=CONNECT_TIMEOUT)
+        if not self.tls:
+            self.trust = None
+            return tcp
+        pinned = self.pins.get(f"{host}:{port}") if self.pins is not None else None
+        self.trust = ServerTrust(host, pinned, self.trust_root)
+        return wrapClientTLS(self.trust, tcp)
 
     def connect(self, host: str, port: int) -> Deferred:
         self.host, self.port = host, port
@@ -94,6 +112,10 @@ class Session:
 
     def _lost(self, reason: Any = None) -> None:
         self.proto = None
+        refusal = self.trust.refusal if self.trust is not None else None
+        if refusal is not None and not self.closing:
+            self._refused(refusal)
+            return
         if self.closing:
             self.model.connection = "offline"
             self.model.revision += 1
@@ -109,6 +131,24 @@ class Session:
             self.model.notify(self.model.tr("error.lost"))
             for callback in self.on_failed:
                 callback(self.model.tr("error.lost"))
+
+    def _refused(self, refusal: Refusal) -> None:
+        """A certificate not accepted ends the session (a retry would meet the same one); the
+        player is told; a listener may offer to pin an untrusted one."""
+        self.closing, self.reconnecting = True, False
+        self.model.connection = "offline"
+        if refusal.kind == "changed":
+            text = self.model.tr("tls.changed", server=self.server, pinned=refusal.pinned,
+                                 seen=refusal.seen)
+        else:
+            text = self.model.tr("tls.untrusted", server=self.server, seen=refusal.seen)
+        log.error("TLS: {text}", text=text)
+        self.model.notify(text)
+        for callback in self.on_refused:
+            callback(refusal)
+        for callback in self.on_failed:
+            callback(text)
+        self.on_welcome.clear()
 
     def _schedule_retry(self) -> None:
         self.model.attempt += 1

@@ -134,8 +134,10 @@ class GrailService(Service):
     def __init__(self, reactor: Any, db: str, host: str = "0.0.0.0", port: int = DEFAULT_PORT,
                  max_per_address: int = MAX_PER_ADDRESS, max_rooms: int = MAX_ROOMS,
                  rooms_per_address: int = ROOMS_PER_ADDRESS, tune_gc: bool = True,
-                 keep_days: float = KEEP_DAYS, bot_workers: int = BOT_WORKERS) -> None:
+                 keep_days: float = KEEP_DAYS, bot_workers: int = BOT_WORKERS,
+                 tls: Any = None) -> None:
         self.reactor = reactor
+        self.tls = tls  # the TLS options (server/tls.py): this port speaks only TLS; None: TCP
         self.db = db
         self.host = host
         self.port = port
@@ -196,7 +198,7 @@ class GrailService(Service):
                           think=self.pool.think if self.pool else no_search)
             lobby.restore()
             factory = TrackingFactory(lobby, self.reactor)
-            self.listening = self.reactor.listenTCP(self.port, factory, interface=self.host)
+            self.listening = self._listen(factory)
         except Exception:
             store.close()
             self._lock.release()
@@ -215,13 +217,22 @@ class GrailService(Service):
         self.purger.clock = self.reactor
         self.purger.start(PURGE_EVERY, now=False)
         address = self.listening.getHost()
-        log.info("grailwar server on {host}:{port}, database {db}, {rooms} room(s) restored "
-                 "(server was down {downtime:.1f} s), at most {per} connection(s) per address",
-                 host=address.host, port=address.port, db=self.db, rooms=len(lobby.rooms),
+        log.info("grailwar server on {host}:{port}, {wire}, database {db}, {rooms} room(s) "
+                 "restored (server was down {downtime:.1f} s), at most {per} connection(s) per "
+                 "address", host=address.host, port=address.port,
+                 wire="TLS" if self.tls is not None else "plain TCP", db=self.db,
+                 rooms=len(lobby.rooms),
                  downtime=downtime, per=self.max_per_address)
         if lobby.quarantined:
             log.error("{count} room(s) QUARANTINED, their logs damaged: {rooms}",
                       count=len(lobby.quarantined), rooms=sorted(lobby.quarantined))
+
+    def _listen(self, factory: TrackingFactory) -> IListeningPort:
+        """TLS only when a certificate is given: no plain port beside it, or a client that
+        forgot `--tls` would send its seat token and room password in clear after all."""
+        if self.tls is not None:
+            return self.reactor.listenSSL(self.port, factory, self.tls, interface=self.host)
+        return self.reactor.listenTCP(self.port, factory, interface=self.host)
 
     def _gc_watch(self, phase: str, info: dict[str, Any]) -> None:
         if phase == "start":

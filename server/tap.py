@@ -20,7 +20,8 @@ from .app import (
 
 class Options(usage.Options):
     synopsis = ("[--host HOST] [--port PORT] [--db FILE] [--max-per-address N] [--max-rooms N] "
-                "[--rooms-per-address N] [--keep-days N] [--bot-workers N]")
+                "[--rooms-per-address N] [--keep-days N] [--bot-workers N] "
+                "[--tls-cert CERT.pem --tls-key KEY.pem]")
     longdesc = ("Host a Grail War Online server. SIGTERM or Ctrl-C stops it cleanly: the "
                 "clients are disconnected, the database closed. A restart on the same database "
                 "restores every room, its timers with the time they had left.")
@@ -36,7 +37,18 @@ class Options(usage.Options):
          "forever)", float],
         ["bot-workers", None, BOT_WORKERS, "processes in which hard bots search (0: they play "
          "at the normal level)", int],
+        ["tls-cert", None, None, "serve TLS only, with this PEM certificate (chain)"],
+        ["tls-key", None, None, "the certificate's PEM private key (no passphrase)"],
     ]
+
+    def postOptions(self) -> None:
+        """A wrong certificate or key stops `twist` here, with the reason, before it serves."""
+        from .tls import BadCertificate, tls_options
+
+        try:
+            self["tls"] = tls_options(self["tls-cert"], self["tls-key"])
+        except BadCertificate as err:
+            raise usage.UsageError(str(err)) from None
 
 
 def makeService(options: Options) -> Any:
@@ -46,4 +58,5 @@ def makeService(options: Options) -> Any:
                         max_per_address=options["max-per-address"],
                         max_rooms=options["max-rooms"],
                         rooms_per_address=options["rooms-per-address"],
-                        keep_days=options["keep-days"], bot_workers=options["bot-workers"])
+                        keep_days=options["keep-days"], bot_workers=options["bot-workers"],
+                        tls=options["tls"])

@@ -174,13 +174,16 @@ class BaseView(arcade.View):
         return None
 
     def dialog(self, o: Scene, rid: str, title: str, text: str, answer: Callable[[bool], None],
-               ok: str, cancel: str,
-               body: Callable[[float, float, float], None] | None = None) -> list[Region]:
+               ok: str, cancel: str | None,
+               body: Callable[[float, float, float], None] | None = None,
+               height: float = 230) -> list[Region]:
         """A modal question over a dimmed screen: title, text (its lines), `body` (drawn with
-        the dialog's left, bottom and width), then OK and Cancel, which call `answer(True)` or
-        `answer(False)`. Returns the dialog's regions, the only live ones while it shows."""
+        the dialog's left, bottom and width), then OK and Cancel (None: OK alone), which call
+        `answer(True)` or `answer(False)`. Returns the dialog's regions, the only live ones
+        while it shows."""
         o.rect(0, 0, th.WIDTH, th.HEIGHT, (0, 0, 0, 150))
-        left, bottom, width, height = 390, 290, 500, 230
+        left, width = 390, 500
+        bottom = 405 - height / 2
         o.shadow(left, bottom, width, height, 4, 5)
         o.box(left, bottom, width, height, th.PANEL, th.GOLD, 2)
         o.text(title, left + 24, bottom + height - 40, 18, th.GOLD, font="serif",
@@ -194,8 +197,9 @@ class BaseView(arcade.View):
             body(left, bottom, width)
         self.button(o, f"{rid}_ok", left + width - 24 - 130, bottom + 22, 130, 40, ok,
                     lambda: answer(True), style="primary")
-        self.button(o, f"{rid}_cancel", left + width - 24 - 270, bottom + 22, 130, 40, cancel,
-                    lambda: answer(False), style="ghost")
+        if cancel is not None:
+            self.button(o, f"{rid}_cancel", left + width - 24 - 270, bottom + 22, 130, 40,
+                        cancel, lambda: answer(False), style="ghost")
         modal, self.regions = self.regions, saved
         return modal
 

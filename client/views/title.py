@@ -7,11 +7,16 @@ import math
 from ...server.app import DEFAULT_PORT
 from ...shared.engine.data import CLASSES
 from .. import theme as th
-from ..gfx import Scene, TextField
+from ..gfx import Region, Scene, TextField
 from ..model import parse_host
 from .base import BaseView
 
 LANGS = (("ja", "日本語"), ("ko", "한국어"), ("en", "English"))
+
+
+def two_lines(fingerprint: str) -> str:
+    """A SHA-256 fingerprint (95 characters) as two lines of 16 bytes."""
+    return f"{fingerprint[:47]}\n{fingerprint[48:]}"
 
 
 class TitleView(BaseView):
@@ -51,6 +56,26 @@ class TitleView(BaseView):
         self.app.settings["host"] = self.fields["host"].value.strip()
         if self.app.connect(*address):
             self.model.notify(self.tr("net.connecting", host=self.model.host), "info")
+
+    def modal(self, o: Scene) -> list[Region] | None:
+        """A server's certificate not accepted: an untrusted one's fingerprint, and whether to
+        pin it (first use); a changed one's old and new fingerprints, refused."""
+        if self.app.refused is None:
+            return None
+        host, port, refusal = self.app.refused
+        tr, server = self.tr, f"{host}:{port}"
+        if refusal.kind == "untrusted":
+            text = tr("tls.ask_text", server=server, fingerprint=two_lines(refusal.seen))
+            return self.dialog(o, "refusal", tr("tls.ask_title"), text, self.answer_refused,
+                               tr("tls.trust"), tr("tls.dont_trust"), height=320)
+        text = tr("tls.changed_text", server=server, pinned=two_lines(refusal.pinned),
+                  seen=two_lines(refusal.seen))
+        return self.dialog(o, "refusal", tr("tls.changed_title"), text, self.answer_refused,
+                           tr("tls.close"), None, height=420)
+
+    def answer_refused(self, trust: bool) -> None:
+        self.app.answer_refused(trust)
+        self.invalidate()
 
     def layout(self, s: Scene) -> None:
         tr = self.tr

@@ -14,7 +14,7 @@ import sqlite3
 import subprocess
 import sys
 import time
-from collections.abc import Iterator
+from collections.abc import Callable, Iterator
 from pathlib import Path
 from typing import Any
 
@@ -33,10 +33,10 @@ TIMEOUT = 10.0
 
 
 class ServerProcess:
-    def __init__(self, db: Path) -> None:
+    def __init__(self, db: Path, *options: str) -> None:
         self.proc = subprocess.Popen(
             [sys.executable, "-u", "-m", "grailwar.cli.main", "serve", "--host", "127.0.0.1",
-             "--port", "0", "--db", str(db)],
+             "--port", "0", "--db", str(db), *options],
             stdout=subprocess.DEVNULL, stderr=subprocess.PIPE)
         self.port = self._wait_for_port()
 
@@ -52,6 +52,7 @@ class ServerProcess:
                 seen += chunk
                 found = re.search(rb"grailwar server on 127\.0\.0\.1:(\d+)", seen)
                 if found:
+                    self.banner = seen.decode(errors="replace")  # what it said as it started
                     return int(found.group(1))
                 if not chunk:
                     break
@@ -73,8 +74,11 @@ class ServerProcess:
 class Client:
     """A blocking socket speaking the protocol; every reply is validated."""
 
-    def __init__(self, port: int, name: str = "sock") -> None:
+    def __init__(self, port: int, name: str = "sock",
+                 wrap: Callable[[socket.socket], socket.socket] | None = None) -> None:
         self.sock = socket.create_connection(("127.0.0.1", port), timeout=TIMEOUT)
+        if wrap is not None:  # TLS
+            self.sock = wrap(self.sock)
         self.frames = FrameBuffer()
         self.pending: list[dict[str, Any]] = []
         self.closed = False

@@ -39,7 +39,8 @@ def test_twist_grailwar_help(tmp_path: Path) -> None:
     """`twist grailwar --help` shows the server's options."""
     done = run(["grailwar", "--help"], tmp_path)
     assert done.returncode == 0, done.stderr
-    for option in ("--port", "--db", "--host", "--max-per-address", "--keep-days"):
+    for option in ("--port", "--db", "--host", "--max-per-address", "--keep-days", "--tls-cert",
+                   "--tls-key"):
         assert option in done.stdout
 
 
