@@ -34,7 +34,7 @@ def run(args: argparse.Namespace) -> int:
 
     class Factory(ClientFactory):
         def buildProtocol(self, addr):
-            return player.connection(args.name)
+            return player.connection(args.name, reactor)
 
         def clientConnectionLost(self, connector, reason):
             reactor.stop()
