@@ -6,6 +6,7 @@ import argparse
 import sys
 
 from ..server.app import DEFAULT_PORT, MAX_PER_ADDRESS, MAX_ROOMS, ROOMS_PER_ADDRESS
+from ..server.lobby import HANDSHAKE_TIMEOUT, IDLE_TIMEOUT, MAX_QUEUED
 
 
 def register(sub: argparse._SubParsersAction) -> None:
@@ -27,6 +28,14 @@ def add_options(p: argparse.ArgumentParser) -> None:
                    help="rooms this server holds at most (default %(default)s)")
     p.add_argument("--rooms-per-address", type=int, default=ROOMS_PER_ADDRESS,
                    help="open rooms created from one address (default %(default)s)")
+    p.add_argument("--max-queued", type=int, default=MAX_QUEUED,
+                   help="bytes waiting for a client that does not read before it is cut "
+                   "(default %(default)s)")
+    p.add_argument("--handshake-timeout", type=float, default=HANDSHAKE_TIMEOUT,
+                   help="seconds a new connection has to send hello (default %(default)s)")
+    p.add_argument("--idle-timeout", type=float, default=IDLE_TIMEOUT,
+                   help="seconds without a message before a connection is closed "
+                   "(default %(default)s)")
 
 
 def run(args: argparse.Namespace) -> int:
@@ -48,7 +57,9 @@ def run(args: argparse.Namespace) -> int:
     log = Logger(namespace="grailwar.serve")
     service = GrailService(reactor, args.db, args.host, args.port,
                            max_per_address=args.max_per_address, max_rooms=args.max_rooms,
-                           rooms_per_address=args.rooms_per_address)
+                           rooms_per_address=args.rooms_per_address,
+                           max_queued=args.max_queued, handshake_timeout=args.handshake_timeout,
+                           idle_timeout=args.idle_timeout)
     failed: list[bool] = []
 
     def start() -> None:

@@ -23,7 +23,7 @@ from twisted.internet import defer, task, threads
 from twisted.internet.interfaces import IListeningPort
 from twisted.logger import Logger
 
-from .lobby import Lobby
+from .lobby import HANDSHAKE_TIMEOUT, IDLE_TIMEOUT, MAX_QUEUED, Lobby
 from .protocol import GrailFactory, GrailProtocol
 from .store import Store
 
@@ -67,7 +67,9 @@ class GrailService(Service):
 
     def __init__(self, reactor: Any, db: str, host: str = "0.0.0.0", port: int = DEFAULT_PORT,
                  max_per_address: int = MAX_PER_ADDRESS, max_rooms: int = MAX_ROOMS,
-                 rooms_per_address: int = ROOMS_PER_ADDRESS, tune_gc: bool = True) -> None:
+                 rooms_per_address: int = ROOMS_PER_ADDRESS, max_queued: int = MAX_QUEUED,
+                 handshake_timeout: float = HANDSHAKE_TIMEOUT,
+                 idle_timeout: float = IDLE_TIMEOUT, tune_gc: bool = True) -> None:
         self.reactor = reactor
         self.db = db
         self.host = host
@@ -75,6 +77,9 @@ class GrailService(Service):
         self.max_per_address = max_per_address
         self.max_rooms = max_rooms
         self.rooms_per_address = rooms_per_address
+        self.max_queued = max_queued
+        self.handshake_timeout = handshake_timeout
+        self.idle_timeout = idle_timeout
         self.tune_gc = tune_gc
         self.gc_pause = 0.0  # the longest collection since the last heartbeat
         self._gc_began = 0.0
@@ -115,7 +120,9 @@ class GrailService(Service):
             downtime = store.resume_clock(self.reactor.seconds())
             lobby = Lobby(self.reactor, store, max_rooms=self.max_rooms,
                           max_per_address=self.max_per_address,
-                          rooms_per_address=self.rooms_per_address, think=self._think)
+                          rooms_per_address=self.rooms_per_address, think=self._think,
+                          max_queued=self.max_queued, handshake_timeout=self.handshake_timeout,
+                          idle_timeout=self.idle_timeout)
             lobby.restore()
             factory = TrackingFactory(lobby, self.reactor)
             self.listening = self.reactor.listenTCP(self.port, factory, interface=self.host)

@@ -11,21 +11,36 @@ from twisted.internet.interfaces import IReactorTime
 from twisted.logger import Logger
 
 from ..shared.protocol import MAX_LISTED, ProtocolError
+from .limits import AddressLimit, PasswordGuard
 from .room import Member, Room
 from .store import Store
 
 log = Logger()
+MAX_QUEUED = 1024 * 1024  # bytes waiting for a client that does not read, before it is cut
+HANDSHAKE_TIMEOUT = 10.0  # seconds from connecting to a complete `hello`
+IDLE_TIMEOUT = 120.0  # seconds without a complete frame (clients ping every 30 s)
+JOINS_PER_ADDRESS = (20, 10.0)  # create_room + join_room + resume, per seconds, per address
+CREATES_PER_ADDRESS = (10, 60.0)  # create_room per seconds per address
 
 
 class Lobby:
     def __init__(self, clock: IReactorTime, store: Store, max_rooms: int = 1000,
                  max_per_address: int = 16, rooms_per_address: int = 4,
-                 think: Callable[..., Deferred] = maybeDeferred) -> None:
+                 think: Callable[..., Deferred] = maybeDeferred, max_queued: int = MAX_QUEUED,
+                 handshake_timeout: float = HANDSHAKE_TIMEOUT,
+                 idle_timeout: float = IDLE_TIMEOUT) -> None:
         self.clock = clock
         self.store = store
         self.max_rooms = max_rooms
         self.max_per_address = max_per_address
         self.rooms_per_address = rooms_per_address
+        self.max_queued = max_queued
+        self.handshake_timeout = handshake_timeout
+        self.idle_timeout = idle_timeout
+        # Counted per address, so that reconnecting does not reset them.
+        self.join_limit = AddressLimit(clock, *JOINS_PER_ADDRESS, "room joins")
+        self.create_limit = AddressLimit(clock, *CREATES_PER_ADDRESS, "new rooms")
+        self.passwords = PasswordGuard(clock)
         self.think = think  # how rooms run searching bots (a thread pool in the real server)
         self.rooms: dict[int, Room] = {}
         self.addresses: Counter[str] = Counter()
@@ -102,6 +117,16 @@ class Lobby:
         if room is None:
             raise ProtocolError("room_not_found", f"no room {room_id}")
         return room
+
+    def check_password(self, room: Room, password: str | None, address: str) -> None:
+        """`wrong_password`, counted per room and address; repeated failures lock out."""
+        self.passwords.check(room.id, address)
+        try:
+            room.check_password(password)
+        except ProtocolError:
+            self.passwords.failed(room.id, address)
+            raise
+        self.passwords.passed(room.id, address)
 
     def stop(self) -> None:
         for room in self.rooms.values():

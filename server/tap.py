@@ -8,11 +8,13 @@ from typing import Any, ClassVar
 from twisted.python import usage
 
 from .app import DEFAULT_PORT, MAX_PER_ADDRESS, MAX_ROOMS, ROOMS_PER_ADDRESS, GrailService
+from .lobby import HANDSHAKE_TIMEOUT, IDLE_TIMEOUT, MAX_QUEUED
 
 
 class Options(usage.Options):
     synopsis = ("[--host HOST] [--port PORT] [--db FILE] [--max-per-address N] [--max-rooms N] "
-                "[--rooms-per-address N]")
+                "[--rooms-per-address N] [--max-queued BYTES] [--handshake-timeout S] "
+                "[--idle-timeout S]")
     longdesc = ("Host a Grail War Online server. SIGTERM or Ctrl-C stops it cleanly: the "
                 "clients are disconnected, the database closed. A restart on the same database "
                 "restores every room, its timers with the time they had left.")
@@ -24,6 +26,10 @@ class Options(usage.Options):
         ["max-rooms", None, MAX_ROOMS, "rooms this server holds at most", int],
         ["rooms-per-address", None, ROOMS_PER_ADDRESS, "open rooms created from one address",
          int],
+        ["max-queued", None, MAX_QUEUED, "bytes waiting for a client that does not read", int],
+        ["handshake-timeout", None, HANDSHAKE_TIMEOUT, "seconds a connection has for hello",
+         float],
+        ["idle-timeout", None, IDLE_TIMEOUT, "seconds without a message before closing", float],
     ]
 
 
@@ -33,4 +39,7 @@ def makeService(options: Options) -> Any:
     return GrailService(reactor, options["db"], options["host"], options["port"],
                         max_per_address=options["max-per-address"],
                         max_rooms=options["max-rooms"],
-                        rooms_per_address=options["rooms-per-address"])
+                        rooms_per_address=options["rooms-per-address"],
+                        max_queued=options["max-queued"],
+                        handshake_timeout=options["handshake-timeout"],
+                        idle_timeout=options["idle-timeout"])

@@ -47,6 +47,8 @@ ERRORS = {
     "too_many_connections": "too many connections from this address (the connection is closed)",
     "no_negotiation": "this seat is in no negotiation",
     "server_full": "the server holds no more rooms",
+    "too_slow": "the client did not read what the server sent (the connection is closed)",
+    "timeout": "no hello, or no message at all, in time (the connection is closed)",
     "internal_error": "the server failed on this message (it is logged); the room goes on",
 }
 
@@ -67,7 +69,7 @@ class ProtocolError(Exception):
 
 
 FATAL = frozenset({"bad_frame", "frame_too_large", "unknown_message", "version_mismatch",
-                   "too_many_connections"})
+                   "too_many_connections", "too_slow", "timeout"})
 
 
 # --- field declarations ----------------------------------------------------------------------

@@ -106,12 +106,36 @@ class Server:
         return max(0.0, min(c.getTime() for c in calls) - self.clock.seconds())
 
 
+class BufferedTransport(StringTransport):
+    """A StringTransport that handles a streaming producer as a TCP transport does: paused
+    once more than `buffer_size` bytes wait to be read, resumed when the reader took them all
+    (`clear`). A test that never calls `take` is a client that never reads."""
+
+    def __init__(self, peerAddress: IPv4Address, buffer_size: int = 65536) -> None:
+        self.buffer_size = buffer_size
+        self.paused = False
+        super().__init__(peerAddress=peerAddress)
+
+    def write(self, data: bytes) -> None:
+        super().write(data)
+        if self.producer is not None and not self.paused and \
+                len(self.value()) > self.buffer_size:
+            self.paused = True
+            self.producer.pauseProducing()
+
+    def clear(self) -> None:
+        super().clear()
+        if self.paused:
+            self.paused = False
+            self.producer.resumeProducing()
+
+
 class Wire:
     """One client connection whose bytes are written straight into the server protocol."""
 
     def __init__(self, server: Server, host: str) -> None:
         self.server = server
-        self.transport = StringTransport(peerAddress=peer(host))
+        self.transport = BufferedTransport(peer(host))
         self.proto: GrailProtocol = server.factory.buildProtocol(self.transport.getPeer())
         self.proto.makeConnection(self.transport)
         self.frames = FrameBuffer()
@@ -179,6 +203,7 @@ class Pair:
     def __init__(self, server: Server, client: ServerConnection, host: str = "10.0.0.9") -> None:
         self.server_proto = server.factory.buildProtocol(None)
         self.client = client
+        client.clock = server.clock  # it keeps itself alive as a real client does
         self.server_io = FakeTransport(self.server_proto, isServer=True, peerAddress=peer(host))
         self.client_io = FakeTransport(client, isServer=False)
         self.pump = IOPump(client, self.server_proto, self.client_io, self.server_io, False,

@@ -39,8 +39,21 @@ def test_twist_grailwar_help(tmp_path: Path) -> None:
     """`twist grailwar --help` shows the server's options."""
     done = run(["grailwar", "--help"], tmp_path)
     assert done.returncode == 0, done.stderr
-    for option in ("--port", "--db", "--host", "--max-per-address"):
+    for option in ("--port", "--db", "--host", "--max-per-address", "--max-queued",
+                   "--handshake-timeout", "--idle-timeout"):
         assert option in done.stdout
+
+
+def test_twist_grailwar_options_reach_the_service() -> None:
+    """The connection limits given on the command line are the service's (and so its lobby's)."""
+    from grailwar.server import tap
+
+    options = tap.Options()
+    options.parseOptions(["--max-queued", "4096", "--handshake-timeout", "3",
+                          "--idle-timeout", "50"])
+    service = tap.makeService(options)
+    assert (service.max_queued, service.handshake_timeout, service.idle_timeout) == \
+        (4096, 3.0, 50.0)
 
 
 @pytest.mark.skipif(sys.platform == "win32", reason="SIGTERM")
