@@ -6,7 +6,13 @@ import argparse
 import sys
 
 from ..server.app import DEFAULT_PORT, MAX_PER_ADDRESS, MAX_ROOMS, ROOMS_PER_ADDRESS
-from ..server.lobby import HANDSHAKE_TIMEOUT, IDLE_TIMEOUT, MAX_QUEUED
+from ..server.lobby import (
+    CREATES_PER_ADDRESS,
+    HANDSHAKE_TIMEOUT,
+    IDLE_TIMEOUT,
+    JOINS_PER_ADDRESS,
+    MAX_QUEUED,
+)
 
 
 def register(sub: argparse._SubParsersAction) -> None:
@@ -36,6 +42,11 @@ def add_options(p: argparse.ArgumentParser) -> None:
     p.add_argument("--idle-timeout", type=float, default=IDLE_TIMEOUT,
                    help="seconds without a message before a connection is closed "
                    "(default %(default)s)")
+    p.add_argument("--joins-per-address", type=int, default=JOINS_PER_ADDRESS,
+                   help="room joins (create, join, resume) per 10 s from one address "
+                   "(default %(default)s)")
+    p.add_argument("--creates-per-address", type=int, default=CREATES_PER_ADDRESS,
+                   help="new rooms per minute from one address (default %(default)s)")
 
 
 def run(args: argparse.Namespace) -> int:
@@ -59,7 +70,9 @@ def run(args: argparse.Namespace) -> int:
                            max_per_address=args.max_per_address, max_rooms=args.max_rooms,
                            rooms_per_address=args.rooms_per_address,
                            max_queued=args.max_queued, handshake_timeout=args.handshake_timeout,
-                           idle_timeout=args.idle_timeout)
+                           idle_timeout=args.idle_timeout,
+                           joins_per_address=args.joins_per_address,
+                           creates_per_address=args.creates_per_address)
     failed: list[bool] = []
 
     def start() -> None:

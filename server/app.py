@@ -23,7 +23,14 @@ from twisted.internet import defer, task, threads
 from twisted.internet.interfaces import IListeningPort
 from twisted.logger import Logger
 
-from .lobby import HANDSHAKE_TIMEOUT, IDLE_TIMEOUT, MAX_QUEUED, Lobby
+from .lobby import (
+    CREATES_PER_ADDRESS,
+    HANDSHAKE_TIMEOUT,
+    IDLE_TIMEOUT,
+    JOINS_PER_ADDRESS,
+    MAX_QUEUED,
+    Lobby,
+)
 from .protocol import GrailFactory, GrailProtocol
 from .store import Store
 
@@ -69,7 +76,8 @@ class GrailService(Service):
                  max_per_address: int = MAX_PER_ADDRESS, max_rooms: int = MAX_ROOMS,
                  rooms_per_address: int = ROOMS_PER_ADDRESS, max_queued: int = MAX_QUEUED,
                  handshake_timeout: float = HANDSHAKE_TIMEOUT,
-                 idle_timeout: float = IDLE_TIMEOUT, tune_gc: bool = True) -> None:
+                 idle_timeout: float = IDLE_TIMEOUT, joins_per_address: int = JOINS_PER_ADDRESS,
+                 creates_per_address: int = CREATES_PER_ADDRESS, tune_gc: bool = True) -> None:
         self.reactor = reactor
         self.db = db
         self.host = host
@@ -80,6 +88,8 @@ class GrailService(Service):
         self.max_queued = max_queued
         self.handshake_timeout = handshake_timeout
         self.idle_timeout = idle_timeout
+        self.joins_per_address = joins_per_address
+        self.creates_per_address = creates_per_address
         self.tune_gc = tune_gc
         self.gc_pause = 0.0  # the longest collection since the last heartbeat
         self._gc_began = 0.0
@@ -122,7 +132,9 @@ class GrailService(Service):
                           max_per_address=self.max_per_address,
                           rooms_per_address=self.rooms_per_address, think=self._think,
                           max_queued=self.max_queued, handshake_timeout=self.handshake_timeout,
-                          idle_timeout=self.idle_timeout)
+                          idle_timeout=self.idle_timeout,
+                          joins_per_address=self.joins_per_address,
+                          creates_per_address=self.creates_per_address)
             lobby.restore()
             factory = TrackingFactory(lobby, self.reactor)
             self.listening = self.reactor.listenTCP(self.port, factory, interface=self.host)

@@ -19,8 +19,10 @@ log = Logger()
 MAX_QUEUED = 1024 * 1024  # bytes waiting for a client that does not read, before it is cut
 HANDSHAKE_TIMEOUT = 10.0  # seconds from connecting to a complete `hello`
 IDLE_TIMEOUT = 120.0  # seconds without a complete frame (clients ping every 30 s)
-JOINS_PER_ADDRESS = (20, 10.0)  # create_room + join_room + resume, per seconds, per address
-CREATES_PER_ADDRESS = (10, 60.0)  # create_room per seconds per address
+JOINS_PER_ADDRESS = 20  # create_room + join_room + resume per JOINS_PER seconds, per address
+JOINS_PER = 10.0
+CREATES_PER_ADDRESS = 10  # create_room per CREATES_PER seconds, per address
+CREATES_PER = 60.0
 
 
 class Lobby:
@@ -28,7 +30,8 @@ class Lobby:
                  max_per_address: int = 16, rooms_per_address: int = 4,
                  think: Callable[..., Deferred] = maybeDeferred, max_queued: int = MAX_QUEUED,
                  handshake_timeout: float = HANDSHAKE_TIMEOUT,
-                 idle_timeout: float = IDLE_TIMEOUT) -> None:
+                 idle_timeout: float = IDLE_TIMEOUT, joins_per_address: int = JOINS_PER_ADDRESS,
+                 creates_per_address: int = CREATES_PER_ADDRESS) -> None:
         self.clock = clock
         self.store = store
         self.max_rooms = max_rooms
@@ -38,8 +41,8 @@ class Lobby:
         self.handshake_timeout = handshake_timeout
         self.idle_timeout = idle_timeout
         # Counted per address, so that reconnecting does not reset them.
-        self.join_limit = AddressLimit(clock, *JOINS_PER_ADDRESS, "room joins")
-        self.create_limit = AddressLimit(clock, *CREATES_PER_ADDRESS, "new rooms")
+        self.join_limit = AddressLimit(clock, joins_per_address, JOINS_PER, "room joins")
+        self.create_limit = AddressLimit(clock, creates_per_address, CREATES_PER, "new rooms")
         self.passwords = PasswordGuard(clock)
         self.think = think  # how rooms run searching bots (a thread pool in the real server)
         self.rooms: dict[int, Room] = {}

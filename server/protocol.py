@@ -54,6 +54,7 @@ class GrailProtocol(Protocol):
         self.address = ""
         self.counted = False
         self.closing = False  # a fatal error was sent: nothing more is read
+        self.producing = False  # registered as the transport's producer
         self.paused = False  # the transport's buffer is full
         self.queued = 0  # bytes written since it was
         self.last_frame = clock.seconds()
@@ -67,7 +68,8 @@ class GrailProtocol(Protocol):
     def connectionMade(self) -> None:
         peer = self.transport.getPeer()
         self.address = getattr(peer, "host", str(peer))
-        if hasattr(self.transport, "registerProducer"):
+        self.producing = hasattr(self.transport, "registerProducer")
+        if self.producing:
             self.transport.registerProducer(self, True)
         try:
             self.lobby.connect(self.address)
@@ -152,6 +154,9 @@ class GrailProtocol(Protocol):
             return
         self.closing = True  # the error goes out past the cap: the client is told why
         self.transport.write(encode(message("error", **fields)))
+        if self.producing:  # a registered producer would hold the connection open
+            self.producing = False
+            self.transport.unregisterProducer()
         self.transport.loseConnection()
         self._arm("close", CLOSE_GRACE, self._cut)  # a client that never reads it is cut
 

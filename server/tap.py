@@ -8,13 +8,19 @@ from typing import Any, ClassVar
 from twisted.python import usage
 
 from .app import DEFAULT_PORT, MAX_PER_ADDRESS, MAX_ROOMS, ROOMS_PER_ADDRESS, GrailService
-from .lobby import HANDSHAKE_TIMEOUT, IDLE_TIMEOUT, MAX_QUEUED
+from .lobby import (
+    CREATES_PER_ADDRESS,
+    HANDSHAKE_TIMEOUT,
+    IDLE_TIMEOUT,
+    JOINS_PER_ADDRESS,
+    MAX_QUEUED,
+)
 
 
 class Options(usage.Options):
     synopsis = ("[--host HOST] [--port PORT] [--db FILE] [--max-per-address N] [--max-rooms N] "
                 "[--rooms-per-address N] [--max-queued BYTES] [--handshake-timeout S] "
-                "[--idle-timeout S]")
+                "[--idle-timeout S] [--joins-per-address N] [--creates-per-address N]")
     longdesc = ("Host a Grail War Online server. SIGTERM or Ctrl-C stops it cleanly: the "
                 "clients are disconnected, the database closed. A restart on the same database "
                 "restores every room, its timers with the time they had left.")
@@ -30,6 +36,10 @@ class Options(usage.Options):
         ["handshake-timeout", None, HANDSHAKE_TIMEOUT, "seconds a connection has for hello",
          float],
         ["idle-timeout", None, IDLE_TIMEOUT, "seconds without a message before closing", float],
+        ["joins-per-address", None, JOINS_PER_ADDRESS, "room joins per 10 s from one address",
+         int],
+        ["creates-per-address", None, CREATES_PER_ADDRESS, "new rooms per minute from one "
+         "address", int],
     ]
 
 
@@ -42,4 +52,6 @@ def makeService(options: Options) -> Any:
                         rooms_per_address=options["rooms-per-address"],
                         max_queued=options["max-queued"],
                         handshake_timeout=options["handshake-timeout"],
-                        idle_timeout=options["idle-timeout"])
+                        idle_timeout=options["idle-timeout"],
+                        joins_per_address=options["joins-per-address"],
+                        creates_per_address=options["creates-per-address"])

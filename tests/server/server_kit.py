@@ -127,7 +127,8 @@ class BufferedTransport(StringTransport):
         super().clear()
         if self.paused:
             self.paused = False
-            self.producer.resumeProducing()
+            if self.producer is not None:
+                self.producer.resumeProducing()
 
 
 class Wire:

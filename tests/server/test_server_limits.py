@@ -5,7 +5,7 @@ join, create and password limits counted per address, which a reconnect does not
 from __future__ import annotations
 
 from grailwar.client.net import KEEPALIVE, ServerConnection
-from grailwar.server.lobby import CREATES_PER_ADDRESS, JOINS_PER_ADDRESS
+from grailwar.server.lobby import CREATES_PER, CREATES_PER_ADDRESS, JOINS_PER, JOINS_PER_ADDRESS
 from grailwar.server.protocol import CLOSE_GRACE
 from server_kit import Pair, Server, Wire, error_of, kinds, one
 from test_server_seats import table
@@ -60,6 +60,7 @@ def test_a_client_that_never_reads_is_cut_at_the_cap_and_told_why() -> None:
     got = slow.take()
     assert got[-1]["t"] == "error" and got[-1]["code"] == "too_slow"
     assert slow.transport.disconnecting and not slow.transport.disconnected
+    assert slow.transport.producer is None  # a registered producer holds a TCP socket open
     server.advance(CLOSE_GRACE)
     assert slow.transport.disconnected  # aborted: its buffer is dropped
     assert flood(server, honest, reads=True) == 2000
@@ -116,6 +117,7 @@ def test_a_connection_without_hello_is_closed_after_the_handshake_timeout() -> N
     server.advance(1)
     for w in (silent, talker):
         assert w.closed and error_of(w.take()[-1:])["code"] == "timeout"
+        assert w.transport.producer is None
 
 
 def test_a_connection_silent_after_hello_or_in_a_half_header_is_closed_when_idle() -> None:
@@ -213,7 +215,7 @@ def test_a_reconnect_loop_of_joins_hits_the_address_limit() -> None:
     server = Server()
     owner = server.wire(name="owner")
     room_id = one(owner.ask("create_room", name="r"), "joined")["room"]
-    rate, per = JOINS_PER_ADDRESS
+    rate, per = JOINS_PER_ADDRESS, JOINS_PER
     codes = []
     for _ in range(rate + 5):
         w = server.wire("10.0.0.7", name="loop")
@@ -232,7 +234,7 @@ def test_a_reconnect_loop_of_new_rooms_hits_the_address_limit() -> None:
     """Rooms created and left at once (so the open-room count never stops it) from new
     connections of one address: at most CREATES_PER_ADDRESS; another address creates."""
     server = Server()
-    rate, per = CREATES_PER_ADDRESS
+    rate, per = CREATES_PER_ADDRESS, CREATES_PER
     codes = []
     for i in range(rate + 3):
         w = server.wire("10.0.0.7", name="loop")
@@ -259,7 +261,7 @@ def test_the_address_tables_forget_quiet_addresses() -> None:
         w.ask("join_room", room=room_id, spectator=True)
         w.lose()
     assert len(server.lobby.join_limit.buckets) == 101
-    server.advance(JOINS_PER_ADDRESS[1])
+    server.advance(JOINS_PER)
     w = server.wire("10.2.0.1", name="y")
     w.ask("join_room", room=room_id, spectator=True)
     assert list(server.lobby.join_limit.buckets) == ["10.2.0.1"]

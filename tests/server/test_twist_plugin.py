@@ -50,10 +50,11 @@ def test_twist_grailwar_options_reach_the_service() -> None:
 
     options = tap.Options()
     options.parseOptions(["--max-queued", "4096", "--handshake-timeout", "3",
-                          "--idle-timeout", "50"])
+                          "--idle-timeout", "50", "--joins-per-address", "70",
+                          "--creates-per-address", "30"])
     service = tap.makeService(options)
-    assert (service.max_queued, service.handshake_timeout, service.idle_timeout) == \
-        (4096, 3.0, 50.0)
+    assert (service.max_queued, service.handshake_timeout, service.idle_timeout,
+            service.joins_per_address, service.creates_per_address) == (4096, 3.0, 50.0, 70, 30)
 
 
 @pytest.mark.skipif(sys.platform == "win32", reason="SIGTERM")
