@@ -24,19 +24,25 @@ PASSWORD_MAX_LOCKOUT = 1024.0  # seconds: the longest wait (2^10)
 
 
 class RateLimit:
-    """A token bucket: `rate` messages per `per` seconds, with bursts up to `rate`."""
+    """A token bucket: `rate` messages per `per` seconds, with bursts up to `burst` (by
+    default `rate`)."""
 
-    def __init__(self, clock: IReactorTime, rate: float, per: float) -> None:
+    def __init__(self, clock: IReactorTime, rate: float, per: float,
+                 burst: float | None = None) -> None:
         self.clock = clock
         self.rate = rate
         self.per = per
-        self.tokens = rate
+        self.burst = rate if burst is None else burst
+        self.tokens = self.burst
         self.stamp = clock.seconds()
 
+    def _refilled(self) -> float:
+        return min(self.burst,
+                   self.tokens + (self.clock.seconds() - self.stamp) * self.rate / self.per)
+
     def allow(self) -> bool:
-        now = self.clock.seconds()
-        self.tokens = min(self.rate, self.tokens + (now - self.stamp) * self.rate / self.per)
-        self.stamp = now
+        self.tokens = self._refilled()
+        self.stamp = self.clock.seconds()
         if self.tokens >= 1:
             self.tokens -= 1
             return True
@@ -45,7 +51,7 @@ class RateLimit:
     @property
     def full(self) -> bool:
         """Refilled to the brim: forgetting this bucket changes nothing."""
-        return self.clock.seconds() - self.stamp >= self.per
+        return self._refilled() >= self.burst
 
 
 class _Expiring(Generic[Key]):
