@@ -3,14 +3,15 @@ do the honest rooms stay fast?
 
 `grailwar serve` in its own process; `--slow` clients (50) in another, each on its own socket
 (a small receive buffer), sending `hello` and then `list_rooms` at `--rate` per second (the
-message limit is 20) and never reading a byte. The server cuts each one once more than its
-`max_queued` (1 MiB) waits for it (`too_slow`); the client connects again at once, as a hostile
-one would. Meanwhile `--rooms` rooms of seven network players play, exactly as in
-`server_load.py` (its workers, options and figures).
+message limit is 20) and never reading a byte. Once a socket's buffer is full the server
+stops reading it (its requests cost nothing more) and closes it at the idle timeout (120 s);
+what its rooms send it is capped at `max_queued` (1 MiB, `too_slow`). A closed client connects
+again at once, as a hostile one would. Meanwhile `--rooms` rooms of seven network players
+play, exactly as in `server_load.py` (its workers, options and figures).
 
 Prints (one JSON object with --json) the load's figures, among them `server_rss_mb` (the
 server's highest VmRSS) and `p99_ms` (the honest players' acks), and `slow_clients`,
-`slow_cuts` (how often the server cut a slow client) and `slow_sent_mb` (what they sent).
+`slow_cuts` (how often the server closed a slow client) and `slow_sent_mb` (what they sent).
 
 Targets: with 50 slow clients and 200 rooms, `server_rss_mb` < 400 and `p99_ms` < 50.
 

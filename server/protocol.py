@@ -38,10 +38,11 @@ class GrailProtocol(Protocol):
     """One client connection.
 
     It is the push producer of its own transport, so Twisted says when the socket's buffer is
-    full (`pauseProducing`) and when it has drained (`resumeProducing`); what is written in
-    between is counted, and a client that lets more than the lobby's `max_queued` bytes pile up
-    is cut (`too_slow`), as any dropped member: the server's memory does not depend on how
-    fast its clients read.
+    full (`pauseProducing`) and when it has drained (`resumeProducing`). Meanwhile the client is
+    not read either (its requests wait in its own socket and cost the server nothing), and what
+    its rooms write is counted: a client that lets more than the lobby's `max_queued` bytes pile
+    up is cut (`too_slow`), as any dropped member. The server's memory and CPU do not depend on
+    how fast its clients read.
     """
 
     def __init__(self, lobby: Lobby, clock: IReactorTime) -> None:
@@ -106,10 +107,13 @@ class GrailProtocol(Protocol):
     # --- flow control (IPushProducer) -------------------------------------------------------
     def pauseProducing(self) -> None:
         self.paused = True
+        self.transport.pauseProducing()  # stop reading a client that does not read
 
     def resumeProducing(self) -> None:
         self.paused = False
         self.queued = 0
+        if not self.closing:
+            self.transport.resumeProducing()
 
     def stopProducing(self) -> None:
         self.closing = True

@@ -109,7 +109,8 @@ class Server:
 class BufferedTransport(StringTransport):
     """A StringTransport that handles a streaming producer as a TCP transport does: paused
     once more than `buffer_size` bytes wait to be read, resumed when the reader took them all
-    (`clear`). A test that never calls `take` is a client that never reads."""
+    (`clear`). A test that never calls `take` is a client that never reads. (Whether the
+    transport reads, `producerState`, is the Wire's to honour.)"""
 
     def __init__(self, peerAddress: IPv4Address, buffer_size: int = 65536) -> None:
         self.buffer_size = buffer_size
@@ -122,6 +123,14 @@ class BufferedTransport(StringTransport):
                 len(self.value()) > self.buffer_size:
             self.paused = True
             self.producer.pauseProducing()
+
+    def pauseProducing(self) -> None:
+        if not self.disconnecting:  # as TCP: reading stays stopped once closing
+            super().pauseProducing()
+
+    def resumeProducing(self) -> None:
+        if not self.disconnecting:
+            super().resumeProducing()
 
     def clear(self) -> None:
         super().clear()
@@ -141,9 +150,17 @@ class Wire:
         self.proto.makeConnection(self.transport)
         self.frames = FrameBuffer()
         self.log: list[dict[str, Any]] = []  # every message ever received
+        self.unread = b""  # sent while the server does not read this connection
 
     def raw(self, data: bytes) -> None:
-        self.proto.dataReceived(data)
+        """Bytes to the server; they wait, as in a socket, while it has paused reading."""
+        self.unread += data
+        self._deliver()
+
+    def _deliver(self) -> None:
+        if self.transport.producerState != "paused" and self.unread:
+            data, self.unread = self.unread, b""
+            self.proto.dataReceived(data)
 
     def send(self, name: str, /, **fields: Any) -> None:
         self.raw(encode(message(name, **fields)))
@@ -159,6 +176,7 @@ class Wire:
         """The messages received since the last take, each validated as a server message."""
         data = self.transport.value()
         self.transport.clear()
+        self._deliver()  # reading again: what waited is read now
         out = []
         for body in self.frames.feed(data):
             msg = decode(body)

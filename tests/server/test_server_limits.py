@@ -7,6 +7,8 @@ from __future__ import annotations
 from grailwar.client.net import KEEPALIVE, ServerConnection
 from grailwar.server.lobby import CREATES_PER, CREATES_PER_ADDRESS, JOINS_PER, JOINS_PER_ADDRESS
 from grailwar.server.protocol import CLOSE_GRACE
+from grailwar.server.room import Room
+from grailwar.shared.protocol import encode, message
 from server_kit import Pair, Server, Wire, error_of, kinds, one
 from test_server_seats import table
 
@@ -21,67 +23,96 @@ def with_rooms(server: Server, count: int = 4) -> Server:
     return server
 
 
-def answer_size(w: Wire) -> int:
-    """Bytes of one `rooms` answer."""
-    w.take()
-    w.send("list_rooms")
-    size = len(w.transport.value())
-    w.take()
-    return size
-
-
-def flood(server: Server, w: Wire, reads: bool, count: int = 2000) -> int:
+def flood(server: Server, w: Wire, reads: bool, count: int = 2000) -> None:
     """`count` list_rooms at 20 a second (inside the message limit), read after each one or
-    never; returns how many were sent before the server closed the connection."""
-    for sent in range(count):
-        if w.closed:
-            return sent
+    never."""
+    for _ in range(count):
         w.send("list_rooms")
         server.advance(0.05)
         if reads:
             w.take()
+
+
+def room_traffic(room: Room, w: Wire, readers: tuple[Wire, ...] = (), count: int = 2000) -> int:
+    """The room tells its members about itself `count` times (as it does on every change), or
+    until `w` is closed; `readers` read each time. Returns how many times it did."""
+    for sent in range(count):
+        if w.closed:
+            return sent
+        room.broadcast_room()
+        for reader in readers:
+            reader.take()
     return count
 
 
-def test_a_client_that_never_reads_is_cut_at_the_cap_and_told_why() -> None:
-    """Nothing past the cap is queued for a client that does not read: it gets `too_slow`
-    (past the cap, so it can learn why) and the connection closes; one that still reads
-    nothing within CLOSE_GRACE is cut. A client that reads, under the same load, is served."""
+def test_a_client_that_never_reads_is_not_read_either() -> None:
+    """Once the socket's buffer is full the server stops reading a client that does not read:
+    its requests wait in its own socket (no answer is built or queued), and with no message
+    read it is closed by the idle timeout. One that reads, under the same load, is served."""
     server = with_rooms(Server(max_queued=CAP))
     slow = server.wire("10.0.0.1", name="slow")
     honest = server.wire("10.0.0.2", name="honest")
-    size = answer_size(slow)
-    server.advance(1)
-    assert flood(server, slow, reads=False) < 2000
-    queued = len(slow.transport.value())  # the socket's buffer, one answer over it, the cap
-    assert queued <= slow.transport.buffer_size + size + CAP + 200
-    slow.send("list_rooms")  # read no more, and answered no more
-    assert len(slow.transport.value()) == queued
-    got = slow.take()
-    assert got[-1]["t"] == "error" and got[-1]["code"] == "too_slow"
-    assert slow.transport.disconnecting and not slow.transport.disconnected
-    assert slow.transport.producer is None  # a registered producer holds a TCP socket open
-    server.advance(CLOSE_GRACE)
-    assert slow.transport.disconnected  # aborted: its buffer is dropped
-    assert flood(server, honest, reads=True) == 2000
+    flood(server, slow, reads=False)
+    assert slow.transport.paused and slow.transport.producerState == "paused"
+    assert len(slow.unread) > 1000 * len(encode(message("list_rooms")))  # never read
+    queued = len(slow.transport.value())
+    assert queued < slow.transport.buffer_size + 1000  # the buffer and one answer over it
+    flood(server, honest, reads=True)
     assert not honest.closed and kinds(honest.log).count("rooms") == 2000
+    server.advance(server.lobby.idle_timeout)
+    assert slow.closed and len(slow.transport.value()) - queued < 200  # only the error
+    assert error_of(slow.take()[-1:])["code"] == "timeout"
 
 
-def test_the_count_starts_again_each_time_the_client_has_read_everything() -> None:
-    """The cap is on what waits now, not on all that was ever sent: a client that falls
-    behind and catches up again (the transport resumes the protocol) is never cut."""
+def test_reading_again_resumes_the_reading_of_the_client() -> None:
+    """A client that falls behind and catches up is read again, its waiting requests answered
+    in order."""
     server = with_rooms(Server(max_queued=CAP))
     w = server.wire(name="bursty")
-    size = answer_size(w)
-    behind = w.transport.buffer_size // size + CAP // size // 2  # paused, half the cap queued
-    for _ in range(5):
-        for _ in range(behind):
-            w.send("list_rooms")
-            server.advance(0.05)
-        assert w.transport.paused and not w.closed
+    flood(server, w, reads=False, count=300)
+    assert w.unread
+    for _ in range(20):
         w.take()
-        assert not w.transport.paused
-    assert flood(server, w, reads=False, count=behind * 2) < behind * 2
+    answers = [m for m in w.log if m["t"] in ("rooms", "error")]
+    assert len(answers) == 300 and not w.unread and not w.closed
+    assert {m.get("code") for m in answers if m["t"] == "error"} <= {"rate_limited"}
+
+
+def test_a_member_that_does_not_read_is_cut_at_the_cap_and_told_why() -> None:
+    """What a room sends to a member that does not read piles up to the cap, no further: the
+    member gets `too_slow` (past the cap, so that it can learn why) and the connection closes;
+    one that still reads nothing within CLOSE_GRACE is cut. Members that read are served."""
+    server = Server(max_queued=CAP)
+    owner, player, watcher, _token, room_id = table(server)
+    room = server.lobby.room(room_id)
+    size = len(encode(message("room", room=room.public())))
+    assert room_traffic(room, player, (owner, watcher)) < 2000
+    queued = len(player.transport.value())  # the socket's buffer, one message over, the cap
+    assert queued <= player.transport.buffer_size + size + CAP + 200
+    room.broadcast_room()  # nothing more is queued
+    assert len(player.transport.value()) == queued
+    assert player.transport.producer is None  # a registered producer holds a TCP socket open
+    assert player.transport.disconnecting and not player.transport.disconnected
+    assert error_of(player.take()[-1:])["code"] == "too_slow"
+    server.advance(CLOSE_GRACE)
+    assert player.transport.disconnected  # aborted: its buffer is dropped
+    assert not owner.closed and not watcher.closed
+
+
+def test_the_count_starts_again_each_time_the_member_has_read_everything() -> None:
+    """The cap is on what waits now, not on all that was ever sent: a member that falls
+    behind and catches up again (the transport resumes the protocol) is never cut."""
+    server = Server(max_queued=CAP)
+    owner, player, watcher, _token, room_id = table(server)
+    room = server.lobby.room(room_id)
+    size = len(encode(message("room", room=room.public())))
+    behind = player.transport.buffer_size // size + CAP // size // 2  # half the cap queued
+    for _ in range(5):
+        room_traffic(room, player, (owner, watcher), behind)
+        assert player.transport.paused and not player.closed
+        player.take()
+        assert not player.transport.paused
+    assert room_traffic(room, player, (owner, watcher), behind * 2) < behind * 2
 
 
 def test_a_player_who_stops_reading_keeps_the_seat_and_a_spectator_just_goes() -> None:
@@ -89,15 +120,15 @@ def test_a_player_who_stops_reading_keeps_the_seat_and_a_spectator_just_goes() -
     for a resume); a spectator cut for it is simply gone from the room."""
     server = Server(max_queued=CAP)
     owner, player, watcher, token, room_id = table(server)
-    with_rooms(server, 3)
     room = server.lobby.room(room_id)
     for slow in (player, watcher):
-        flood(server, slow, reads=False)
+        room_traffic(room, slow, (owner,))
         assert slow.closed and error_of(slow.take()[-1:])["code"] == "too_slow"
         slow.lose()  # what the aborted transport reports
     assert room.seats[1].kind == "human" and room.seats[1].member is None
     assert room.spectators == []
-    events = [m for m in owner.take() if m["t"] == "seat_event"]
+    owner.take()
+    events = [m for m in owner.log if m["t"] == "seat_event"]
     assert [(e["seat"], e["what"]) for e in events] == [(1, "dropped")]
     back = server.wire("10.0.0.2", name="Shirou")
     assert kinds(back.ask("resume", room=room_id, token=token))[0] == "joined"
