@@ -235,7 +235,9 @@ class MeasuredConnection(ServerConnection):
     """Counts messages and stamps every `act` it sends."""
 
     def __init__(self, player: BenchPlayer, name: str) -> None:
-        super().__init__(name, player.on_message)
+        from twisted.internet import reactor
+
+        super().__init__(name, player.on_message, clock=reactor)  # pings while it waits
         self.player = player
 
     def send(self, msg_name: str, /, **fields: Any) -> None:
@@ -595,8 +597,9 @@ def abandon_room(port: int, name: str, bot_ms: int) -> bool:
         return ok and ask("state", "start")
 
 
-def main() -> int:
-    parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0],
+def make_parser(doc: str) -> argparse.ArgumentParser:
+    """The options of the load (also those of benches built on it)."""
+    parser = argparse.ArgumentParser(description=doc.split("\n\n")[0],
                                      formatter_class=argparse.RawDescriptionHelpFormatter)
     parser.add_argument("--rooms", type=int, default=200)
     parser.add_argument("--seconds", type=float, default=120.0,
@@ -624,11 +627,28 @@ def main() -> int:
     parser.add_argument("--keep-db", help="write the server's database here (default: a temp)")
     parser.add_argument("--connect", type=int, metavar="PORT",
                         help="load a server already running on 127.0.0.1:PORT (started with a "
-                        "high enough --max-per-address and --rooms-per-address) instead")
+                        "high enough --max-per-address, --rooms-per-address, --joins-per-address "
+                        "and --creates-per-address) instead")
     parser.add_argument("--pid", type=int, help="with --connect: that server's process id")
     parser.add_argument("--echo-server", action="store_true", help=argparse.SUPPRESS)
     parser.add_argument("--worker-port", type=int, help=argparse.SUPPRESS)
     parser.add_argument("--room-offset", type=int, default=0, help=argparse.SUPPRESS)
+    return parser
+
+
+def serve(db: str, rooms: int, log: Path, *options: str) -> Child:
+    """`grailwar serve` on a free loopback port, its per-address limits raised for `rooms`
+    rooms of seven players all on 127.0.0.1, and any more of its `options`."""
+    players = str(7 * rooms + 100)
+    return Child([sys.executable, "-m", "grailwar.cli.main", "serve", "--host", "127.0.0.1",
+                  "--port", "0", "--db", db, "--max-per-address", players,
+                  "--max-rooms", str(rooms + 10), "--rooms-per-address", str(rooms + 10),
+                  "--joins-per-address", players, "--creates-per-address", players, *options],
+                 log)
+
+
+def main() -> int:
+    parser = make_parser(__doc__)
     args = parser.parse_args()
     if args.echo_server:
         return echo_server()
@@ -647,13 +667,8 @@ def main() -> int:
         if args.connect:
             server = Child.attach(args.pid)
         else:
-            server = Child([sys.executable, "-m", "grailwar.cli.main", "serve", "--host",
-                            "127.0.0.1", "--port", "0", "--db", db, "--max-per-address",
-                            str(7 * args.rooms + 16), "--max-rooms",
-                            str(args.rooms + args.abandoned + 10), "--rooms-per-address",
-                            str(args.rooms + args.abandoned + 10), "--bot-workers",
-                            str(args.bot_workers)],
-                           Path(tmp) / "server.log")
+            server = serve(db, args.rooms + args.abandoned, Path(tmp) / "server.log",
+                           "--bot-workers", str(args.bot_workers))
         try:
             echo_port = int(echo.wait_for(ECHO_LISTENING).group(1))
             port = args.connect or int(server.wait_for(LISTENING).group(1))

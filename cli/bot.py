@@ -54,7 +54,7 @@ def run(args: argparse.Namespace) -> int:
 
     class Factory(ClientFactory):
         def buildProtocol(self, addr):
-            return player.connection(args.name)
+            return player.connection(args.name, reactor)
 
         def clientConnectionLost(self, connector, reason):
             if trust is not None and trust.refusal is not None:

@@ -13,6 +13,13 @@ from ..server.app import (
     MAX_ROOMS,
     ROOMS_PER_ADDRESS,
 )
+from ..server.lobby import (
+    CREATES_PER_ADDRESS,
+    HANDSHAKE_TIMEOUT,
+    IDLE_TIMEOUT,
+    JOINS_PER_ADDRESS,
+    MAX_QUEUED,
+)
 
 
 def register(sub: argparse._SubParsersAction) -> None:
@@ -44,6 +51,19 @@ def add_options(p: argparse.ArgumentParser) -> None:
                    help="serve TLS only, with this PEM certificate (a chain: the server's first)")
     p.add_argument("--tls-key", default=None, metavar="KEY.pem",
                    help="the certificate's PEM private key (no passphrase)")
+    p.add_argument("--max-queued", type=int, default=MAX_QUEUED,
+                   help="bytes waiting for a client that does not read before it is cut "
+                   "(default %(default)s)")
+    p.add_argument("--handshake-timeout", type=float, default=HANDSHAKE_TIMEOUT,
+                   help="seconds a new connection has to send hello (default %(default)s)")
+    p.add_argument("--idle-timeout", type=float, default=IDLE_TIMEOUT,
+                   help="seconds without a message before a connection is closed "
+                   "(default %(default)s)")
+    p.add_argument("--joins-per-address", type=int, default=JOINS_PER_ADDRESS,
+                   help="room joins (create, join, resume) per 10 s from one address "
+                   "(default %(default)s)")
+    p.add_argument("--creates-per-address", type=int, default=CREATES_PER_ADDRESS,
+                   help="new rooms per minute from one address (default %(default)s)")
 
 
 def run(args: argparse.Namespace) -> int:
@@ -72,7 +92,11 @@ def run(args: argparse.Namespace) -> int:
     service = GrailService(reactor, args.db, args.host, args.port,
                            max_per_address=args.max_per_address, max_rooms=args.max_rooms,
                            rooms_per_address=args.rooms_per_address,
-                           keep_days=args.keep_days, bot_workers=args.bot_workers, tls=tls)
+                           keep_days=args.keep_days, bot_workers=args.bot_workers, tls=tls,
+                           max_queued=args.max_queued, handshake_timeout=args.handshake_timeout,
+                           idle_timeout=args.idle_timeout,
+                           joins_per_address=args.joins_per_address,
+                           creates_per_address=args.creates_per_address)
     failed: list[bool] = []
 
     def start() -> None:

@@ -5,6 +5,8 @@ from __future__ import annotations
 from collections.abc import Callable
 from typing import Any
 
+from twisted.internet.interfaces import IReactorTime
+
 from ..shared.bots import make_bot
 from ..shared.engine import from_dict
 from .net import ServerConnection
@@ -30,8 +32,9 @@ class BotPlayer:
         self.listed = 0  # rooms read so far while looking for the room by name
         self.errors: list[dict[str, Any]] = []
 
-    def connection(self, name: str) -> ServerConnection:
-        self.conn = ServerConnection(name, self.on_message)
+    def connection(self, name: str, clock: IReactorTime | None = None) -> ServerConnection:
+        """The bot's connection; with a clock it keeps itself alive while it waits."""
+        self.conn = ServerConnection(name, self.on_message, clock=clock)
         return self.conn
 
     def on_message(self, msg: dict[str, Any]) -> None:

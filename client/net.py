@@ -1,6 +1,8 @@
 """The client side of the wire: frames in and out, and a callback per server message.
 
 Used by the desktop client and by headless network bots; it knows no screen and no rules.
+Given a clock, it pings every KEEPALIVE seconds, so a client that only waits (in the lobby, or
+for others to play) is not taken for a dead one by the server's idle timeout.
 """
 
 from __future__ import annotations
@@ -8,7 +10,9 @@ from __future__ import annotations
 from collections.abc import Callable
 from typing import Any
 
+from twisted.internet.interfaces import IReactorTime
 from twisted.internet.protocol import Protocol
+from twisted.internet.task import LoopingCall
 
 from ..shared.protocol import (
     PROTOCOL_VERSION,
@@ -20,20 +24,29 @@ from ..shared.protocol import (
     validate,
 )
 
+KEEPALIVE = 30.0  # seconds between pings; the server closes a connection silent for 120 s
+
 
 class ServerConnection(Protocol):
     """Sends hello on connect; hands every decoded server message to `on_message`."""
 
     def __init__(self, name: str, on_message: Callable[[dict[str, Any]], None],
-                 on_lost: Callable[[Any], None] | None = None) -> None:
+                 on_lost: Callable[[Any], None] | None = None,
+                 clock: IReactorTime | None = None) -> None:
         self.name = name
         self.on_message = on_message
         self.on_lost = on_lost
+        self.clock = clock
+        self.keepalive: LoopingCall | None = None
         self.frames = FrameBuffer()
         self.fault: ProtocolError | None = None  # why this side closed the connection
 
     def connectionMade(self) -> None:
         self.send("hello", version=PROTOCOL_VERSION, name=self.name)
+        if self.clock is not None:
+            self.keepalive = LoopingCall(self.send, "ping")
+            self.keepalive.clock = self.clock
+            self.keepalive.start(KEEPALIVE, now=False)
 
     def send(self, msg_name: str, /, **fields: Any) -> None:
         self.transport.write(encode(message(msg_name, **fields)))
@@ -53,5 +66,7 @@ class ServerConnection(Protocol):
             self.transport.loseConnection()
 
     def connectionLost(self, reason: Any = None) -> None:
+        if self.keepalive is not None and self.keepalive.running:
+            self.keepalive.stop()
         if self.on_lost is not None:
             self.on_lost(reason)

@@ -89,7 +89,7 @@ class Session:
         if not self.reconnecting:
             self.model.connection = "connecting"
         self.model.revision += 1
-        proto = ServerConnection(self.name, self._message, self._lost)
+        proto = ServerConnection(self.name, self._message, self._lost, self.reactor)
         d = connectProtocol(self.endpoint(host, port), proto)
         d.addCallbacks(self._connected, self._failed)
         return d

@@ -31,7 +31,14 @@ from twisted.internet import defer, task
 from twisted.internet.interfaces import IListeningPort
 from twisted.logger import Logger
 
-from .lobby import Lobby
+from .lobby import (
+    CREATES_PER_ADDRESS,
+    HANDSHAKE_TIMEOUT,
+    IDLE_TIMEOUT,
+    JOINS_PER_ADDRESS,
+    MAX_QUEUED,
+    Lobby,
+)
 from .protocol import GrailFactory, GrailProtocol
 from .store import DamagedDatabase, Store
 from .thinking import BOT_WORKERS, BotPool, no_search
@@ -133,7 +140,10 @@ class GrailService(Service):
 
     def __init__(self, reactor: Any, db: str, host: str = "0.0.0.0", port: int = DEFAULT_PORT,
                  max_per_address: int = MAX_PER_ADDRESS, max_rooms: int = MAX_ROOMS,
-                 rooms_per_address: int = ROOMS_PER_ADDRESS, tune_gc: bool = True,
+                 rooms_per_address: int = ROOMS_PER_ADDRESS, max_queued: int = MAX_QUEUED,
+                 handshake_timeout: float = HANDSHAKE_TIMEOUT,
+                 idle_timeout: float = IDLE_TIMEOUT, joins_per_address: int = JOINS_PER_ADDRESS,
+                 creates_per_address: int = CREATES_PER_ADDRESS, tune_gc: bool = True,
                  keep_days: float = KEEP_DAYS, bot_workers: int = BOT_WORKERS,
                  tls: Any = None) -> None:
         self.reactor = reactor
@@ -144,6 +154,11 @@ class GrailService(Service):
         self.max_per_address = max_per_address
         self.max_rooms = max_rooms
         self.rooms_per_address = rooms_per_address
+        self.max_queued = max_queued
+        self.handshake_timeout = handshake_timeout
+        self.idle_timeout = idle_timeout
+        self.joins_per_address = joins_per_address
+        self.creates_per_address = creates_per_address
         self.tune_gc = tune_gc
         self.keep = keep_days * DAY  # seconds a finished game is kept (0: forever)
         self.bot_workers = bot_workers  # processes for searching bots (0: they play normal)
@@ -195,7 +210,11 @@ class GrailService(Service):
             lobby = Lobby(self.reactor, store, max_rooms=self.max_rooms,
                           max_per_address=self.max_per_address,
                           rooms_per_address=self.rooms_per_address,
-                          think=self.pool.think if self.pool else no_search)
+                          think=self.pool.think if self.pool else no_search,
+                          max_queued=self.max_queued, handshake_timeout=self.handshake_timeout,
+                          idle_timeout=self.idle_timeout,
+                          joins_per_address=self.joins_per_address,
+                          creates_per_address=self.creates_per_address)
             lobby.restore()
             factory = TrackingFactory(lobby, self.reactor)
             self.listening = self._listen(factory)

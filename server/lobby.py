@@ -11,10 +11,18 @@ from twisted.internet.interfaces import IReactorTime
 from twisted.logger import Logger
 
 from ..shared.protocol import MAX_LISTED, ProtocolError
+from .limits import AddressLimit, PasswordGuard
 from .room import Member, Room
 from .store import Store, StoreReader
 
 log = Logger()
+MAX_QUEUED = 1024 * 1024  # bytes waiting for a client that does not read, before it is cut
+HANDSHAKE_TIMEOUT = 10.0  # seconds from connecting to a complete `hello`
+IDLE_TIMEOUT = 120.0  # seconds without a complete frame (clients ping every 30 s)
+JOINS_PER_ADDRESS = 20  # create_room + join_room + resume per JOINS_PER seconds, per address
+JOINS_PER = 10.0
+CREATES_PER_ADDRESS = 10  # create_room per CREATES_PER seconds, per address
+CREATES_PER = 60.0
 
 
 class RoomDamaged(Exception):
@@ -34,12 +42,22 @@ def replay_room(reader: StoreReader, room_id: int, clock: IReactorTime, store: S
 class Lobby:
     def __init__(self, clock: IReactorTime, store: Store, max_rooms: int = 1000,
                  max_per_address: int = 16, rooms_per_address: int = 4,
-                 think: Callable[..., Deferred] = maybeDeferred) -> None:
+                 think: Callable[..., Deferred] = maybeDeferred, max_queued: int = MAX_QUEUED,
+                 handshake_timeout: float = HANDSHAKE_TIMEOUT,
+                 idle_timeout: float = IDLE_TIMEOUT, joins_per_address: int = JOINS_PER_ADDRESS,
+                 creates_per_address: int = CREATES_PER_ADDRESS) -> None:
         self.clock = clock
         self.store = store
         self.max_rooms = max_rooms
         self.max_per_address = max_per_address
         self.rooms_per_address = rooms_per_address
+        self.max_queued = max_queued
+        self.handshake_timeout = handshake_timeout
+        self.idle_timeout = idle_timeout
+        # Counted per address, so that reconnecting does not reset them.
+        self.join_limit = AddressLimit(clock, joins_per_address, JOINS_PER, "room joins")
+        self.create_limit = AddressLimit(clock, creates_per_address, CREATES_PER, "new rooms")
+        self.passwords = PasswordGuard(clock)
         self.think = think  # how rooms run searching bots (a thread pool in the real server)
         self.rooms: dict[int, Room] = {}
         self.quarantined: dict[int, str] = {}  # room id -> why its log does not replay
@@ -123,6 +141,16 @@ class Lobby:
         if room is None:
             raise ProtocolError("room_not_found", f"no room {room_id}")
         return room
+
+    def check_password(self, room: Room, password: str | None, address: str) -> None:
+        """`wrong_password`, counted per room and address; repeated failures lock out."""
+        self.passwords.check(room.id, address)
+        try:
+            room.check_password(password)
+        except ProtocolError:
+            self.passwords.failed(room.id, address)
+            raise
+        self.passwords.passed(room.id, address)
 
     def stop(self) -> None:
         for room in self.rooms.values():

@@ -9,9 +9,10 @@ from __future__ import annotations
 
 from typing import Any
 
-from twisted.internet.interfaces import IReactorTime
+from twisted.internet.interfaces import IDelayedCall, IPushProducer, IReactorTime
 from twisted.internet.protocol import Factory, Protocol
 from twisted.logger import Logger
+from zope.interface import implementer
 
 from ..shared.protocol import (
     MESSAGES,
@@ -23,42 +24,30 @@ from ..shared.protocol import (
     message,
     validate,
 )
+from .limits import RateLimit
 from .lobby import Lobby
 from .room import Room
 
 log = Logger()
 SERVER_NAME = "grailwar"
+CLOSE_GRACE = 5.0  # seconds a closing connection gets to take its last bytes before it is cut
 
 
 # A table talks in bursts: a player may say 8 lines at once, then one a second.
 CHAT_BURST = 8
 
 
-class RateLimit:
-    """A token bucket: `rate` messages per `per` seconds, with bursts up to `burst` (by
-    default `rate`)."""
-
-    def __init__(self, clock: IReactorTime, rate: float, per: float,
-                 burst: float | None = None) -> None:
-        self.clock = clock
-        self.rate = rate
-        self.per = per
-        self.burst = rate if burst is None else burst
-        self.tokens = self.burst
-        self.stamp = clock.seconds()
-
-    def allow(self) -> bool:
-        now = self.clock.seconds()
-        self.tokens = min(self.burst, self.tokens + (now - self.stamp) * self.rate / self.per)
-        self.stamp = now
-        if self.tokens >= 1:
-            self.tokens -= 1
-            return True
-        return False
-
-
+@implementer(IPushProducer)
 class GrailProtocol(Protocol):
-    """One client connection."""
+    """One client connection.
+
+    It is the push producer of its own transport, so Twisted says when the socket's buffer is
+    full (`pauseProducing`) and when it has drained (`resumeProducing`). Meanwhile the client is
+    not read either (its requests wait in its own socket and cost the server nothing), and what
+    its rooms write is counted: a client that lets more than the lobby's `max_queued` bytes pile
+    up is cut (`too_slow`), as any dropped member. The server's memory and CPU do not depend on
+    how fast its clients read.
+    """
 
     def __init__(self, lobby: Lobby, clock: IReactorTime) -> None:
         self.lobby = lobby
@@ -70,6 +59,11 @@ class GrailProtocol(Protocol):
         self.address = ""
         self.counted = False
         self.closing = False  # a fatal error was sent: nothing more is read
+        self.producing = False  # registered as the transport's producer
+        self.paused = False  # the transport's buffer is full
+        self.queued = 0  # bytes written since it was
+        self.last_frame = clock.seconds()
+        self.timers: dict[str, IDelayedCall] = {}
         self.chat_limit = RateLimit(clock, 1, 1.0, burst=CHAT_BURST)
         self.message_limit = RateLimit(clock, 20, 1.0)
         # Messages that hash a secret (scrypt, ~20 ms) are limited further.
@@ -79,21 +73,76 @@ class GrailProtocol(Protocol):
     def connectionMade(self) -> None:
         peer = self.transport.getPeer()
         self.address = getattr(peer, "host", str(peer))
+        self.producing = hasattr(self.transport, "registerProducer")
+        if self.producing:
+            self.transport.registerProducer(self, True)
         try:
             self.lobby.connect(self.address)
             self.counted = True
         except ProtocolError as err:
             self.fail(err)
+            return
+        self.last_frame = self.clock.seconds()
+        self._arm("handshake", self.lobby.handshake_timeout, self._handshake_over)
+        self._arm("idle", self.lobby.idle_timeout, self._idle_check)
 
     def connectionLost(self, reason: Any = None) -> None:
+        for call in self.timers.values():
+            if call.active():
+                call.cancel()
+        self.timers.clear()
         if self.counted:
             self.counted = False
             self.lobby.disconnect(self.address, self, self.room)
         self.room = None
 
     def send(self, msg: dict[str, Any]) -> None:
-        if self.transport is not None and not self.closing:
-            self.transport.write(encode(msg))
+        if self.transport is None or self.closing:
+            return
+        data = encode(msg)
+        if self.paused:
+            self.queued += len(data)
+            if self.queued > self.lobby.max_queued:
+                self.fail(ProtocolError("too_slow", f"more than {self.lobby.max_queued} bytes "
+                                        "waited for this client to read them"))
+                return
+        self.transport.write(data)
+
+    # --- flow control (IPushProducer) -------------------------------------------------------
+    def pauseProducing(self) -> None:
+        self.paused = True
+        self.transport.pauseProducing()  # stop reading a client that does not read
+
+    def resumeProducing(self) -> None:
+        self.paused = False
+        self.queued = 0
+        if not self.closing:
+            self.transport.resumeProducing()
+
+    def stopProducing(self) -> None:
+        self.closing = True
+
+    # --- timeouts -----------------------------------------------------------------------------
+    def _arm(self, name: str, delay: float, then: Any) -> None:
+        self.timers[name] = self.clock.callLater(delay, then)
+
+    def _handshake_over(self) -> None:
+        if not self.greeted:
+            self.fail(ProtocolError("timeout", f"no hello within "
+                                    f"{self.lobby.handshake_timeout:g} seconds"))
+
+    def _idle_check(self) -> None:
+        """One timer per connection, moved on only when it fires (not on every frame)."""
+        left = self.last_frame + self.lobby.idle_timeout - self.clock.seconds()
+        if left > 0:
+            self._arm("idle", left, self._idle_check)
+        else:
+            self.fail(ProtocolError("timeout", f"no message for "
+                                    f"{self.lobby.idle_timeout:g} seconds"))
+
+    def _cut(self) -> None:
+        if self.transport is not None and self.connected:
+            self.transport.abortConnection()
 
     def left(self, reason: str) -> None:
         """The room let this connection go (kicked, or its seat resumed elsewhere)."""
@@ -106,10 +155,18 @@ class GrailProtocol(Protocol):
             fields["field"] = err.field
         if ref is not None:
             fields["ref"] = ref
-        self.send(message("error", **fields))
-        if err.fatal:
-            self.closing = True
-            self.transport.loseConnection()
+        if not err.fatal:
+            self.send(message("error", **fields))
+            return
+        if self.closing:
+            return
+        self.closing = True  # the error goes out past the cap: the client is told why
+        self.transport.write(encode(message("error", **fields)))
+        if self.producing:  # a registered producer would hold the connection open
+            self.producing = False
+            self.transport.unregisterProducer()
+        self.transport.loseConnection()
+        self._arm("close", CLOSE_GRACE, self._cut)  # a client that never reads it is cut
 
     # --- framing and dispatch -----------------------------------------------------------------
     def dataReceived(self, data: bytes) -> None:
@@ -120,6 +177,8 @@ class GrailProtocol(Protocol):
         except ProtocolError as err:
             self.fail(err)
             return
+        if bodies:
+            self.last_frame = self.clock.seconds()
         for body in bodies:
             if self.closing or not self.connected:
                 return
@@ -159,6 +218,9 @@ class GrailProtocol(Protocol):
                                 f"{PROTOCOL_VERSION}, the client {msg['version']}")
         self.name = msg["name"]
         self.greeted = True
+        handshake = self.timers.pop("handshake", None)
+        if handshake is not None and handshake.active():
+            handshake.cancel()
         self.send(message("welcome", version=PROTOCOL_VERSION, server=SERVER_NAME))
 
     def msg_ping(self, msg: dict[str, Any]) -> None:
@@ -178,12 +240,15 @@ class GrailProtocol(Protocol):
         return self.room
 
     def _limit_joins(self) -> None:
+        """Per connection, then per address (which a reconnect does not reset)."""
         if not self.join_limit.allow():
             raise ProtocolError("rate_limited", "at most 5 room joins per 10 seconds")
+        self.lobby.join_limit.check(self.address)
 
     def msg_create_room(self, msg: dict[str, Any]) -> None:
         self._not_in_room()
         self._limit_joins()
+        self.lobby.create_limit.check(self.address)
         options = {k: v for k, v in msg.items() if k not in ("t", "name", "password", "cls")}
         room = self.lobby.create(msg["name"], options, msg.get("password"), self.address)
         self._join(room, msg.get("cls"))
@@ -192,7 +257,7 @@ class GrailProtocol(Protocol):
         self._not_in_room()
         self._limit_joins()
         room = self.lobby.room(msg["room"])
-        room.check_password(msg.get("password"))
+        self.lobby.check_password(room, msg.get("password"), self.address)
         if msg.get("spectator"):
             self.room = room
             room.join_spectator(self)

@@ -16,12 +16,21 @@ from .app import (
     ROOMS_PER_ADDRESS,
     GrailService,
 )
+from .lobby import (
+    CREATES_PER_ADDRESS,
+    HANDSHAKE_TIMEOUT,
+    IDLE_TIMEOUT,
+    JOINS_PER_ADDRESS,
+    MAX_QUEUED,
+)
 
 
 class Options(usage.Options):
     synopsis = ("[--host HOST] [--port PORT] [--db FILE] [--max-per-address N] [--max-rooms N] "
                 "[--rooms-per-address N] [--keep-days N] [--bot-workers N] "
-                "[--tls-cert CERT.pem --tls-key KEY.pem]")
+                "[--tls-cert CERT.pem --tls-key KEY.pem] [--max-queued BYTES] "
+                "[--handshake-timeout S] [--idle-timeout S] [--joins-per-address N] "
+                "[--creates-per-address N]")
     longdesc = ("Host a Grail War Online server. SIGTERM or Ctrl-C stops it cleanly: the "
                 "clients are disconnected, the database closed. A restart on the same database "
                 "restores every room, its timers with the time they had left.")
@@ -39,6 +48,14 @@ class Options(usage.Options):
          "at the normal level)", int],
         ["tls-cert", None, None, "serve TLS only, with this PEM certificate (chain)"],
         ["tls-key", None, None, "the certificate's PEM private key (no passphrase)"],
+        ["max-queued", None, MAX_QUEUED, "bytes waiting for a client that does not read", int],
+        ["handshake-timeout", None, HANDSHAKE_TIMEOUT, "seconds a connection has for hello",
+         float],
+        ["idle-timeout", None, IDLE_TIMEOUT, "seconds without a message before closing", float],
+        ["joins-per-address", None, JOINS_PER_ADDRESS, "room joins per 10 s from one address",
+         int],
+        ["creates-per-address", None, CREATES_PER_ADDRESS, "new rooms per minute from one "
+         "address", int],
     ]
 
     def postOptions(self) -> None:
@@ -59,4 +76,8 @@ def makeService(options: Options) -> Any:
                         max_rooms=options["max-rooms"],
                         rooms_per_address=options["rooms-per-address"],
                         keep_days=options["keep-days"], bot_workers=options["bot-workers"],
-                        tls=options["tls"])
+                        tls=options["tls"], max_queued=options["max-queued"],
+                        handshake_timeout=options["handshake-timeout"],
+                        idle_timeout=options["idle-timeout"],
+                        joins_per_address=options["joins-per-address"],
+                        creates_per_address=options["creates-per-address"])

@@ -54,6 +54,8 @@ ERRORS = {
     "no_secret_roll": "/reveal with no secret roll of this seat left to reveal",
     "no_whisper": "a whisper to nobody: a spectator's, to one's own seat, or to a seat no "
                   "player holds",
+    "too_slow": "the client did not read what the server sent (the connection is closed)",
+    "timeout": "no hello, or no message at all, in time (the connection is closed)",
     "internal_error": "the server failed on this message (it is logged); the room goes on",
 }
 
@@ -74,7 +76,7 @@ class ProtocolError(Exception):
 
 
 FATAL = frozenset({"bad_frame", "frame_too_large", "unknown_message", "version_mismatch",
-                   "too_many_connections"})
+                   "too_many_connections", "too_slow", "timeout"})
 
 
 # --- field declarations ----------------------------------------------------------------------

@@ -109,19 +109,61 @@ class Server:
         return max(0.0, min(c.getTime() for c in calls) - self.clock.seconds())
 
 
+class BufferedTransport(StringTransport):
+    """A StringTransport that handles a streaming producer as a TCP transport does: paused
+    once more than `buffer_size` bytes wait to be read, resumed when the reader took them all
+    (`clear`). A test that never calls `take` is a client that never reads. (Whether the
+    transport reads, `producerState`, is the Wire's to honour.)"""
+
+    def __init__(self, peerAddress: IPv4Address, buffer_size: int = 65536) -> None:
+        self.buffer_size = buffer_size
+        self.paused = False
+        super().__init__(peerAddress=peerAddress)
+
+    def write(self, data: bytes) -> None:
+        super().write(data)
+        if self.producer is not None and not self.paused and \
+                len(self.value()) > self.buffer_size:
+            self.paused = True
+            self.producer.pauseProducing()
+
+    def pauseProducing(self) -> None:
+        if not self.disconnecting:  # as TCP: reading stays stopped once closing
+            super().pauseProducing()
+
+    def resumeProducing(self) -> None:
+        if not self.disconnecting:
+            super().resumeProducing()
+
+    def clear(self) -> None:
+        super().clear()
+        if self.paused:
+            self.paused = False
+            if self.producer is not None:
+                self.producer.resumeProducing()
+
+
 class Wire:
     """One client connection whose bytes are written straight into the server protocol."""
 
     def __init__(self, server: Server, host: str) -> None:
         self.server = server
-        self.transport = StringTransport(peerAddress=peer(host))
+        self.transport = BufferedTransport(peer(host))
         self.proto: GrailProtocol = server.factory.buildProtocol(self.transport.getPeer())
         self.proto.makeConnection(self.transport)
         self.frames = FrameBuffer()
         self.log: list[dict[str, Any]] = []  # every message ever received
+        self.unread = b""  # sent while the server does not read this connection
 
     def raw(self, data: bytes) -> None:
-        self.proto.dataReceived(data)
+        """Bytes to the server; they wait, as in a socket, while it has paused reading."""
+        self.unread += data
+        self._deliver()
+
+    def _deliver(self) -> None:
+        if self.transport.producerState != "paused" and self.unread:
+            data, self.unread = self.unread, b""
+            self.proto.dataReceived(data)
 
     def send(self, name: str, /, **fields: Any) -> None:
         self.raw(encode(message(name, **fields)))
@@ -137,6 +179,7 @@ class Wire:
         """The messages received since the last take, each validated as a server message."""
         data = self.transport.value()
         self.transport.clear()
+        self._deliver()  # reading again: what waited is read now
         out = []
         for body in self.frames.feed(data):
             msg = decode(body)
@@ -182,6 +225,7 @@ class Pair:
     def __init__(self, server: Server, client: ServerConnection, host: str = "10.0.0.9") -> None:
         self.server_proto = server.factory.buildProtocol(None)
         self.client = client
+        client.clock = server.clock  # it keeps itself alive as a real client does
         self.server_io = FakeTransport(self.server_proto, isServer=True, peerAddress=peer(host))
         self.client_io = FakeTransport(client, isServer=False)
         self.pump = IOPump(client, self.server_proto, self.client_io, self.server_io, False,

@@ -42,7 +42,7 @@ from test_hidden_info import (
 
 # games in which investigations reach tiers 1, 2 and 3, without the priority phase (priority_s
 # 0), and one with it (its held declarations are in every view)
-SEEDS = (3, 21, 32)
+SEEDS = (13, 18, 29)
 PHASE_GAMES = (31,)
 MODULE_GAMES = ((5, ("tactics",)),)  # and games with rules modules on: (seed, modules)
 CHOOSE_GAME = (9, "gyebaek")  # and a `choose` room whose owner summons this Servant

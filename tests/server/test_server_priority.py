@@ -7,6 +7,7 @@ from __future__ import annotations
 
 from typing import Any
 
+from grailwar.client.net import KEEPALIVE
 from grailwar.shared.bots import make_bot
 from grailwar.shared.engine import from_dict
 from grailwar.shared.engine.actions import DeclareEncounter, DeclareRest
@@ -51,6 +52,7 @@ def play_declaring_late(server: Server, human: Wire, turns: int = 40) -> list[tu
     mind = make_bot("normal", 1)
     seen: list[tuple[str, bool]] = []
     turn, opened, offered = "", 0.0, []
+    pinged = server.clock.seconds()
     for _ in range(100_000):
         state = latest_state(human)
         view = state["view"]
@@ -79,6 +81,9 @@ def play_declaring_late(server: Server, human: Wire, turns: int = 40) -> list[tu
             act(human, mind.choose(view, legal), state)
             continue
         assert wait is not None, "nothing scheduled"
+        if server.clock.seconds() - pinged >= KEEPALIVE:  # as a waiting client does
+            human.send("ping")
+            pinged = server.clock.seconds()
         server.advance(wait)
     return seen
 

@@ -40,8 +40,22 @@ def test_twist_grailwar_help(tmp_path: Path) -> None:
     done = run(["grailwar", "--help"], tmp_path)
     assert done.returncode == 0, done.stderr
     for option in ("--port", "--db", "--host", "--max-per-address", "--keep-days", "--tls-cert",
-                   "--tls-key"):
+                   "--tls-key", "--bot-workers", "--max-queued", "--handshake-timeout",
+                   "--idle-timeout"):
         assert option in done.stdout
+
+
+def test_twist_grailwar_options_reach_the_service() -> None:
+    """The connection limits given on the command line are the service's (and so its lobby's)."""
+    from grailwar.server import tap
+
+    options = tap.Options()
+    options.parseOptions(["--max-queued", "4096", "--handshake-timeout", "3",
+                          "--idle-timeout", "50", "--joins-per-address", "70",
+                          "--creates-per-address", "30"])
+    service = tap.makeService(options)
+    assert (service.max_queued, service.handshake_timeout, service.idle_timeout,
+            service.joins_per_address, service.creates_per_address) == (4096, 3.0, 50.0, 70, 30)
 
 
 @pytest.mark.skipif(sys.platform == "win32", reason="SIGTERM")
