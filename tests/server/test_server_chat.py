@@ -131,6 +131,9 @@ def played(server: Server) -> tuple[Wire, Wire, Wire]:
     said(s, "2D6 観戦")
     for _ in range(30):
         server.advance(20)
+        for w in (owner, b, s):  # as clients do: read what came, ping while they wait
+            w.take()
+            w.send("ping")
     said(owner, "3D6-1>=10")
     for w in (owner, b, s):
         w.take()
