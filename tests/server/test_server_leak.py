@@ -280,7 +280,8 @@ def test_the_late_ones_history_is_what_was_seen_live(games: list[Game]) -> None:
     """The spectator joining late is sent, in its history, exactly the events the spectator
     present from the start had received by then; the player coming back with its token
     exactly `events_for` of the game so far for its seat (the audit above searched both for
-    secrets)."""
+    secrets); and in some game the seat's own history held what the spectator's did not."""
+    own = []
     for game in games:
         viewers = {v.label: v for v in game.viewers}
         late = history_events(viewers["late spectator"])
@@ -291,7 +292,8 @@ def test_the_late_ones_history_is_what_was_seen_live(games: list[Game]) -> None:
         back = viewers["resumed"]
         seat = back.seat
         assert history_events(back) == events_for(history[:game.history_at[seat]], seat)
-        assert history_events(back) != late, "the seat sees its own events"
+        own.append(history_events(back) != late)
+    assert any(own), "no resumed seat's history held an event of its own"
 
 
 def test_the_choose_room_told_its_servant_to_its_owner_only(games: list[Game]) -> None:
