@@ -11,6 +11,7 @@ from twisted.internet.interfaces import IReactorTime
 from twisted.logger import Logger
 
 from ..shared.protocol import MAX_LISTED, ProtocolError
+from .audit import audit
 from .room import Member, Room
 from .store import Store, StoreReader
 
@@ -85,10 +86,15 @@ class Lobby:
         is closed."""
         over = room.state is not None and room.state.over
         if room.empty and (over or not any(s.kind == "human" for s in room.seats)):
-            room.stop()
-            self.store.close_room(room.id, self.clock.seconds() if over else None)
-            del self.rooms[room.id]
-            self.creators.pop(room.id, None)
+            self._close(room, "over" if over else "abandoned")
+
+    def _close(self, room: Room, why: str) -> None:
+        over = room.state is not None and room.state.over
+        room.stop()
+        self.store.close_room(room.id, self.clock.seconds() if over else None)
+        del self.rooms[room.id]
+        self.creators.pop(room.id, None)
+        audit("room_close", room=room.id, why=why)
 
     def sweep(self) -> None:
         """Close every abandoned room (finished games nobody watches any more)."""
@@ -113,6 +119,7 @@ class Lobby:
         room.think = self.think
         self.rooms[room_id] = room
         self.creators[room_id] = address
+        audit("room_open", room=room_id, name=name, addr=address)
         return room
 
     def room(self, room_id: int) -> Room:

@@ -23,6 +23,7 @@ from ..shared.protocol import (
     message,
     validate,
 )
+from .audit import audit
 from .lobby import Lobby
 from .room import Room
 
@@ -82,13 +83,18 @@ class GrailProtocol(Protocol):
         try:
             self.lobby.connect(self.address)
             self.counted = True
+            audit("connect", addr=self.address)
         except ProtocolError as err:
+            audit("refused", addr=self.address, why=err.code)
             self.fail(err)
 
     def connectionLost(self, reason: Any = None) -> None:
         if self.counted:
             self.counted = False
+            if self.room is not None:
+                self._audit_seat("drop", self.room)
             self.lobby.disconnect(self.address, self, self.room)
+            audit("disconnect", addr=self.address, name=self.name)
         self.room = None
 
     def send(self, msg: dict[str, Any]) -> None:
@@ -159,6 +165,7 @@ class GrailProtocol(Protocol):
                                 f"{PROTOCOL_VERSION}, the client {msg['version']}")
         self.name = msg["name"]
         self.greeted = True
+        audit("hello", addr=self.address, name=self.name)
         self.send(message("welcome", version=PROTOCOL_VERSION, server=SERVER_NAME))
 
     def msg_ping(self, msg: dict[str, Any]) -> None:
@@ -196,6 +203,7 @@ class GrailProtocol(Protocol):
         if msg.get("spectator"):
             self.room = room
             room.join_spectator(self)
+            self._audit_seat("join", room)
         else:
             self._join(room, msg.get("cls"))
 
@@ -203,6 +211,7 @@ class GrailProtocol(Protocol):
         """The room answers `joined` itself, before anything else it sends to this member."""
         room.join_player(self, cls)
         self.room = room
+        self._audit_seat("join", room)
 
     def msg_resume(self, msg: dict[str, Any]) -> None:
         self._not_in_room()
@@ -210,9 +219,17 @@ class GrailProtocol(Protocol):
         room = self.lobby.room(msg["room"])
         room.resume(self, msg["token"])
         self.room = room
+        self._audit_seat("resume", room)
+
+    def _audit_seat(self, event: str, room: Room) -> None:
+        """This connection's seat in `room` (-1: a spectator) at a join, resume, leave, drop."""
+        seat = room.seat_of(self)
+        audit(event, room=room.id, seat=-1 if seat is None else seat, addr=self.address,
+              name=self.name)
 
     def msg_leave_room(self, msg: dict[str, Any]) -> None:
         room = self._in_room()
+        self._audit_seat("leave", room)
         self.room = None
         self.lobby.leave(self, room)
         self.send(message("left", reason="left"))

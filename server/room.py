@@ -43,6 +43,7 @@ from ..shared.engine.prompts import PROMPTS
 from ..shared.engine.text import event_line
 from ..shared.engine.turns import in_priority
 from ..shared.protocol import SECONDS, ProtocolError, message
+from .audit import audit
 from .chat import ChatLog, is_reveal
 from .history import history_messages, seen_history
 from .store import SeatRow, Store
@@ -408,6 +409,7 @@ class Room:
         if member is not None:
             member.left("kicked")
         self._tell_seat(index, "kicked", seat.name)
+        audit("kick", room=self.id, seat=index, name=seat.name, by="owner")
         if self.state is None:
             self._vacate(seat)
         else:
