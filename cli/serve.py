@@ -36,6 +36,11 @@ def add_options(p: argparse.ArgumentParser) -> None:
     p.add_argument("--keep-days", type=float, default=KEEP_DAYS,
                    help="days a finished game is kept after it closes (default %(default)s; "
                    "0: forever); other closed rooms are purged")
+    admin = p.add_mutually_exclusive_group()
+    admin.add_argument("--admin-socket", metavar="PATH",
+                       help="UNIX socket for `grailwar admin` (default: beside the database, "
+                       "<db>.admin.sock, mode 0600)")
+    admin.add_argument("--no-admin", action="store_true", help="open no operator socket")
 
 
 def run(args: argparse.Namespace) -> int:
@@ -47,6 +52,7 @@ def run(args: argparse.Namespace) -> int:
         textFileLogObserver,
     )
 
+    from ..server.admin import default_socket
     from ..server.app import REFUSALS, GrailService
 
     if args.log_format == "json":
@@ -57,7 +63,9 @@ def run(args: argparse.Namespace) -> int:
     log = Logger(namespace="grailwar.serve")
     service = GrailService(reactor, args.db, args.host, args.port,
                            max_per_address=args.max_per_address, max_rooms=args.max_rooms,
-                           rooms_per_address=args.rooms_per_address, keep_days=args.keep_days)
+                           rooms_per_address=args.rooms_per_address, keep_days=args.keep_days,
+                           admin_socket=None if args.no_admin
+                           else args.admin_socket or default_socket(args.db))
     failed: list[bool] = []
 
     def start() -> None:

@@ -28,9 +28,11 @@ from typing import Any
 
 from twisted.application.service import Service
 from twisted.internet import defer, task, threads
+from twisted.internet.endpoints import UNIXServerEndpoint
 from twisted.internet.interfaces import IListeningPort
 from twisted.logger import Logger
 
+from .admin import AdminFactory, Operator
 from .lobby import Lobby
 from .protocol import GrailFactory, GrailProtocol
 from .store import DamagedDatabase, Store
@@ -115,9 +117,10 @@ class TrackingFactory(GrailFactory):
         super().__init__(lobby, clock)
         self.live: weakref.WeakSet[GrailProtocol] = weakref.WeakSet()
 
-    def buildProtocol(self, addr: Any) -> GrailProtocol:
+    def buildProtocol(self, addr: Any) -> GrailProtocol | None:
         proto = super().buildProtocol(addr)
-        self.live.add(proto)
+        if proto is not None:
+            self.live.add(proto)
         return proto
 
     def connected(self) -> list[GrailProtocol]:
@@ -133,7 +136,7 @@ class GrailService(Service):
     def __init__(self, reactor: Any, db: str, host: str = "0.0.0.0", port: int = DEFAULT_PORT,
                  max_per_address: int = MAX_PER_ADDRESS, max_rooms: int = MAX_ROOMS,
                  rooms_per_address: int = ROOMS_PER_ADDRESS, tune_gc: bool = True,
-                 keep_days: float = KEEP_DAYS) -> None:
+                 keep_days: float = KEEP_DAYS, admin_socket: str | None = None) -> None:
         self.reactor = reactor
         self.db = db
         self.host = host
@@ -142,6 +145,8 @@ class GrailService(Service):
         self.max_rooms = max_rooms
         self.rooms_per_address = rooms_per_address
         self.tune_gc = tune_gc
+        self.admin_socket = admin_socket  # the operator's UNIX socket (None: no admin socket)
+        self.admin_port: IListeningPort | None = None
         self.keep = keep_days * DAY  # seconds a finished game is kept (0: forever)
         self.gc_pause = 0.0  # the longest collection since the last heartbeat
         self._gc_began = 0.0
@@ -209,6 +214,8 @@ class GrailService(Service):
         self.purger = task.LoopingCall(self._purge, store)
         self.purger.clock = self.reactor
         self.purger.start(PURGE_EVERY, now=False)
+        if self.admin_socket is not None:
+            self._listen_admin(Operator(lobby, factory.connected, self.reactor))
         address = self.listening.getHost()
         log.info("grailwar server on {host}:{port}, database {db}, {rooms} room(s) restored "
                  "(server was down {downtime:.1f} s), at most {per} connection(s) per address",
@@ -217,6 +224,19 @@ class GrailService(Service):
         if lobby.quarantined:
             log.error("{count} room(s) QUARANTINED, their logs damaged: {rooms}",
                       count=len(lobby.quarantined), rooms=sorted(lobby.quarantined))
+
+    def _listen_admin(self, operator: Operator) -> None:
+        """The operator's socket, mode 0600; one left by a killed server is replaced. Failing
+        to open it is said loudly but does not stop the game server."""
+        endpoint = UNIXServerEndpoint(self.reactor, self.admin_socket, mode=0o600, wantPID=True)
+        listening = endpoint.listen(AdminFactory(operator))
+
+        def opened(port: IListeningPort) -> None:
+            self.admin_port = port
+            log.info("operator commands on {socket} (grailwar admin)", socket=self.admin_socket)
+
+        listening.addCallbacks(opened, lambda failure: log.failure(
+            "no operator socket at {socket}", failure, socket=self.admin_socket))
 
     def _think(self, choose: Any, *args: Any) -> defer.Deferred:
         """A searching bot thinks in the reactor's thread pool, not in the reactor's thread."""
@@ -252,9 +272,10 @@ class GrailService(Service):
                 loop.stop()
         if self._gc_watch in gc.callbacks:
             gc.callbacks.remove(self._gc_watch)
-        if self.listening is not None:
-            yield self.listening.stopListening()
-            self.listening = None
+        for port in (self.listening, self.admin_port):
+            if port is not None:
+                yield port.stopListening()
+        self.listening = self.admin_port = None
         clients = self.factory.connected() if self.factory is not None else []
         for proto in clients:
             proto.transport.loseConnection()

@@ -12,6 +12,7 @@ from twisted.logger import Logger
 
 from ..shared.protocol import MAX_LISTED, ProtocolError
 from .audit import audit
+from .bans import Bans
 from .room import Member, Room
 from .store import Store, StoreReader
 
@@ -46,6 +47,8 @@ class Lobby:
         self.quarantined: dict[int, str] = {}  # room id -> why its log does not replay
         self.addresses: Counter[str] = Counter()
         self.creators: dict[int, str] = {}
+        self.bans = Bans(store, clock)
+        self.motd = ""  # the operator's message of the day, sent in `welcome` ("": none)
 
     def restore(self) -> None:
         """Bring back every open room from the store, its game replayed and timers re-armed.
@@ -95,6 +98,24 @@ class Lobby:
         del self.rooms[room.id]
         self.creators.pop(room.id, None)
         audit("room_close", room=room.id, why=why)
+
+    def kick(self, room_id: int, seat: int) -> None:
+        """The operator kicks a seat's player (the owner too); a room left empty closes."""
+        room = self.room(room_id)
+        room.kick(seat, by="operator")
+        self._close_if_abandoned(room)
+
+    def close(self, room_id: int, reason: str) -> None:
+        """End a room now (the operator): every member is told `left` with `reason`. A
+        quarantined room is closed in the store."""
+        if self.quarantined.pop(room_id, None) is not None:
+            self.store.close_room(room_id)
+            audit("room_close", room=room_id, why="operator")
+            return
+        room = self.room(room_id)
+        for member, _seat in room.members:
+            member.left(reason)
+        self._close(room, "operator")
 
     def sweep(self) -> None:
         """Close every abandoned room (finished games nobody watches any more)."""

@@ -102,7 +102,7 @@ class GrailProtocol(Protocol):
             self.transport.write(encode(msg))
 
     def left(self, reason: str) -> None:
-        """The room let this connection go (kicked, or its seat resumed elsewhere)."""
+        """The room let this connection go (kicked, its seat resumed elsewhere, closed)."""
         self.room = None
         self.send(message("left", reason=reason))
 
@@ -166,7 +166,8 @@ class GrailProtocol(Protocol):
         self.name = msg["name"]
         self.greeted = True
         audit("hello", addr=self.address, name=self.name)
-        self.send(message("welcome", version=PROTOCOL_VERSION, server=SERVER_NAME))
+        motd = {"motd": self.lobby.motd} if self.lobby.motd else {}
+        self.send(message("welcome", version=PROTOCOL_VERSION, server=SERVER_NAME, **motd))
 
     def msg_ping(self, msg: dict[str, Any]) -> None:
         self.send(message("pong"))
@@ -284,7 +285,12 @@ class GrailFactory(Factory):
         self.lobby = lobby
         self.clock = clock
 
-    def buildProtocol(self, addr: Any) -> GrailProtocol:
+    def buildProtocol(self, addr: Any) -> GrailProtocol | None:
+        """A connection from a banned address is refused (closed before a byte is read)."""
+        host = getattr(addr, "host", None)
+        if host is not None and self.lobby.bans.refuses(host):
+            audit("refused", addr=host, why="banned")
+            return None
         proto = GrailProtocol(self.lobby, self.clock)
         proto.factory = self
         return proto

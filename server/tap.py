@@ -7,6 +7,7 @@ from typing import Any, ClassVar
 
 from twisted.python import usage
 
+from .admin import default_socket
 from .app import (
     DEFAULT_PORT,
     KEEP_DAYS,
@@ -19,7 +20,7 @@ from .app import (
 
 class Options(usage.Options):
     synopsis = ("[--host HOST] [--port PORT] [--db FILE] [--max-per-address N] [--max-rooms N] "
-                "[--rooms-per-address N] [--keep-days N]")
+                "[--rooms-per-address N] [--keep-days N] [--admin-socket PATH | --no-admin]")
     longdesc = ("Host a Grail War Online server. SIGTERM or Ctrl-C stops it cleanly: the "
                 "clients are disconnected, the database closed. A restart on the same database "
                 "restores every room, its timers with the time they had left.")
@@ -33,7 +34,9 @@ class Options(usage.Options):
          int],
         ["keep-days", None, KEEP_DAYS, "days a finished game is kept after it closes (0: "
          "forever)", float],
+        ["admin-socket", None, None, "UNIX socket for `grailwar admin` (default: <db>.admin.sock)"],
     ]
+    optFlags: ClassVar[list[list[Any]]] = [["no-admin", None, "open no operator socket"]]
 
 
 def makeService(options: Options) -> Any:
@@ -43,4 +46,6 @@ def makeService(options: Options) -> Any:
                         max_per_address=options["max-per-address"],
                         max_rooms=options["max-rooms"],
                         rooms_per_address=options["rooms-per-address"],
-                        keep_days=options["keep-days"])
+                        keep_days=options["keep-days"],
+                        admin_socket=None if options["no-admin"]
+                        else options["admin-socket"] or default_socket(options["db"]))
