@@ -17,13 +17,12 @@ from twisted.internet.interfaces import IReactorTime
 from twisted.internet.protocol import Factory
 from twisted.protocols.basic import LineReceiver
 
-from ..shared.protocol import MOTD, ProtocolError
+from ..shared.protocol import CLOSED_BY_OPERATOR, MOTD, ProtocolError
 from .audit import audit
 from .lobby import Lobby
 from .protocol import GrailProtocol
 
 ADMIN_SUFFIX = ".admin.sock"
-CLOSED_BY_OPERATOR = "closed by the operator"  # the `left` reason a closed room's members get
 
 
 def default_socket(db: str) -> str | None:

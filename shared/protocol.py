@@ -175,6 +175,7 @@ def _opt(t: type, **kw: Any) -> Field:
 NAME = Field(str, lo=1, hi=32, text="name")  # a player's
 ROOM_NAME = Field(str, lo=1, hi=32, text="label")
 MOTD = _opt(str, lo=1, hi=300, text="line")  # the operator's message of the day (issue 11)
+CLOSED_BY_OPERATOR = "closed by the operator"  # the `left` reason of a room the operator ended
 CLASS_NAMES = ("saber", "archer", "lancer", "rider", "caster", "assassin", "berserker")
 LEVELS = ("easy", "normal", "hard", "random")
 CHANNELS = ("room", "negotiation", "whisper")
