@@ -69,7 +69,7 @@ def describe(cmd: str, answer: dict[str, Any]) -> str:
         return f"refused: {answer.get('error')}"
     if cmd == "status":
         motd = f"\nmotd: {answer['motd']}" if answer.get("motd") else ""
-        return (f"up {answer['uptime'] / 3600:.1f} h, {answer['rooms']} room(s) "
+        return (f"up {duration(answer['uptime'])}, {answer['rooms']} room(s) "
                 f"({answer['quarantined']} quarantined), {answer['connections']} connection(s), "
                 f"{answer['players']} player(s), {answer['spectators']} spectator(s), "
                 f"{answer['bots']} bot(s), {answer['bans']} ban(s){motd}")
@@ -83,6 +83,15 @@ def describe(cmd: str, answer: dict[str, Any]) -> str:
     if cmd == "motd":
         return f"motd: {answer['motd']}" if answer["motd"] else "no motd"
     return "done"
+
+
+def duration(seconds: float) -> str:
+    """`2 d 3 h 5 min`, leaving out the larger units that are 0 (`5 min`, `0 min`)."""
+    minutes = int(seconds // 60)
+    parts = [(minutes // 1440, "d"), (minutes // 60 % 24, "h"), (minutes % 60, "min")]
+    while len(parts) > 1 and parts[0][0] == 0:
+        parts.pop(0)
+    return " ".join(f"{n} {unit}" for n, unit in parts)
 
 
 def _room_line(room: dict[str, Any]) -> str:

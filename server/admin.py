@@ -99,7 +99,7 @@ class Operator:
                 "connections": len(list(self.connections())),
                 **{key: sum(s[key] for s in summaries)
                    for key in ("players", "spectators", "bots")},
-                "quarantined": len(self.lobby.quarantined), "bans": len(self.lobby.bans.until),
+                "quarantined": len(self.lobby.quarantined), "bans": len(self.lobby.bans.active()),
                 "motd": self.lobby.motd}
 
     def cmd_rooms(self) -> dict[str, Any]:
@@ -167,6 +167,8 @@ class AdminProtocol(LineReceiver):
 
 
 class AdminFactory(Factory):
+    noisy = False  # the audit log says what the operator did
+
     def __init__(self, operator: Operator) -> None:
         self.operator = operator
 

@@ -32,6 +32,10 @@ class Bans:
         self.store.delete_ban(address)
         return True
 
+    def active(self) -> list[str]:
+        """The addresses banned now (expired bans are forgotten on the way)."""
+        return [address for address in list(self.until) if self.refuses(address)]
+
     def refuses(self, address: str) -> bool:
         if address not in self.until:
             return False

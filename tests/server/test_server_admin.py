@@ -115,8 +115,10 @@ def test_a_ban_for_minutes_ends_by_itself_and_unban_lifts_one_at_once() -> None:
     assert admin.ask("ban", addr="10.0.0.2", minutes=30)["until"] == pytest.approx(1800)
     admin.ask("ban", addr="10.0.0.3")
     server.advance(1799)
+    assert admin.ask("status")["bans"] == 2
     assert server.factory.buildProtocol(peer("10.0.0.2")) is None
     server.advance(2)
+    assert admin.ask("status")["bans"] == 1
     assert server.factory.buildProtocol(peer("10.0.0.2")) is not None
     assert [row[0] for row in server.store.load_bans()] == ["10.0.0.3"]  # expired: deleted
     assert admin.ask("unban", addr="10.0.0.3") == {"ok": True}
@@ -257,3 +259,10 @@ def test_the_twist_plugin_opens_the_admin_socket_beside_the_database_unless_told
     assert service().admin_socket == "/srv/gw.db.admin.sock"
     assert service("--admin-socket", "/run/gw.sock").admin_socket == "/run/gw.sock"
     assert service("--no-admin").admin_socket is None
+
+
+def test_grailwar_admin_says_the_uptime_in_days_hours_and_minutes() -> None:
+    from grailwar.cli.admin import duration
+
+    assert [duration(s) for s in (59, 300, 3 * 3600 + 60, 2 * 86400 + 120)] == [
+        "0 min", "5 min", "3 h 1 min", "2 d 0 h 2 min"]
