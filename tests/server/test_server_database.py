@@ -4,6 +4,7 @@ check` finds both), online backups, and closed rooms purged so the file stops gr
 
 from __future__ import annotations
 
+import contextlib
 import os
 import re
 import sqlite3
@@ -11,7 +12,6 @@ import subprocess
 import sys
 import threading
 from collections.abc import Iterator
-from contextlib import closing, contextmanager
 from pathlib import Path
 from typing import Any
 
@@ -57,19 +57,10 @@ def playing_room(store: Store, room_id: int = 1) -> tuple[Room, str]:
     return room, token
 
 
-@contextmanager
-def raw_db(path: Path) -> Iterator[sqlite3.Connection]:
-    """A plain connection, committed and closed on leaving (`with sqlite3.connect(…)` only
-    commits: a connection left to the garbage collector folds its WAL into the file at some
-    later moment, behind a test comparing the file's bytes)."""
-    with closing(sqlite3.connect(path)) as db, db:
-        yield db
-
-
 def flip_first_action(path: Path) -> bytes:
     """Flip the first byte of room 1's first stored action into one msgpack never uses (as a
     bad disk sector or a stray write would); returns the original, for the repair."""
-    with raw_db(path) as db:
+    with contextlib.closing(sqlite3.connect(path)) as db, db:  # closed: the WAL checkpointed
         (blob,) = db.execute("SELECT action FROM actions WHERE room = 1 AND seq = "
                              "(SELECT MIN(seq) FROM actions WHERE room = 1)").fetchone()
         db.execute("UPDATE actions SET action = ? WHERE room = 1 AND action = ?",
@@ -78,13 +69,13 @@ def flip_first_action(path: Path) -> bytes:
 
 
 def repair_first_action(path: Path, blob: bytes) -> None:
-    with raw_db(path) as db:
+    with contextlib.closing(sqlite3.connect(path)) as db, db:
         db.execute("UPDATE actions SET action = ? WHERE room = 1 AND action = ?",
                    (blob, b"\xc1" + blob[1:]))
 
 
 def closed_flag(path: Path, room_id: int) -> int:
-    with raw_db(path) as db:
+    with sqlite3.connect(path) as db:
         return db.execute("SELECT closed FROM rooms WHERE id = ?", (room_id,)).fetchone()[0]
 
 
@@ -369,7 +360,7 @@ def test_finished_games_are_kept_for_their_retention_then_purged(tmp_path: Path)
     server.startService()
     finished = finish(server.lobby)
     churn(server.lobby, 1)
-    with raw_db(db) as raw:
+    with sqlite3.connect(db) as raw:
         assert raw.execute("SELECT finished FROM rooms WHERE id = ?",
                            (finished,)).fetchone()[0] == pytest.approx(reactor.seconds())
     reactor.advance(PURGE_EVERY)
