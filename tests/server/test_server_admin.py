@@ -266,3 +266,19 @@ def test_grailwar_admin_says_the_uptime_in_days_hours_and_minutes() -> None:
 
     assert [duration(s) for s in (59, 300, 3 * 3600 + 60, 2 * 86400 + 120)] == [
         "0 min", "5 min", "3 h 1 min", "2 d 0 h 2 min"]
+
+
+@pytest.mark.skipif(sys.platform == "win32", reason="UNIX sockets")
+def test_the_socket_of_a_killed_server_is_replaced_at_the_next_start(
+        tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
+    from test_server_loopback import ServerProcess
+
+    db = tmp_path / "grailwar.db"
+    ServerProcess(db).kill()  # SIGKILL: the socket and its lock stay behind
+    assert Path(f"{db}.admin.sock").exists()
+    server = ServerProcess(db)
+    try:
+        assert main(["admin", "--db", str(db), "status"]) == 0
+        assert capsys.readouterr().out.startswith("up 0 min, 0 room(s)")
+    finally:
+        server.kill()
