@@ -92,6 +92,8 @@ class Lobby:
             self._close(room, "over" if over else "abandoned")
 
     def _close(self, room: Room, why: str) -> None:
+        """Stop the room and close it in the store (a finished game's retention counts from
+        now); `why` goes to the audit log: abandoned, over or operator."""
         over = room.state is not None and room.state.over
         room.stop()
         self.store.close_room(room.id, self.clock.seconds() if over else None)
