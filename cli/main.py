@@ -10,9 +10,9 @@ from collections.abc import Sequence
 def build_parser() -> argparse.ArgumentParser:
     parser = argparse.ArgumentParser(prog="grailwar", description="Grail War Online")
     sub = parser.add_subparsers(dest="command", required=True)
-    from . import bot, db, play, scenario, serve, simulate, tournament
+    from . import admin, bot, db, play, scenario, serve, simulate, tournament
 
-    for module in (bot, db, play, scenario, serve, simulate, tournament):
+    for module in (admin, bot, db, play, scenario, serve, simulate, tournament):
         module.register(sub)
     return parser
 

@@ -64,6 +64,11 @@ def add_options(p: argparse.ArgumentParser) -> None:
                    "(default %(default)s)")
     p.add_argument("--creates-per-address", type=int, default=CREATES_PER_ADDRESS,
                    help="new rooms per minute from one address (default %(default)s)")
+    admin = p.add_mutually_exclusive_group()
+    admin.add_argument("--admin-socket", metavar="PATH",
+                       help="UNIX socket for `grailwar admin` (default: beside the database, "
+                       "<db>.admin.sock, mode 0600)")
+    admin.add_argument("--no-admin", action="store_true", help="open no operator socket")
 
 
 def run(args: argparse.Namespace) -> int:
@@ -75,6 +80,7 @@ def run(args: argparse.Namespace) -> int:
         textFileLogObserver,
     )
 
+    from ..server.admin import default_socket
     from ..server.app import REFUSALS, GrailService
     from ..server.tls import BadCertificate, tls_options
 
@@ -96,7 +102,9 @@ def run(args: argparse.Namespace) -> int:
                            max_queued=args.max_queued, handshake_timeout=args.handshake_timeout,
                            idle_timeout=args.idle_timeout,
                            joins_per_address=args.joins_per_address,
-                           creates_per_address=args.creates_per_address)
+                           creates_per_address=args.creates_per_address,
+                           admin_socket=None if args.no_admin
+                           else args.admin_socket or default_socket(args.db))
     failed: list[bool] = []
 
     def start() -> None:

@@ -19,13 +19,16 @@ from ..shared.engine.deduction import candidates
 from ..shared.engine.prompts import PROMPTS
 from ..shared.engine.text import dice_line
 from ..shared.engine.turns import PRIORITY
-from ..shared.protocol import text_fault
+from ..shared.protocol import CLOSED_BY_OPERATOR, text_fault
 from .battle_feed import formula, latest_strike, opposed_targets
 from .chatbook import ChatBook, line_text
 from .i18n import Tr
 
 MAX_EVENTS = 3000
 DICE_KINDS = ("dice", "critical", "fumble")
+# The `left` reasons the client explains, each with its catalog key.
+LEFT_TEXTS = {"left": "error.left_left", "kicked": "error.left_kicked",
+              "resumed elsewhere": "error.left_resumed", CLOSED_BY_OPERATOR: "admin.left_closed"}
 
 # The verbs a rules module adds to the shared prompt records, with the module and the option
 # that switch them on: `PROMPTS` is the same for every game, so a game without the module must
@@ -152,6 +155,7 @@ class ClientModel:
         self.connection = "offline"  # offline | connecting | connected | reconnecting
         self.attempt = 0
         self.host = ""
+        self.motd = ""  # the server operator's message of the day, from `welcome`
         self.left_reason = ""
         self.sent_state_id = -1  # the state an action was sent on (buttons wait for the next)
         self.revision = 0  # bumped on every change that a screen must redraw for
@@ -170,6 +174,7 @@ class ClientModel:
     def _on_welcome(self, msg: dict[str, Any], now: float) -> None:
         self.server_version = msg.get("version")
         self.server_name = msg.get("server", "")
+        self.motd = msg.get("motd", "")
         self.connection = "connected"
         self.attempt = 0
 
@@ -271,8 +276,8 @@ class ClientModel:
         self.seat = None
         self.token = ""
         self.state = None
-        key = f"error.left_{reason.split()[0]}" if reason else "error.left_left"
-        if self.tr.has(key):
+        key = LEFT_TEXTS.get(reason or "left")
+        if key is not None:
             self.notify(self.tr(key), "info" if reason == "left" else "error", now)
 
     def error_text(self, msg: dict[str, Any]) -> str:

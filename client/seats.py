@@ -19,10 +19,12 @@ from dataclasses import asdict, dataclass
 from pathlib import Path
 from typing import Any
 
+from ..shared.protocol import CLOSED_BY_OPERATOR
 from . import config
 
 GONE = ("bad_token", "room_not_found")  # the server's word that a stored seat is no more
-GIVEN_UP = ("left", "kicked")  # `left` reasons that void the token (not `resumed elsewhere`)
+# `left` reasons that void the token (not `resumed elsewhere`)
+GIVEN_UP = ("left", "kicked", CLOSED_BY_OPERATOR)
 
 
 @dataclass(frozen=True)

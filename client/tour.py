@@ -34,6 +34,10 @@ SAMPLE_CHAT = {
     "en": ("Good luck, everyone. The Grail is mine.", "Be gentle."),
 }
 PLAYER = {"ja": "衛宮", "ko": "한서진", "en": "Ayaka"}
+# the operator's message of the day on the lobby (the operator's words, not a catalog's)
+TOUR_MOTD = {"ja": "今夜23時から10分間メンテナンスします。",
+             "ko": "오늘 밤 11시부터 10분간 점검합니다.",
+             "en": "Maintenance tonight at 23:00 UTC, for ten minutes."}
 TOUR_SEED = 1  # the scripted game's; the dossier comment below holds for it
 TACTICS_SEED = 20240611  # the staged tactics battle's (its screens and tests rely on it)
 TOUR_ROLL = "1D100<=60"  # rolled by the server in the chat (its own dice, not the game's)
@@ -158,6 +162,7 @@ class Tour:
         app.local = LocalServer(self.reactor, bot_delay=0.05)
         app.local.start()
         lobby = app.local.lobby
+        lobby.motd = TOUR_MOTD.get(self.lang, TOUR_MOTD["en"])
         demo = [("冬木の夜会" if self.lang == "ja" else "한밤의 성배" if self.lang == "ko"
                  else "Fuyuki night table", "secret", 4),
                 ("River Bridge", None, 7), ("初心者歓迎 beginners", None, 5)]

@@ -28,9 +28,11 @@ from typing import Any
 
 from twisted.application.service import Service
 from twisted.internet import defer, task
+from twisted.internet.endpoints import UNIXServerEndpoint
 from twisted.internet.interfaces import IListeningPort
 from twisted.logger import Logger
 
+from .admin import AdminFactory, Operator
 from .lobby import (
     CREATES_PER_ADDRESS,
     HANDSHAKE_TIMEOUT,
@@ -123,9 +125,10 @@ class TrackingFactory(GrailFactory):
         super().__init__(lobby, clock)
         self.live: weakref.WeakSet[GrailProtocol] = weakref.WeakSet()
 
-    def buildProtocol(self, addr: Any) -> GrailProtocol:
+    def buildProtocol(self, addr: Any) -> GrailProtocol | None:
         proto = super().buildProtocol(addr)
-        self.live.add(proto)
+        if proto is not None:
+            self.live.add(proto)
         return proto
 
     def connected(self) -> list[GrailProtocol]:
@@ -145,7 +148,7 @@ class GrailService(Service):
                  idle_timeout: float = IDLE_TIMEOUT, joins_per_address: int = JOINS_PER_ADDRESS,
                  creates_per_address: int = CREATES_PER_ADDRESS, tune_gc: bool = True,
                  keep_days: float = KEEP_DAYS, bot_workers: int = BOT_WORKERS,
-                 tls: Any = None) -> None:
+                 tls: Any = None, admin_socket: str | None = None) -> None:
         self.reactor = reactor
         self.tls = tls  # the TLS options (server/tls.py): this port speaks only TLS; None: TCP
         self.db = db
@@ -160,6 +163,8 @@ class GrailService(Service):
         self.joins_per_address = joins_per_address
         self.creates_per_address = creates_per_address
         self.tune_gc = tune_gc
+        self.admin_socket = admin_socket  # the operator's UNIX socket (None: no admin socket)
+        self.admin_port: IListeningPort | None = None
         self.keep = keep_days * DAY  # seconds a finished game is kept (0: forever)
         self.bot_workers = bot_workers  # processes for searching bots (0: they play normal)
         self.pool: BotPool | None = None
@@ -235,6 +240,8 @@ class GrailService(Service):
         self.purger = task.LoopingCall(self._purge, store)
         self.purger.clock = self.reactor
         self.purger.start(PURGE_EVERY, now=False)
+        if self.admin_socket is not None:
+            self._listen_admin(Operator(lobby, factory.connected, self.reactor))
         address = self.listening.getHost()
         log.info("grailwar server on {host}:{port}, {wire}, database {db}, {rooms} room(s) "
                  "restored (server was down {downtime:.1f} s), at most {per} connection(s) per "
@@ -252,6 +259,19 @@ class GrailService(Service):
         if self.tls is not None:
             return self.reactor.listenSSL(self.port, factory, self.tls, interface=self.host)
         return self.reactor.listenTCP(self.port, factory, interface=self.host)
+
+    def _listen_admin(self, operator: Operator) -> None:
+        """The operator's socket, mode 0600; one left by a killed server is replaced. Failing
+        to open it is said loudly but does not stop the game server."""
+        endpoint = UNIXServerEndpoint(self.reactor, self.admin_socket, mode=0o600, wantPID=True)
+        listening = endpoint.listen(AdminFactory(operator))
+
+        def opened(port: IListeningPort) -> None:
+            self.admin_port = port
+            log.info("operator commands on {socket} (grailwar admin)", socket=self.admin_socket)
+
+        listening.addCallbacks(opened, lambda failure: log.failure(
+            "no operator socket at {socket}", failure, socket=self.admin_socket))
 
     def _gc_watch(self, phase: str, info: dict[str, Any]) -> None:
         if phase == "start":
@@ -282,9 +302,10 @@ class GrailService(Service):
                 loop.stop()
         if self._gc_watch in gc.callbacks:
             gc.callbacks.remove(self._gc_watch)
-        if self.listening is not None:
-            yield self.listening.stopListening()
-            self.listening = None
+        for port in (self.listening, self.admin_port):
+            if port is not None:
+                yield port.stopListening()
+        self.listening = self.admin_port = None
         clients = self.factory.connected() if self.factory is not None else []
         for proto in clients:
             proto.transport.loseConnection()

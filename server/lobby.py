@@ -11,6 +11,8 @@ from twisted.internet.interfaces import IReactorTime
 from twisted.logger import Logger
 
 from ..shared.protocol import MAX_LISTED, ProtocolError
+from .audit import audit
+from .bans import Bans
 from .limits import AddressLimit, PasswordGuard
 from .room import Member, Room
 from .store import Store, StoreReader
@@ -63,6 +65,8 @@ class Lobby:
         self.quarantined: dict[int, str] = {}  # room id -> why its log does not replay
         self.addresses: Counter[str] = Counter()
         self.creators: dict[int, str] = {}
+        self.bans = Bans(store, clock)
+        self.motd = ""  # the operator's message of the day, sent in `welcome` ("": none)
 
     def restore(self) -> None:
         """Bring back every open room from the store, its game replayed and timers re-armed.
@@ -103,10 +107,35 @@ class Lobby:
         is closed."""
         over = room.state is not None and room.state.over
         if room.empty and (over or not any(s.kind == "human" for s in room.seats)):
-            room.stop()
-            self.store.close_room(room.id, self.clock.seconds() if over else None)
-            del self.rooms[room.id]
-            self.creators.pop(room.id, None)
+            self._close(room, "over" if over else "abandoned")
+
+    def _close(self, room: Room, why: str) -> None:
+        """Stop the room and close it in the store (a finished game's retention counts from
+        now); `why` goes to the audit log: abandoned, over or operator."""
+        over = room.state is not None and room.state.over
+        room.stop()
+        self.store.close_room(room.id, self.clock.seconds() if over else None)
+        del self.rooms[room.id]
+        self.creators.pop(room.id, None)
+        audit("room_close", room=room.id, why=why)
+
+    def kick(self, room_id: int, seat: int) -> None:
+        """The operator kicks a seat's player (the owner too); a room left empty closes."""
+        room = self.room(room_id)
+        room.kick(seat, by="operator")
+        self._close_if_abandoned(room)
+
+    def close(self, room_id: int, reason: str) -> None:
+        """End a room now (the operator): every member is told `left` with `reason`. A
+        quarantined room is closed in the store."""
+        if self.quarantined.pop(room_id, None) is not None:
+            self.store.close_room(room_id)
+            audit("room_close", room=room_id, why="operator")
+            return
+        room = self.room(room_id)
+        for member, _seat in room.members:
+            member.left(reason)
+        self._close(room, "operator")
 
     def sweep(self) -> None:
         """Close every abandoned room (finished games nobody watches any more)."""
@@ -131,6 +160,7 @@ class Lobby:
         room.think = self.think
         self.rooms[room_id] = room
         self.creators[room_id] = address
+        audit("room_open", room=room_id, name=name, addr=address)
         return room
 
     def room(self, room_id: int) -> Room:

@@ -24,6 +24,7 @@ from ..shared.protocol import (
     message,
     validate,
 )
+from .audit import audit
 from .limits import RateLimit
 from .lobby import Lobby
 from .room import Room
@@ -79,7 +80,9 @@ class GrailProtocol(Protocol):
         try:
             self.lobby.connect(self.address)
             self.counted = True
+            audit("connect", addr=self.address)
         except ProtocolError as err:
+            audit("refused", addr=self.address, why=err.code)
             self.fail(err)
             return
         self.last_frame = self.clock.seconds()
@@ -93,7 +96,10 @@ class GrailProtocol(Protocol):
         self.timers.clear()
         if self.counted:
             self.counted = False
+            if self.room is not None:
+                self._audit_seat("drop", self.room)
             self.lobby.disconnect(self.address, self, self.room)
+            audit("disconnect", addr=self.address, name=self.name)
         self.room = None
 
     def send(self, msg: dict[str, Any]) -> None:
@@ -145,7 +151,7 @@ class GrailProtocol(Protocol):
             self.transport.abortConnection()
 
     def left(self, reason: str) -> None:
-        """The room let this connection go (kicked, or its seat resumed elsewhere)."""
+        """The room let this connection go (kicked, its seat resumed elsewhere, closed)."""
         self.room = None
         self.send(message("left", reason=reason))
 
@@ -221,7 +227,9 @@ class GrailProtocol(Protocol):
         handshake = self.timers.pop("handshake", None)
         if handshake is not None and handshake.active():
             handshake.cancel()
-        self.send(message("welcome", version=PROTOCOL_VERSION, server=SERVER_NAME))
+        audit("hello", addr=self.address, name=self.name)
+        motd = {"motd": self.lobby.motd} if self.lobby.motd else {}
+        self.send(message("welcome", version=PROTOCOL_VERSION, server=SERVER_NAME, **motd))
 
     def msg_ping(self, msg: dict[str, Any]) -> None:
         self.send(message("pong"))
@@ -261,6 +269,7 @@ class GrailProtocol(Protocol):
         if msg.get("spectator"):
             self.room = room
             room.join_spectator(self)
+            self._audit_seat("join", room)
         else:
             self._join(room, msg.get("cls"))
 
@@ -268,6 +277,7 @@ class GrailProtocol(Protocol):
         """The room answers `joined` itself, before anything else it sends to this member."""
         room.join_player(self, cls)
         self.room = room
+        self._audit_seat("join", room)
 
     def msg_resume(self, msg: dict[str, Any]) -> None:
         self._not_in_room()
@@ -275,9 +285,17 @@ class GrailProtocol(Protocol):
         room = self.lobby.room(msg["room"])
         room.resume(self, msg["token"])
         self.room = room
+        self._audit_seat("resume", room)
+
+    def _audit_seat(self, event: str, room: Room) -> None:
+        """This connection's seat in `room` (-1: a spectator) at a join, resume, leave, drop."""
+        seat = room.seat_of(self)
+        audit(event, room=room.id, seat=-1 if seat is None else seat, addr=self.address,
+              name=self.name)
 
     def msg_leave_room(self, msg: dict[str, Any]) -> None:
         room = self._in_room()
+        self._audit_seat("leave", room)
         self.room = None
         self.lobby.leave(self, room)
         self.send(message("left", reason="left"))
@@ -332,7 +350,12 @@ class GrailFactory(Factory):
         self.lobby = lobby
         self.clock = clock
 
-    def buildProtocol(self, addr: Any) -> GrailProtocol:
+    def buildProtocol(self, addr: Any) -> GrailProtocol | None:
+        """A connection from a banned address is refused (closed before a byte is read)."""
+        host = getattr(addr, "host", None)
+        if host is not None and self.lobby.bans.refuses(host):
+            audit("refused", addr=host, why="banned")
+            return None
         proto = GrailProtocol(self.lobby, self.clock)
         proto.factory = self
         return proto

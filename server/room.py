@@ -42,6 +42,7 @@ from ..shared.engine.prompts import PROMPTS
 from ..shared.engine.text import event_line
 from ..shared.engine.turns import in_priority
 from ..shared.protocol import SECONDS, ProtocolError, message
+from .audit import audit
 from .chat import ChatLog, is_reveal
 from .history import history_messages, seen_history
 from .store import SeatRow, Store
@@ -351,6 +352,10 @@ class Room:
         seat.kind, seat.name, seat.token, seat.cls = "open", "", None, None
         seat.ready = False
         self._save_seat(seat)
+        self._pass_ownership(seat)
+
+    def _pass_ownership(self, seat: Seat) -> None:
+        """The owner's seat lost its player: the first other player owns the room."""
         if seat.index == self.owner:
             humans = [s.index for s in self.seats if s.kind == "human"]
             self.owner = humans[0] if humans else 0
@@ -396,9 +401,11 @@ class Room:
         self._vacate(seat)
         self.broadcast_room()
 
-    def kick(self, index: int) -> None:
+    def kick(self, index: int, by: str = "owner") -> None:
+        """The seat's player goes (before the start the seat opens, after it a bot plays it).
+        The owner kicks another player; the operator (`by="operator"`) anyone, the owner too."""
         seat = self._seat(index)
-        if seat.kind != "human" or index == self.owner:
+        if seat.kind != "human" or (index == self.owner and by == "owner"):
             raise ProtocolError("seat_taken", "only another player may be kicked")
         member = seat.member
         seat.member = None
@@ -408,11 +415,13 @@ class Room:
         if member is not None:
             member.left("kicked")
         self._tell_seat(index, "kicked", seat.name)
+        audit("kick", room=self.id, seat=index, name=seat.name, by=by)
         if self.state is None:
             self._vacate(seat)
         else:
             seat.kind, seat.token, seat.name = "bot", None, f"bot ({seat.level})"
             self._save_seat(seat)
+            self._pass_ownership(seat)
             self._schedule_bots()
         self.broadcast_room()
 

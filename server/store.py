@@ -2,7 +2,8 @@
 
 One database holds every room: its options and seed, its seats (with hashed tokens), the
 ordered list of accepted actions, the deadlines of the running timers, and its last chat lines
-(with who may read each). A restarted server rebuilds each room by replaying its actions from
+(with who may read each); and the
+banned addresses. A restarted server rebuilds each room by replaying its actions from
 the seed.
 
 Each statement commits on its own (autocommit). In WAL mode with synchronous=NORMAL a commit
@@ -58,6 +59,7 @@ CREATE TABLE IF NOT EXISTS chat (
     room INTEGER NOT NULL, id INTEGER NOT NULL, entry TEXT NOT NULL,
     PRIMARY KEY (room, id)
 ) WITHOUT ROWID;
+CREATE TABLE IF NOT EXISTS bans (address TEXT PRIMARY KEY, until REAL, reason TEXT NOT NULL);
 """
 
 
@@ -362,3 +364,14 @@ class Store(StoreReader):
                 "INSERT INTO deadlines (room, seat, kind, due) VALUES (?, ?, ?, ?)",
                 [(room_id, seat, kind, due) for seat, (kind, due) in deadlines.items()])
         self._deadlines[room_id] = dict(deadlines)
+
+    # --- banned addresses (server/bans.py) ---------------------------------------------------
+    def save_ban(self, address: str, until: float | None, reason: str) -> None:
+        self._write("INSERT OR REPLACE INTO bans (address, until, reason) VALUES (?, ?, ?)",
+                    (address, until, reason))
+
+    def delete_ban(self, address: str) -> None:
+        self._write("DELETE FROM bans WHERE address = ?", (address,))
+
+    def load_bans(self) -> list[tuple[str, float | None, str]]:
+        return list(self.db.execute("SELECT address, until, reason FROM bans"))

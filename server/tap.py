@@ -7,6 +7,7 @@ from typing import Any, ClassVar
 
 from twisted.python import usage
 
+from .admin import default_socket
 from .app import (
     BOT_WORKERS,
     DEFAULT_PORT,
@@ -30,7 +31,7 @@ class Options(usage.Options):
                 "[--rooms-per-address N] [--keep-days N] [--bot-workers N] "
                 "[--tls-cert CERT.pem --tls-key KEY.pem] [--max-queued BYTES] "
                 "[--handshake-timeout S] [--idle-timeout S] [--joins-per-address N] "
-                "[--creates-per-address N]")
+                "[--creates-per-address N] [--admin-socket PATH | --no-admin]")
     longdesc = ("Host a Grail War Online server. SIGTERM or Ctrl-C stops it cleanly: the "
                 "clients are disconnected, the database closed. A restart on the same database "
                 "restores every room, its timers with the time they had left.")
@@ -56,7 +57,9 @@ class Options(usage.Options):
          int],
         ["creates-per-address", None, CREATES_PER_ADDRESS, "new rooms per minute from one "
          "address", int],
+        ["admin-socket", None, None, "UNIX socket for `grailwar admin` (default: <db>.admin.sock)"],
     ]
+    optFlags: ClassVar[list[list[Any]]] = [["no-admin", None, "open no operator socket"]]
 
     def postOptions(self) -> None:
         """A wrong certificate or key stops `twist` here, with the reason, before it serves."""
@@ -80,4 +83,6 @@ def makeService(options: Options) -> Any:
                         handshake_timeout=options["handshake-timeout"],
                         idle_timeout=options["idle-timeout"],
                         joins_per_address=options["joins-per-address"],
-                        creates_per_address=options["creates-per-address"])
+                        creates_per_address=options["creates-per-address"],
+                        admin_socket=None if options["no-admin"]
+                        else options["admin-socket"] or default_socket(options["db"]))

@@ -176,6 +176,8 @@ def _opt(t: type, **kw: Any) -> Field:
 
 NAME = Field(str, lo=1, hi=32, text="name")  # a player's
 ROOM_NAME = Field(str, lo=1, hi=32, text="label")
+MOTD = _opt(str, lo=1, hi=300, text="line")  # the operator's message of the day (issue 11)
+CLOSED_BY_OPERATOR = "closed by the operator"  # the `left` reason of a room the operator ended
 CLASS_NAMES = ("saber", "archer", "lancer", "rider", "caster", "assassin", "berserker")
 LEVELS = ("easy", "normal", "hard", "random")
 CHANNELS = ("room", "negotiation", "whisper")
@@ -247,7 +249,8 @@ _MESSAGES = [
                            "ref": _opt(int, lo=0, hi=2**31)},
             "an action (the engine's dict form) chosen on state `state_id`; answered by ack"),
     # --- server to client ---
-    Message("welcome", "s2c", {"version": Field(int), "server": Field(str)}),
+    Message("welcome", "s2c", {"version": Field(int), "server": Field(str), "motd": MOTD},
+            "the handshake's answer; `motd`: the operator's message of the day, if any"),
     Message("pong", "s2c", {}),
     Message("error", "s2c", {"code": Field(str, choices=tuple(ERRORS)), "message": Field(str),
                              "field": _opt(str), "ref": _opt(int)}),

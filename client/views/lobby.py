@@ -140,7 +140,7 @@ class LobbyView(BaseView):
         s.rect(0, th.HEIGHT - 64, th.WIDTH, 64, th.BG2)
         s.rect(0, th.HEIGHT - 66, th.WIDTH, 2, th.VERMILION)
         self.title_text(s, tr("lobby.title"), 28, th.HEIGHT - 44, 26)
-        s.text(tr("lobby.server", host=self.model.host), 180, th.HEIGHT - 40, 14, th.MUTED)
+        self.server_line(s, 180, th.WIDTH - 310)
         self.button(s, "back", th.WIDTH - 150, th.HEIGHT - 50, 126, 36, tr("lobby.back"),
                     self.app.go_title, style="ghost")
         self.button(s, "refresh", th.WIDTH - 290, th.HEIGHT - 50, 126, 36, tr("lobby.refresh"),
@@ -151,6 +151,17 @@ class LobbyView(BaseView):
         self.rooms_table(s, 24, 40, 780, 616 if held else 680,
                          {seat.room: seat for seat in held})
         self.create_panel(s, 828, 40, 428, 680)
+
+    def server_line(self, s: Scene, left: float, right: float) -> None:
+        """The server's address, and under it the operator's message of the day if any (the
+        operator's own words: the regular face, fitted to one line)."""
+        host = self.tr("lobby.server", host=self.model.host)
+        if not self.model.motd:
+            s.text(host, left, th.HEIGHT - 40, 14, th.MUTED)
+            return
+        s.text(host, left, th.HEIGHT - 30, 13, th.MUTED)
+        s.text(self.tr("admin.motd", text=self.model.motd), left, th.HEIGHT - 54, 12, th.GOLD,
+               max_width=right - left)
 
     def held_seats(self) -> list[HeldSeat]:
         """The seats kept on disk for this server (none in local play)."""
