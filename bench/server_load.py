@@ -681,15 +681,23 @@ def main() -> int:
         finally:
             echo.stop()
             if not args.connect:
-                out["server_exit"] = server.stop()
-                log = (Path(tmp) / "server.log").read_text(errors="replace")
-                out["server_errors_logged"] = log.count("Traceback")
-    if args.json:
+                stop_server(server, Path(tmp) / "server.log", out)
+    report(out, args.json)
+    return 0
+
+
+def stop_server(server: Child, log: Path, out: dict[str, Any]) -> None:
+    """Stop the bench's server; its exit code and the tracebacks it logged go in `out`."""
+    out["server_exit"] = server.stop()
+    out["server_errors_logged"] = log.read_text(errors="replace").count("Traceback")
+
+
+def report(out: dict[str, Any], as_json: bool) -> None:
+    if as_json:
         print(json.dumps(out))
     else:
         for key, value in out.items():
             print(f"{key:>22}: {value}")
-    return 0
 
 
 if __name__ == "__main__":

@@ -113,14 +113,8 @@ def main() -> int:
                 lines = (Path(tmp) / "slow.log").read_text().splitlines()
                 if lines and lines[-1].startswith("{"):
                     out.update(json.loads(lines[-1]))
-            out["server_exit"] = server.stop()
-            log = (Path(tmp) / "server.log").read_text(errors="replace")
-            out["server_errors_logged"] = log.count("Traceback")
-    if args.json:
-        print(json.dumps(out))
-    else:
-        for key, value in out.items():
-            print(f"{key:>22}: {value}")
+            load.stop_server(server, Path(tmp) / "server.log", out)
+    load.report(out, args.json)
     return 0
 
 

@@ -57,3 +57,24 @@ def save(data: dict[str, Any]) -> None:
                                    ensure_ascii=False), encoding="utf-8")
     except OSError:
         pass
+
+
+def read_map(path: Path) -> dict[str, Any]:
+    """A JSON object the client keeps (seats.json, pins.json): {} if missing or not one."""
+    try:
+        data = json.loads(path.read_text(encoding="utf-8"))
+    except (OSError, ValueError):
+        return {}
+    return {k: v for k, v in data.items() if isinstance(k, str)} if isinstance(data, dict) else {}
+
+
+def write_private(path: Path, data: dict[str, Any]) -> None:
+    """Write a file only its user may read (mode 0600: it holds seat tokens or pins), to a
+    `.part` first, then moved over the old one, so a crash never leaves half a file."""
+    part = path.with_name(path.name + ".part")
+    path.parent.mkdir(parents=True, exist_ok=True)
+    fd = os.open(part, os.O_WRONLY | os.O_CREAT | os.O_TRUNC, 0o600)
+    with os.fdopen(fd, "w", encoding="utf-8") as f:
+        json.dump(data, f, ensure_ascii=False, indent=1, sort_keys=True)
+    os.chmod(part, 0o600)  # a .part left by an older run may have another mode
+    os.replace(part, path)

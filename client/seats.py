@@ -11,8 +11,7 @@ embedded server is new on every start, so its tokens would mean nothing.
 
 from __future__ import annotations
 
-import json
-import os
+import contextlib
 import time
 from collections.abc import Callable
 from dataclasses import asdict, dataclass
@@ -88,26 +87,12 @@ class SeatBook:
         self._save(data)
 
     def _load(self) -> dict[str, dict[str, Any]]:
-        try:
-            data = json.loads(self.path.read_text(encoding="utf-8"))
-        except (OSError, ValueError):
-            return {}
-        if not isinstance(data, dict):
-            return {}
-        return {k: v for k, v in data.items() if isinstance(k, str) and isinstance(v, dict)}
+        return {k: v for k, v in config.read_map(self.path).items() if isinstance(v, dict)}
 
     def _save(self, data: dict[str, Any]) -> None:
-        """Best effort, like client.json; written to a private file, then moved over the old."""
-        part = self.path.with_name(self.path.name + ".part")
-        try:
-            self.path.parent.mkdir(parents=True, exist_ok=True)
-            fd = os.open(part, os.O_WRONLY | os.O_CREAT | os.O_TRUNC, 0o600)
-            with os.fdopen(fd, "w", encoding="utf-8") as f:
-                json.dump(data, f, ensure_ascii=False)
-            os.chmod(part, 0o600)  # a .part left by an older run may have another mode
-            os.replace(part, self.path)
-        except OSError:
-            pass
+        """Best effort, like client.json (a read-only home must not stop the game)."""
+        with contextlib.suppress(OSError):
+            config.write_private(self.path, data)
 
 
 def _entry(key: str, entry: Any) -> HeldSeat | None:

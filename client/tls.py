@@ -12,8 +12,6 @@ from __future__ import annotations
 
 import hashlib
 import ipaddress
-import json
-import os
 import re
 from dataclasses import dataclass
 from pathlib import Path
@@ -66,23 +64,11 @@ class PinStore:
     def pin(self, server: str, print_: str) -> None:
         data = self._load()
         data[server] = print_
-        part = self.path.with_name(self.path.name + ".part")
-        self.path.parent.mkdir(parents=True, exist_ok=True)
-        fd = os.open(part, os.O_WRONLY | os.O_CREAT | os.O_TRUNC, 0o600)
-        with os.fdopen(fd, "w", encoding="utf-8") as f:
-            json.dump(data, f, indent=1, sort_keys=True)
-        os.chmod(part, 0o600)  # a .part left by an older run may have another mode
-        os.replace(part, self.path)
+        config.write_private(self.path, data)
 
     def _load(self) -> dict[str, str]:
-        try:
-            data = json.loads(self.path.read_text(encoding="utf-8"))
-        except (OSError, ValueError):
-            return {}
-        if not isinstance(data, dict):
-            return {}
-        return {k: p for k, v in data.items()
-                if isinstance(k, str) and isinstance(v, str) and (p := parse_fingerprint(v))}
+        return {k: p for k, v in config.read_map(self.path).items()
+                if isinstance(v, str) and (p := parse_fingerprint(v))}
 
 
 @dataclass(frozen=True)
