@@ -63,7 +63,7 @@ import msgpack
 from grailwar.cli import modules as module_args
 from grailwar.client.botclient import BotPlayer
 from grailwar.client.net import ServerConnection
-from grailwar.shared.protocol import PROTOCOL_VERSION, FrameBuffer, decode
+from grailwar.shared.protocol import PROTOCOL_VERSION, SECONDS, FrameBuffer, decode
 from grailwar.shared.protocol import encode as encode_message
 from grailwar.shared.protocol import message as protocol_message
 from twisted.internet import defer, task
@@ -286,7 +286,8 @@ class BenchPlayer(BotPlayer):
             if self.owner:
                 name = f"load-{self.bench.args.room_offset + self.room_slot}"
                 self.conn.send("create_room", name=name, day_limit=self.bench.args.days,
-                               **ROOM_OPTIONS, **self.bench.game)
+                               priority_s=self.bench.args.priority_s, **ROOM_OPTIONS,
+                               **self.bench.game)
             else:
                 self.conn.send("join_room", room=self.bench.room_ids[self.room_slot])
             return
@@ -496,6 +497,7 @@ def run_workers(args: argparse.Namespace, port: int, server: Child,
                "--room-offset", str(offset), "--seconds", str(args.seconds),
                "--window", str(args.window), "--follow-up", str(args.follow_up),
                "--battle-think", str(args.battle_think), "--days", str(args.days),
+               "--priority-s", str(args.priority_s),
                "--setup-timeout", str(args.setup_timeout), "--modules", args.modules,
                *(f"--option={option}" for option in args.option)]
         procs.append(subprocess.Popen(cmd, stdout=subprocess.PIPE, stdin=subprocess.DEVNULL,
@@ -615,6 +617,8 @@ def make_parser(doc: str) -> argparse.ArgumentParser:
     parser.add_argument("--battle-think", type=float, default=2.0,
                         help="players answer a battle prompt within this many seconds")
     parser.add_argument("--days", type=int, default=7, help="the rooms' day limit")
+    parser.add_argument("--priority-s", type=int, default=SECONDS["priority_s"][2],
+                        help="the rooms' priority phase (0: none; default %(default)s)")
     parser.add_argument("--setup-timeout", type=float, default=120.0)
     parser.add_argument("--echo-trips", type=int, default=2000)
     module_args.add_arguments(parser)
