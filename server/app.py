@@ -219,7 +219,7 @@ class GrailService(Service):
                           max_queued=self.max_queued, handshake_timeout=self.handshake_timeout,
                           idle_timeout=self.idle_timeout,
                           joins_per_address=self.joins_per_address,
-                          creates_per_address=self.creates_per_address)
+                          creates_per_address=self.creates_per_address, defer_views=True)
             lobby.restore()
             factory = TrackingFactory(lobby, self.reactor)
             self.listening = self._listen(factory)

@@ -47,8 +47,10 @@ class Lobby:
                  think: Callable[..., Deferred] = maybeDeferred, max_queued: int = MAX_QUEUED,
                  handshake_timeout: float = HANDSHAKE_TIMEOUT,
                  idle_timeout: float = IDLE_TIMEOUT, joins_per_address: int = JOINS_PER_ADDRESS,
-                 creates_per_address: int = CREATES_PER_ADDRESS) -> None:
+                 creates_per_address: int = CREATES_PER_ADDRESS,
+                 defer_views: bool = False) -> None:
         self.clock = clock
+        self.defer_views = defer_views  # rooms send views after the ack has left (the server)
         self.store = store
         self.max_rooms = max_rooms
         self.max_per_address = max_per_address
@@ -81,7 +83,7 @@ class Lobby:
                           "({why}); it is kept as stored, `grailwar db check` lists it",
                           room=room_id, why=self.quarantined[room_id])
                 continue
-            room.think = self.think
+            room.think, room.defer_views = self.think, self.defer_views
             self.rooms[room_id] = room
 
     def connect(self, address: str) -> None:
@@ -157,7 +159,7 @@ class Lobby:
                                 "created from one address")
         room_id = max(self.store.next_room_id(), max(self.rooms, default=0) + 1)
         room = Room.create(room_id, name, options, self.clock, self.store, password)
-        room.think = self.think
+        room.think, room.defer_views = self.think, self.defer_views
         self.rooms[room_id] = room
         self.creators[room_id] = address
         audit("room_open", room=room_id, name=name, addr=address)

@@ -159,6 +159,9 @@ class Room:
         self.history: list[Event] = []
         self.chat_log = ChatLog(room_id, store)
         self.think: Callable[..., Deferred] = maybeDeferred  # the server: worker processes
+        self.defer_views = False  # the server: views after the ack has left (`_after_change`)
+        self._unsent: list = []  # events whose views wait
+        self._views_call: IDelayedCall | None = None
 
     # --- persistence ---------------------------------------------------------------------
     @classmethod
@@ -268,6 +271,7 @@ class Room:
         return next(c for c in CLASSES if c not in taken)
 
     def join_spectator(self, member: Member) -> None:
+        self.flush_views()
         self.spectators.append(member)
         member.send(message("joined", room=self.id, seat=-1, token="", spectator=True))
         self._send_history(member, None)
@@ -277,6 +281,7 @@ class Room:
 
     def resume(self, member: Member, token: str) -> int:
         """Take back a human seat: `joined`, then the room, then the seat's full view."""
+        self.flush_views()
         for seat in self.seats:
             if seat.kind == "human" and seat.token and check_token(token, seat.token):
                 if seat.away is not None and seat.away.active():
@@ -597,11 +602,35 @@ class Room:
                     member.send(told)
 
     def _after_change(self, events: list) -> None:
+        """Timers and bots at once; the views now, or, with `defer_views` (the real server),
+        once the acknowledgement has left: two reactor turns later, so that the turn between
+        writes the ack to its socket before up to seven views are computed. Every change made
+        meanwhile goes out together then: its events in order, and the latest view."""
         self._arm_timers()
+        self._unsent.extend(events)
+        if not self.defer_views:
+            self._send_views()
+        elif self._views_call is None:
+            self._views_call = self.clock.callLater(0, self._after_the_ack)
+        self._schedule_bots()
+
+    def _after_the_ack(self) -> None:
+        self._views_call = self.clock.callLater(0, self._send_views)
+
+    def _send_views(self) -> None:
+        if self._views_call is not None and self._views_call.active():
+            self._views_call.cancel()
+        self._views_call = None
+        events, self._unsent = self._unsent, []
         for member, seat in self.members:
             self._send_events(member, seat, events)
             self._sync(member, seat)
-        self._schedule_bots()
+
+    def flush_views(self) -> None:
+        """Send the views still waiting (before a member joins: its history has those events
+        already, and it must not get them twice)."""
+        if self._views_call is not None or self._unsent:
+            self._send_views()
 
     def _send_events(self, member: Member, seat: int | None, events: list) -> None:
         seen = events_for(events, seat)
@@ -791,6 +820,8 @@ class Room:
 
     def stop(self) -> None:
         """Cancel every pending call (server shutdown, tests)."""
+        if self._views_call is not None and self._views_call.active():
+            self._views_call.cancel()
         for seat in list(self.deadlines):
             self._cancel(seat)
         for call in self.bot_calls.values():

@@ -575,3 +575,40 @@ def test_a_bot_fighting_a_human_keeps_the_short_delay() -> None:
     before = len(t.log)
     t.tick(BOT_DELAY)
     assert [src for _, _a, src in t.log[before:]] == ["bot"]
+
+
+# --- the acknowledgement first ------------------------------------------------------------------
+def test_with_deferred_views_the_ack_leaves_before_any_view() -> None:
+    """The real server (`defer_views`): an action is acknowledged at once, and the views go out
+    two reactor turns later (the turn between writes the ack); changes made meanwhile go out
+    together, their events in order, with one view of the latest state."""
+    t = Table(("saber", "lancer"), humans=2).start()
+    t.room.defer_views = True
+    for m in t.members:
+        m.clear()
+    version = t.wait(0)
+    assert version == t.state.version
+    assert not t.members[1].of("state") and not t.members[0].of("events")
+    t.wait(1)  # a second change before the views left
+    t.clock.advance(0)  # (a Clock runs both turns' calls at once; the reactor, one a turn)
+    for m in t.members:
+        states = m.of("state")
+        assert [s["state_id"] for s in states] == [t.state.version]
+        declared = [e["seat"] for msg in m.of("events") for e in msg["events"]
+                    if e["type"] == "Declared"]
+        assert declared == [0, 1]
+
+
+def test_a_member_joining_while_views_wait_gets_each_event_once() -> None:
+    """Its history holds the waiting events: they are sent to the others first, not again."""
+    t = Table(("saber", "lancer"), humans=2).start()
+    t.room.defer_views = True
+    t.wait(0)
+    watcher = FakeMember("w")
+    t.room.join_spectator(watcher)
+    t.clock.advance(0)
+    history = [e for msg in watcher.of("history") for e in msg["events"]]
+    live = [e for msg in watcher.of("events") for e in msg["events"]]
+    assert any(e["type"] == "Declared" for e in history)
+    assert not any(e["type"] == "Declared" for e in live)
+    assert [s["state_id"] for s in watcher.of("state")][-1] == t.state.version
