@@ -75,7 +75,7 @@ def repair_first_action(path: Path, blob: bytes) -> None:
 
 
 def closed_flag(path: Path, room_id: int) -> int:
-    with sqlite3.connect(path) as db:
+    with contextlib.closing(sqlite3.connect(path)) as db:
         return db.execute("SELECT closed FROM rooms WHERE id = ?", (room_id,)).fetchone()[0]
 
 
@@ -360,7 +360,7 @@ def test_finished_games_are_kept_for_their_retention_then_purged(tmp_path: Path)
     server.startService()
     finished = finish(server.lobby)
     churn(server.lobby, 1)
-    with sqlite3.connect(db) as raw:
+    with contextlib.closing(sqlite3.connect(db)) as raw:
         assert raw.execute("SELECT finished FROM rooms WHERE id = ?",
                            (finished,)).fetchone()[0] == pytest.approx(reactor.seconds())
     reactor.advance(PURGE_EVERY)

@@ -5,6 +5,7 @@ and a killed server resuming its room from the database."""
 
 from __future__ import annotations
 
+import contextlib
 import os
 import re
 import select
@@ -157,7 +158,7 @@ def test_a_game_over_real_sockets(server: ServerProcess, db: Path) -> None:
                ref=5)
     ack = owner.expect("ack")
     assert ack["ref"] == 5
-    with sqlite3.connect(db) as conn:
+    with contextlib.closing(sqlite3.connect(db)) as conn:
         rows = conn.execute("SELECT seq, source FROM actions").fetchall()
     assert (ack["state_id"], "seat") in rows
     owner.close()
