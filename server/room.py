@@ -13,6 +13,7 @@ import hmac
 import secrets
 from collections.abc import Callable
 from dataclasses import dataclass, field
+from functools import lru_cache
 from typing import Any, Protocol
 
 from twisted.internet.defer import Deferred, maybeDeferred
@@ -59,6 +60,10 @@ GRACE = 90.0  # seconds a disconnected player keeps its seat before a bot plays 
 # 3: `servants`, each seat's summoned Servant (the roster)
 # 4: `priority_phase`, whether each turn opened with a priority phase (docs/rules.md §3.3)
 REPLAY_FORMAT = "grailwar-replay-4"
+# An action's wire form, kept: every state message lists a prompted seat's legal actions (74
+# for a camp at the start of a seven-camp game), the same actions state after state, and
+# building their dicts was a tenth of the server's CPU. The dicts are shared: read-only.
+wire_form = lru_cache(maxsize=1 << 14)(Action.to_dict)
 
 
 class Member(Protocol):
@@ -644,7 +649,7 @@ class Room:
         if state is None:
             member.send(message("room", room=self.public()))
             return
-        legal = [a.to_dict() for a in legal_actions(state, seat)] if seat is not None else []
+        legal = [wire_form(a) for a in legal_actions(state, seat)] if seat is not None else []
         now = self.clock.seconds()
         member.send(message(
             "state", view=view_for(state, seat), legal=legal, state_id=state.version,
