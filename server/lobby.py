@@ -83,8 +83,12 @@ class Lobby:
                           "({why}); it is kept as stored, `grailwar db check` lists it",
                           room=room_id, why=self.quarantined[room_id])
                 continue
-            room.think, room.defer_views = self.think, self.defer_views
-            self.rooms[room_id] = room
+            self._adopt(room)
+
+    def _adopt(self, room: Room) -> None:
+        """A room created or restored joins the lobby and runs as this server runs rooms."""
+        room.think, room.defer_views = self.think, self.defer_views
+        self.rooms[room.id] = room
 
     def connect(self, address: str) -> None:
         if self.addresses[address] >= self.max_per_address:
@@ -159,8 +163,7 @@ class Lobby:
                                 "created from one address")
         room_id = max(self.store.next_room_id(), max(self.rooms, default=0) + 1)
         room = Room.create(room_id, name, options, self.clock, self.store, password)
-        room.think, room.defer_views = self.think, self.defer_views
-        self.rooms[room_id] = room
+        self._adopt(room)
         self.creators[room_id] = address
         audit("room_open", room=room_id, name=name, addr=address)
         return room

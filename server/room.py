@@ -41,7 +41,7 @@ from ..shared.engine.data import CLASSES, default_ruleset
 from ..shared.engine.modules import normalize
 from ..shared.engine.prompts import PROMPTS
 from ..shared.engine.text import event_line
-from ..shared.engine.turns import in_priority
+from ..shared.engine.turns import priority_seats
 from ..shared.protocol import SECONDS, ProtocolError, message
 from .audit import audit
 from .chat import ChatLog, is_reveal
@@ -593,15 +593,16 @@ class Room:
             raise ProtocolError("not_your_turn", str(err)) from err
         except RulesError as err:
             raise ProtocolError("illegal_action", str(err)) from err
-        self.store.append_action(self.id, after.version, action.to_dict(), source)
-        self.actions.append(action.to_dict())
+        data = action.to_dict()
+        self.store.append_action(self.id, after.version, data, source)
+        self.actions.append(data)
         self.history.extend(events)
         self.state = after
         if ack is not None:
             ack(after.version)
         self._after_change(events)
         if source == "timer":  # the player learns the server answered for it, and how
-            told = message("timed_out", seat=action.seat, action=action.to_dict())
+            told = message("timed_out", seat=action.seat, action=data)
             for member, seat in self.members:
                 if seat == action.seat:
                     member.send(told)
@@ -678,11 +679,6 @@ class Room:
             member.send(message("room", room=self.public(seat)) if chosen else msg)
 
     # --- timers ----------------------------------------------------------------------------------
-    def _timer_of(self, seat: int) -> str:
-        """The name of the seat's timer: its prompt's kind, or `priority` while the seat may
-        still make a priority declaration in the turn's priority phase."""
-        return "priority" if in_priority(self.state, seat) else self.state.prompt.kind
-
     def _timeout(self, timer: str) -> float:
         option = "priority_s" if timer == "priority" else PROMPTS[timer].timer
         return float(self.options[option])
@@ -702,8 +698,11 @@ class Room:
         for seat in list(self.deadlines):
             if seat not in prompt.seats:
                 self._cancel(seat)
+        # a seat's timer: its prompt's kind, or `priority` while it may still make a priority
+        # declaration in the turn's priority phase
+        phase = priority_seats(state)
         for seat in prompt.seats:
-            timer = self._timer_of(seat)
+            timer = "priority" if seat in phase else prompt.kind
             current = self.deadlines.get(seat)
             if current is not None and current.kind == timer and current.epoch == epoch:
                 continue
@@ -726,8 +725,11 @@ class Room:
             self.deadlines[seat] = deadline
         self.store.save_deadlines(self.id, {s: (d.kind, d.due) for s, d in self.deadlines.items()})
 
-    def _cancel(self, seat: int) -> None:
-        for call in self.deadlines.pop(seat).calls:
+    def _cancel(self, seat: int, forget: bool = True) -> None:
+        """Stop the seat's timer; `forget=False` keeps its record (an expiry: the window's
+        clock goes on from it)."""
+        deadline = self.deadlines.pop(seat) if forget else self.deadlines.get(seat)
+        for call in deadline.calls if deadline is not None else ():
             if call.active():
                 call.cancel()
 
@@ -740,10 +742,7 @@ class Room:
         """The seat's time ran out: the server issues its default action (declare → Wait; in
         the priority phase, PassPriority). The deadline stays on record until the timers are
         armed again, so that the window's clock goes on from the phase's start."""
-        deadline = self.deadlines.get(seat)
-        for call in deadline.calls if deadline is not None else ():
-            if call.active():
-                call.cancel()
+        self._cancel(seat, forget=False)
         state = self.state
         if state is None or state.over or seat not in state.prompt.seats:
             self.deadlines.pop(seat, None)
@@ -793,7 +792,7 @@ class Room:
             view, legal = view_for(state, seat), legal_actions(state, seat)
             self.thinking.add(seat)
             decided = self.think(decide, level, seed * 100_003 + state.version,
-                                 self.options["bot_ms"], view, [a.to_dict() for a in legal])
+                                 self.options["bot_ms"], view, [wire_form(a) for a in legal])
             decided.addCallback(from_dict)
         else:
             key = (seat, "normal" if searches(level) else level)
