@@ -33,23 +33,13 @@ from twisted.internet.interfaces import IListeningPort
 from twisted.logger import Logger
 
 from .admin import AdminFactory, Operator
-from .lobby import (
-    CREATES_PER_ADDRESS,
-    HANDSHAKE_TIMEOUT,
-    IDLE_TIMEOUT,
-    JOINS_PER_ADDRESS,
-    MAX_QUEUED,
-    Lobby,
-)
+from .lobby import Lobby
 from .protocol import GrailFactory, GrailProtocol
 from .store import DamagedDatabase, Store
 from .thinking import BOT_WORKERS, BotPool, no_search
 
 log = Logger()
 DEFAULT_PORT = 7707
-MAX_PER_ADDRESS = 16  # connections from one address (a bench or a LAN party behind NAT: raise)
-MAX_ROOMS = 1000
-ROOMS_PER_ADDRESS = 4  # open rooms created from one address
 HEARTBEAT = 1.0  # seconds between "still alive" stamps; a crash costs players at most this much
 CLOSE_TIMEOUT = 3.0  # seconds the clients' connections get to close at shutdown
 # The cyclic garbage collector: CPython's default (700, 10, 10) collects the youngest
@@ -142,26 +132,17 @@ class GrailService(Service):
     name = "grailwar"
 
     def __init__(self, reactor: Any, db: str, host: str = "0.0.0.0", port: int = DEFAULT_PORT,
-                 max_per_address: int = MAX_PER_ADDRESS, max_rooms: int = MAX_ROOMS,
-                 rooms_per_address: int = ROOMS_PER_ADDRESS, max_queued: int = MAX_QUEUED,
-                 handshake_timeout: float = HANDSHAKE_TIMEOUT,
-                 idle_timeout: float = IDLE_TIMEOUT, joins_per_address: int = JOINS_PER_ADDRESS,
-                 creates_per_address: int = CREATES_PER_ADDRESS, tune_gc: bool = True,
-                 keep_days: float = KEEP_DAYS, bot_workers: int = BOT_WORKERS,
-                 tls: Any = None, admin_socket: str | None = None) -> None:
+                 tune_gc: bool = True, keep_days: float = KEEP_DAYS,
+                 bot_workers: int = BOT_WORKERS, tls: Any = None,
+                 admin_socket: str | None = None, **lobby_options: Any) -> None:
+        """`lobby_options` are the Lobby's limits (max_per_address, max_rooms, max_queued,
+        the timeouts …): its defaults stand for those not given."""
         self.reactor = reactor
         self.tls = tls  # the TLS options (server/tls.py): this port speaks only TLS; None: TCP
         self.db = db
         self.host = host
         self.port = port
-        self.max_per_address = max_per_address
-        self.max_rooms = max_rooms
-        self.rooms_per_address = rooms_per_address
-        self.max_queued = max_queued
-        self.handshake_timeout = handshake_timeout
-        self.idle_timeout = idle_timeout
-        self.joins_per_address = joins_per_address
-        self.creates_per_address = creates_per_address
+        self.lobby_options = lobby_options
         self.tune_gc = tune_gc
         self.admin_socket = admin_socket  # the operator's UNIX socket (None: no admin socket)
         self.admin_port: IListeningPort | None = None
@@ -212,14 +193,8 @@ class GrailService(Service):
             # Downtime is not charged to the players: every saved deadline moves by it.
             downtime = store.resume_clock(self.reactor.seconds())
             self.pool = BotPool(self.reactor, self.bot_workers) if self.bot_workers else None
-            lobby = Lobby(self.reactor, store, max_rooms=self.max_rooms,
-                          max_per_address=self.max_per_address,
-                          rooms_per_address=self.rooms_per_address,
-                          think=self.pool.think if self.pool else no_search,
-                          max_queued=self.max_queued, handshake_timeout=self.handshake_timeout,
-                          idle_timeout=self.idle_timeout,
-                          joins_per_address=self.joins_per_address,
-                          creates_per_address=self.creates_per_address, defer_views=True)
+            lobby = Lobby(self.reactor, store, think=self.pool.think if self.pool else no_search,
+                          defer_views=True, **self.lobby_options)
             lobby.restore()
             factory = TrackingFactory(lobby, self.reactor)
             self.listening = self._listen(factory)
@@ -248,7 +223,7 @@ class GrailService(Service):
                  "address", host=address.host, port=address.port,
                  wire="TLS" if self.tls is not None else "plain TCP", db=self.db,
                  rooms=len(lobby.rooms),
-                 downtime=downtime, per=self.max_per_address)
+                 downtime=downtime, per=lobby.max_per_address)
         if lobby.quarantined:
             log.error("{count} room(s) QUARANTINED, their logs damaged: {rooms}",
                       count=len(lobby.quarantined), rooms=sorted(lobby.quarantined))

@@ -18,6 +18,9 @@ from .room import Member, Room
 from .store import Store, StoreReader
 
 log = Logger()
+MAX_PER_ADDRESS = 16  # connections from one address (a bench or a LAN party behind NAT: raise)
+MAX_ROOMS = 1000
+ROOMS_PER_ADDRESS = 4  # open rooms created from one address
 MAX_QUEUED = 1024 * 1024  # bytes waiting for a client that does not read, before it is cut
 HANDSHAKE_TIMEOUT = 10.0  # seconds from connecting to a complete `hello`
 IDLE_TIMEOUT = 120.0  # seconds without a complete frame (clients ping every 30 s)
@@ -42,8 +45,9 @@ def replay_room(reader: StoreReader, room_id: int, clock: IReactorTime, store: S
 
 
 class Lobby:
-    def __init__(self, clock: IReactorTime, store: Store, max_rooms: int = 1000,
-                 max_per_address: int = 16, rooms_per_address: int = 4,
+    def __init__(self, clock: IReactorTime, store: Store, max_rooms: int = MAX_ROOMS,
+                 max_per_address: int = MAX_PER_ADDRESS,
+                 rooms_per_address: int = ROOMS_PER_ADDRESS,
                  think: Callable[..., Deferred] = maybeDeferred, max_queued: int = MAX_QUEUED,
                  handshake_timeout: float = HANDSHAKE_TIMEOUT,
                  idle_timeout: float = IDLE_TIMEOUT, joins_per_address: int = JOINS_PER_ADDRESS,

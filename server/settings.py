@@ -8,20 +8,16 @@ from dataclasses import dataclass
 from typing import Any
 
 from .admin import default_socket
-from .app import (
-    BOT_WORKERS,
-    DEFAULT_PORT,
-    KEEP_DAYS,
-    MAX_PER_ADDRESS,
-    MAX_ROOMS,
-    ROOMS_PER_ADDRESS,
-)
+from .app import BOT_WORKERS, DEFAULT_PORT, KEEP_DAYS
 from .lobby import (
     CREATES_PER_ADDRESS,
     HANDSHAKE_TIMEOUT,
     IDLE_TIMEOUT,
     JOINS_PER_ADDRESS,
+    MAX_PER_ADDRESS,
     MAX_QUEUED,
+    MAX_ROOMS,
+    ROOMS_PER_ADDRESS,
 )
 
 

@@ -54,8 +54,9 @@ def test_twist_grailwar_options_reach_the_service() -> None:
                           "--idle-timeout", "50", "--joins-per-address", "70",
                           "--creates-per-address", "30"])
     service = tap.makeService(options)
-    assert (service.max_queued, service.handshake_timeout, service.idle_timeout,
-            service.joins_per_address, service.creates_per_address) == (4096, 3.0, 50.0, 70, 30)
+    given = service.lobby_options
+    assert (given["max_queued"], given["handshake_timeout"], given["idle_timeout"],
+            given["joins_per_address"], given["creates_per_address"]) == (4096, 3.0, 50.0, 70, 30)
 
 
 @pytest.mark.skipif(sys.platform == "win32", reason="SIGTERM")
