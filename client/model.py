@@ -202,11 +202,15 @@ class ClientModel:
         if self.sent_state_id != -1 and msg["state_id"] != self.sent_state_id:
             self.sent_state_id = -1
 
-    def _on_events(self, msg: dict[str, Any], now: float) -> None:
-        self.events.extend(msg.get("events", []))
-        self.server_log.extend(msg.get("log", []))
+    def _keep_events(self, events: list[dict[str, Any]], log: Iterable[str] = ()) -> None:
+        """Events (and the server's log lines of them) kept, the oldest past MAX_EVENTS gone."""
+        self.events.extend(events)
+        self.server_log.extend(log)
         del self.events[:-MAX_EVENTS]
         del self.server_log[:-MAX_EVENTS]
+
+    def _on_events(self, msg: dict[str, Any], now: float) -> None:
+        self._keep_events(msg.get("events", []), msg.get("log", []))
         for e in msg.get("events", []):
             text = self.notice_text(e)
             if text:
@@ -237,10 +241,7 @@ class ClientModel:
         if msg.get("first"):
             self.events.clear()
             self.server_log.clear()
-        self.events.extend(msg.get("events", []))
-        self.server_log.extend(msg.get("log", []))
-        del self.events[:-MAX_EVENTS]
-        del self.server_log[:-MAX_EVENTS]
+        self._keep_events(msg.get("events", []), msg.get("log", []))
         self.chat.load(msg.get("chat", []), bool(msg.get("first")))
 
     def _on_warning(self, msg: dict[str, Any], now: float) -> None:
@@ -256,8 +257,7 @@ class ClientModel:
         with the game's events, in order) and a notice on whatever screen is up."""
         event = {"type": "SeatEvent", "seat": msg["seat"], "what": msg["what"],
                  "name": msg["name"], "seconds": msg.get("seconds", 0)}
-        self.events.append(event)
-        del self.events[:-MAX_EVENTS]
+        self._keep_events([event])
         self.notify(self.event_text(event), "info", now)
 
     def _on_error(self, msg: dict[str, Any], now: float) -> None:
