@@ -148,7 +148,6 @@ class ClientModel:
         self.state: dict[str, Any] | None = None
         self.state_at = 0.0
         self.events: list[dict[str, Any]] = []
-        self.server_log: list[str] = []
         self.chat = ChatBook()
         self.notices: list[Notice] = []
         self.warning: dict[str, Any] | None = None
@@ -202,15 +201,13 @@ class ClientModel:
         if self.sent_state_id != -1 and msg["state_id"] != self.sent_state_id:
             self.sent_state_id = -1
 
-    def _keep_events(self, events: list[dict[str, Any]], log: Iterable[str] = ()) -> None:
-        """Events (and the server's log lines of them) kept, the oldest past MAX_EVENTS gone."""
+    def _keep_events(self, events: list[dict[str, Any]]) -> None:
+        """Events kept, the oldest past MAX_EVENTS gone."""
         self.events.extend(events)
-        self.server_log.extend(log)
         del self.events[:-MAX_EVENTS]
-        del self.server_log[:-MAX_EVENTS]
 
     def _on_events(self, msg: dict[str, Any], now: float) -> None:
-        self._keep_events(msg.get("events", []), msg.get("log", []))
+        self._keep_events(msg.get("events", []))
         for e in msg.get("events", []):
             text = self.notice_text(e)
             if text:
@@ -240,8 +237,7 @@ class ClientModel:
         """The game so far (after joined): the first part replaces the log and the chat."""
         if msg.get("first"):
             self.events.clear()
-            self.server_log.clear()
-        self._keep_events(msg.get("events", []), msg.get("log", []))
+        self._keep_events(msg.get("events", []))
         self.chat.load(msg.get("chat", []), bool(msg.get("first")))
 
     def _on_warning(self, msg: dict[str, Any], now: float) -> None:
@@ -314,7 +310,6 @@ class ClientModel:
         self.room = self.room_id = self.seat = self.state = None
         self.token = ""
         self.events.clear()
-        self.server_log.clear()
         self.chat.clear()
 
     # --- the game state --------------------------------------------------------------------------

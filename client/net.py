@@ -15,6 +15,7 @@ from twisted.internet.protocol import Protocol
 from twisted.internet.task import LoopingCall
 
 from ..shared.protocol import (
+    FEATURES,
     PROTOCOL_VERSION,
     FrameBuffer,
     ProtocolError,
@@ -23,6 +24,7 @@ from ..shared.protocol import (
     message,
     validate,
 )
+from ..shared.updates import apply_update
 
 KEEPALIVE = 30.0  # seconds between pings; the server closes a connection silent for 120 s
 
@@ -32,17 +34,20 @@ class ServerConnection(Protocol):
 
     def __init__(self, name: str, on_message: Callable[[dict[str, Any]], None],
                  on_lost: Callable[[Any], None] | None = None,
-                 clock: IReactorTime | None = None) -> None:
+                 clock: IReactorTime | None = None, features: tuple[str, ...] = FEATURES) -> None:
         self.name = name
+        self.features = features
         self.on_message = on_message
         self.on_lost = on_lost
         self.clock = clock
         self.keepalive: LoopingCall | None = None
         self.frames = FrameBuffer()
         self.fault: ProtocolError | None = None  # why this side closed the connection
+        self.last_state: dict[str, Any] | None = None  # what the next `update` applies to
 
     def connectionMade(self) -> None:
-        self.send("hello", version=PROTOCOL_VERSION, name=self.name)
+        self.send("hello", version=PROTOCOL_VERSION, name=self.name,
+                  features=list(self.features))
         if self.clock is not None:
             self.keepalive = LoopingCall(self.send, "ping")
             self.keepalive.clock = self.clock
@@ -60,6 +65,10 @@ class ServerConnection(Protocol):
             for body in self.frames.feed(data):
                 msg = decode(body)
                 validate(msg, "s2c")
+                if msg["t"] == "update":
+                    msg = apply_update(self.last_state, msg)
+                if msg["t"] == "state":
+                    self.last_state = msg
                 self.on_message(msg)
         except ProtocolError as err:
             self.fault = err

@@ -55,6 +55,7 @@ class GrailProtocol(Protocol):
         self.clock = clock
         self.frames = FrameBuffer()
         self.name = ""
+        self.features: frozenset[str] = frozenset()
         self.greeted = False
         self.room: Room | None = None
         self.address = ""
@@ -223,6 +224,7 @@ class GrailProtocol(Protocol):
             raise ProtocolError("version_mismatch", f"this server speaks protocol version "
                                 f"{PROTOCOL_VERSION}, the client {msg['version']}")
         self.name = msg["name"]
+        self.features = frozenset(msg.get("features", ()))
         self.greeted = True
         handshake = self.timers.pop("handshake", None)
         if handshake is not None and handshake.active():

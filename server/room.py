@@ -45,6 +45,7 @@ from ..shared.engine.turns import priority_seats
 from ..shared.protocol import SECONDS, ProtocolError, message
 from .audit import audit
 from .chat import ChatLog, is_reveal
+from .feeds import PublicPart, ViewFeed
 from .history import history_messages, seen_history
 from .store import SeatRow, Store
 from .thinking import decide, room_bot, searches
@@ -68,6 +69,7 @@ wire_form = lru_cache(maxsize=1 << 14)(Action.to_dict)
 
 class Member(Protocol):
     name: str
+    features: frozenset[str]  # what its hello asked for (protocol.FEATURES)
 
     def send(self, msg: dict[str, Any]) -> None: ...
 
@@ -167,6 +169,8 @@ class Room:
         self.defer_views = False  # the server: views after the ack has left (`_after_change`)
         self._unsent: list = []  # events whose views wait
         self._views_call: IDelayedCall | None = None
+        self.feeds: dict[Member, ViewFeed] = {}  # what members taking updates were last sent
+        self.common = PublicPart()  # their views' common part
 
     # --- persistence ---------------------------------------------------------------------
     @classmethod
@@ -282,6 +286,7 @@ class Room:
         self._send_history(member, None)
         self.broadcast_room()
         if self.state is not None:
+            self.feeds.pop(member, None)
             self._sync(member, None)
 
     def resume(self, member: Member, token: str) -> int:
@@ -303,6 +308,7 @@ class Room:
                 self._send_history(member, seat.index)
                 self.broadcast_room()
                 if self.state is not None:
+                    self.feeds.pop(member, None)
                     self._sync(member, seat.index)
                 return seat.index
         raise ProtocolError("bad_token", "no seat in this room has that token")
@@ -313,6 +319,7 @@ class Room:
     def _release(self, member: Member) -> Seat | None:
         """Take the member out of the room; its seat (if it had one) is returned, to be kept,
         opened or given to a bot. Before the start a seat simply opens again."""
+        self.feeds.pop(member, None)
         if member in self.spectators:
             self.spectators.remove(member)
         index = self.seat_of(member)
@@ -640,9 +647,12 @@ class Room:
 
     def _send_events(self, member: Member, seat: int | None, events: list) -> None:
         seen = events_for(events, seat)
-        if seen:
-            member.send(message("events", events=seen,
-                                log=[event_line(e, "ja") for e in seen]))
+        if not seen:
+            return
+        if "no_log" in member.features:
+            member.send(message("events", events=seen))
+        else:
+            member.send(message("events", events=seen, log=[event_line(e, "ja") for e in seen]))
 
     def _sync(self, member: Member, seat: int | None) -> None:
         """The member's full view, its legal actions, and the time left for each prompted seat."""
@@ -652,9 +662,15 @@ class Room:
             return
         legal = [wire_form(a) for a in legal_actions(state, seat)] if seat is not None else []
         now = self.clock.seconds()
-        member.send(message(
-            "state", view=view_for(state, seat), legal=legal, state_id=state.version,
-            deadlines={str(s): max(0, round(d.due - now)) for s, d in self.deadlines.items()}))
+        deadlines = {str(s): max(0, round(d.due - now)) for s, d in self.deadlines.items()}
+        if "updates" in member.features:
+            feed = self.feeds.get(member)
+            if feed is None or feed.seat != seat:
+                feed = self.feeds[member] = ViewFeed(seat)
+            member.send(feed.message(state, self.common.of(state), legal, deadlines))
+        else:
+            member.send(message("state", view=view_for(state, seat), legal=legal,
+                                state_id=state.version, deadlines=deadlines))
         if state.over:
             member.send(message("replay", replay=self.replay()))
 

@@ -202,10 +202,18 @@ OPTIONS_FIELD = Field(dict, required=False, hi=len(MODULE_NAMES),
                       items=Field(dict, hi=32, keys=Field(str, lo=1, hi=32),
                                   items=Field((bool, int, str))))
 
+# What a client may ask for in its hello (docs/protocol.md, Features): "updates", after the
+# first full `state`, only what changed (`update`); "no_log", `events` without the dice-bot
+# log lines (a client that writes its own log in its own language).
+FEATURES = ("updates", "no_log")
+
 _MESSAGES = [
     # --- client to server ---
-    Message("hello", "c2s", {"version": Field(int, lo=0), "name": NAME},
-            "first message; the server answers welcome or version_mismatch"),
+    Message("hello", "c2s", {"version": Field(int, lo=0), "name": NAME,
+                             "features": _opt(list, hi=len(FEATURES),
+                                              items=Field(str, choices=FEATURES))},
+            "first message; the server answers welcome or version_mismatch; `features`: "
+            "what this client can take besides the base protocol (FEATURES)"),
     Message("ping", "c2s", {}, "the server answers pong"),
     Message("list_rooms", "c2s", {"offset": _opt(int, lo=0)},
             "the server answers rooms: at most MAX_LISTED rooms from `offset` (default 0)"),
@@ -265,7 +273,13 @@ _MESSAGES = [
     Message("state", "s2c", {"view": Field(dict), "legal": Field(list),
                              "state_id": Field(int), "deadlines": Field(dict)},
             "this seat's view, its legal actions, and seconds left per prompted seat"),
-    Message("events", "s2c", {"events": Field(list), "log": Field(list)},
+    Message("update", "s2c", {"base": Field(int), "state_id": Field(int),
+                              "view": Field(dict), "camps": Field(dict),
+                              "legal": _opt(list), "deadlines": Field(dict)},
+            "to a client that asked for updates: what changed since the `state` (or update) "
+            "of state `base`: the view's top-level parts, the camps by index, the legal "
+            "actions if they changed, and every deadline"),
+    Message("events", "s2c", {"events": Field(list), "log": _opt(list)},
             "what happened, as this seat may see it, and the dice-bot log lines"),
     Message("ack", "s2c", {"ref": Field(int), "state_id": Field(int)},
             "the action was accepted and written to the room's log"),

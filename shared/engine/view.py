@@ -24,12 +24,19 @@ _PUBLIC_SOURCES = ("cs:", "debuff:", "buff:")
 OWN = 4  # above every investigation tier: a camp knows all of itself, Master included
 
 
-def view_for(state: GameState, seat: int | None) -> dict[str, Any]:
-    """A plain dict (msgpack/JSON-ready) of everything `seat` may see now."""
+def view_for(state: GameState, seat: int | None,
+             camps: list[dict[str, Any]] | None = None) -> dict[str, Any]:
+    """A plain dict (msgpack/JSON-ready) of everything `seat` may see now. `camps`, when
+    given, are this seat's `camp_view`s of `state.camps` already made (`CampViews`)."""
+    return {**public_view(state), **seat_view(state, seat, camps)}
+
+
+def public_view(state: GameState) -> dict[str, Any]:
+    """The part of every seat's view that is the same for all: a server makes it once per
+    change for all its members."""
     b = state.battle
     return {
         "version": state.version,
-        "you": seat,
         "day": state.day,
         "turn": TURN_NAMES[state.turn % len(TURN_NAMES)],
         "phase": state.phase,
@@ -38,11 +45,8 @@ def view_for(state: GameState, seat: int | None) -> dict[str, Any]:
         "map": state.settings.map_id,
         "day_limit": state.settings.day_limit,
         "prompt": {"kind": state.prompt.kind, "seats": sorted(state.prompt.seats)},
-        "camps": [camp_view(state, c, seat) for c in state.camps],
-        "declarations": [*(declaration_view(d, seat) for d in state.decls),
-                         *({**declaration_view(d, seat), "held": True} for d in state.held)],
         # The priority phase (docs/rules.md §3.3): None in a game without one; else whether
-        # it is open now and who passed it (held declarations are marked above).
+        # it is open now and who passed it (held declarations are marked in `declarations`).
         "priority": {"open": state.priority, "passed": sorted(state.passed)}
         if state.settings.priority_phase else None,
         "eaten": sorted(state.eaten),
@@ -60,10 +64,54 @@ def view_for(state: GameState, seat: int | None) -> dict[str, Any]:
             "kind": state.parley.kind, "opener": state.parley.opener,
             "target": state.parley.target, "answered": sorted(state.parley.answered)},
         "battle": None if b is None else battle_view(state),
+    }
+
+
+def seat_view(state: GameState, seat: int | None,
+              camps: list[dict[str, Any]] | None = None) -> dict[str, Any]:
+    """The part of `seat`'s view that depends on who looks: the camps, the declarations (an
+    argument only its declarer sees) and the modules' state."""
+    return {
+        "you": seat,
+        "camps": [camp_view(state, c, seat) for c in state.camps] if camps is None else camps,
+        "declarations": [*(declaration_view(d, seat) for d in state.decls),
+                         *({**declaration_view(d, seat), "held": True} for d in state.held)],
         # The modules switched on, their options, and what this seat may know of their state.
         "modules": {m.name: {"options": dict(m.values), "verbs": list(m.verbs()),
                              "state": m.view(state, seat)} for m in state.modules},
     }
+
+
+class CampViews:
+    """One viewer's `camp_view`s, kept from one state to the next: a camp is copied on write
+    (`GameState.edit`), so a camp that is the same object as last time, seen by the same
+    viewer camp before and after the end, has the same view. A server sends up to eight views
+    after every action, and most actions change one camp or none."""
+
+    __slots__ = ("_camps", "_over", "_viewer", "seat", "views")
+
+    def __init__(self, seat: int | None) -> None:
+        self.seat = seat
+        self._camps: list[Camp] = []
+        self._viewer: Camp | None = None
+        self._over = False
+        self.views: list[dict[str, Any]] = []
+
+    def update(self, state: GameState) -> list[int]:
+        """Bring `views` up to `state`; the indices of the camps whose view was made again."""
+        viewer = None if self.seat is None else state.camps[self.seat]
+        camps = state.camps
+        if (viewer is not self._viewer or state.over != self._over
+                or len(camps) != len(self._camps)):
+            self.views = [camp_view(state, c, self.seat) for c in camps]
+            changed = list(range(len(camps)))
+        else:
+            changed = [i for i, (c, old) in enumerate(zip(camps, self._camps, strict=True))
+                       if c is not old]
+            for i in changed:
+                self.views[i] = camp_view(state, camps[i], self.seat)
+        self._camps, self._viewer, self._over = list(camps), viewer, state.over
+        return changed
 
 
 def declaration_view(d: Declaration, viewer: int | None) -> dict[str, Any]:

@@ -16,7 +16,8 @@ from grailwar.server.lobby import Lobby
 from grailwar.server.protocol import GrailFactory, GrailProtocol
 from grailwar.server.store import Store
 from grailwar.shared.engine import from_dict
-from grailwar.shared.protocol import FrameBuffer, decode, encode, message, validate
+from grailwar.shared.protocol import FEATURES, FrameBuffer, decode, encode, message, validate
+from grailwar.shared.updates import apply_update
 from twisted.internet.address import IPv4Address
 from twisted.internet.task import Clock
 from twisted.internet.testing import StringTransport
@@ -53,13 +54,18 @@ def peer(host: str = "10.0.0.1") -> IPv4Address:
 class FakeMember:
     """A room member that records every message (each one checked against its declaration)."""
 
-    def __init__(self, name: str = "m") -> None:
+    def __init__(self, name: str = "m", features: tuple[str, ...] = ()) -> None:
         self.name = name
-        self.got: list[dict[str, Any]] = []
+        self.features = frozenset(features)
+        self.got: list[dict[str, Any]] = []  # an `update` is kept as the `state` it makes
+        self.updates: list[dict[str, Any]] = []  # the `update`s as sent
         self.reasons: list[str] = []
 
     def send(self, msg: dict[str, Any]) -> None:
         validate(decode(encode(msg)[4:]), "s2c")
+        if msg["t"] == "update":
+            self.updates.append(msg)
+            msg = apply_update(self.last("state"), msg)
         self.got.append(msg)
 
     def left(self, reason: str) -> None:
@@ -243,10 +249,10 @@ class Recorder:
     """A plain client: records every (validated) server message; with `bot`, it also answers
     every prompt of its seat with that engine bot's choice."""
 
-    def __init__(self, name: str, bot: Any = None) -> None:
+    def __init__(self, name: str, bot: Any = None, features: tuple[str, ...] = FEATURES) -> None:
         self.got: list[dict[str, Any]] = []
         self.bot = bot
-        self.conn = ServerConnection(name, self._message)
+        self.conn = ServerConnection(name, self._message, features=features)
 
     def _message(self, msg: dict[str, Any]) -> None:
         self.got.append(msg)

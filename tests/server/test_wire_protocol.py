@@ -30,7 +30,7 @@ DOC = Path(__file__).resolve().parents[2] / "docs" / "protocol.md"
 
 # One realistic example of every message, with every optional field present.
 SAMPLES: dict[str, dict[str, Any]] = {
-    "hello": {"version": 1, "name": "Shirou"},
+    "hello": {"version": 1, "name": "Shirou", "features": ["updates", "no_log"]},
     "ping": {},
     "list_rooms": {"offset": 100},
     "create_room": {"name": "聖杯戦争", "password": "hunter2", "seats": 5, "day_limit": 3,
@@ -62,6 +62,8 @@ SAMPLES: dict[str, dict[str, Any]] = {
                       "module_options": {"tactics": {"concentration": True}}}},
     "state": {"view": {"day": 1, "camps": []}, "legal": [{"type": "DeclareWait", "seat": 0}],
               "state_id": 3, "deadlines": {"0": 299}},
+    "update": {"base": 3, "state_id": 4, "view": {"day": 2}, "camps": {"0": {"seat": 0}},
+               "legal": [], "deadlines": {"0": 298}},
     "events": {"events": [{"type": "DiceRolled", "seat": 0}], "log": ["#0 hit: (2D6) ＞ 7[3,4]"]},
     "ack": {"ref": 7, "state_id": 13},
     "chat_message": {"seat": 0, "name": "shirou", "channel": "whisper", "text": "2D6 hi",

@@ -1,0 +1,68 @@
+"""What one member was last shown, so that the next view goes as a difference.
+
+A member whose hello asked for "updates" gets one full `state`, then `update`s: the view's
+top-level parts that changed, the camps whose view changed, the legal actions only when they
+changed (docs/protocol.md, Features). The view is still made whole, from the state, for every
+member after every change: a difference is cut from two full views, never kept as a diff of
+the game, so it can hold nothing the full view would not. What is the same in every seat's
+view (`public_view`) is made and compared once per change for the whole room (`PublicPart`),
+and camps unchanged since a member's last view are not viewed again (`CampViews`).
+"""
+
+from __future__ import annotations
+
+from typing import Any
+
+from ..shared.engine import GameState
+from ..shared.engine.view import CampViews, public_view, seat_view
+from ..shared.protocol import message
+
+
+class PublicPart:
+    """The room's `public_view` of its latest state, and what changed in it since the one
+    before (made once per state, whoever asks first)."""
+
+    def __init__(self) -> None:
+        self.state: GameState | None = None
+        self.part: dict[str, Any] = {}
+        self.base = -1  # the version `changed` is counted from (-1: none)
+        self.changed: dict[str, Any] = {}
+
+    def of(self, state: GameState) -> PublicPart:
+        if state is not self.state:
+            part = public_view(state)
+            if self.state is not None:
+                self.base = self.state.version
+                self.changed = {k: v for k, v in part.items() if v != self.part[k]}
+            self.state, self.part = state, part
+        return self
+
+
+class ViewFeed:
+    def __init__(self, seat: int | None) -> None:
+        self.seat = seat
+        self.camps = CampViews(seat)
+        self.view: dict[str, Any] | None = None
+        self.legal: list[dict[str, Any]] = []
+
+    def message(self, state: GameState, public: PublicPart, legal: list[dict[str, Any]],
+                deadlines: dict[str, int]) -> dict[str, Any]:
+        """The `state` (the first time) or `update` that brings the member to `state`."""
+        changed = self.camps.update(state)
+        own = seat_view(state, self.seat, camps=list(self.camps.views))
+        view = {**public.part, **own}
+        old, self.view = self.view, view
+        old_legal, self.legal = self.legal, legal
+        if old is None:
+            return message("state", view=view, legal=legal, state_id=state.version,
+                           deadlines=deadlines)
+        if old["version"] == public.base:  # the member saw the room's state before this one
+            parts = dict(public.changed)
+        else:
+            parts = {k: v for k, v in public.part.items() if v != old[k]}
+        parts.update((k, v) for k, v in own.items() if k != "camps" and v != old[k])
+        new_camps, old_camps = view["camps"], old["camps"]
+        return message(
+            "update", base=old["version"], state_id=state.version, view=parts,
+            camps={str(i): new_camps[i] for i in changed if new_camps[i] != old_camps[i]},
+            deadlines=deadlines, **({} if legal == old_legal else {"legal": legal}))

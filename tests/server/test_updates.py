@@ -1,0 +1,171 @@
+"""The "updates" feature (docs/protocol.md §5.3): a client that asked for it gets one full
+`state`, then `update`s; applied in order they give, at every step, exactly the `state` a
+client of the base protocol is sent, and each holds nothing that `state` does not."""
+
+from __future__ import annotations
+
+import random
+from typing import Any
+
+import pytest
+from grailwar.client.net import ServerConnection
+from grailwar.server.feeds import PublicPart, ViewFeed
+from grailwar.server.room import wire_form
+from grailwar.shared.engine import apply, legal_actions, new_game, view_for
+from grailwar.shared.engine.state import GameState
+from grailwar.shared.protocol import ProtocolError, encode, message
+from grailwar.shared.updates import apply_update
+from server_kit import FakeMember, Server, one
+from twisted.internet.testing import StringTransport
+
+GAMES = ((3, (), False), (4, (), True), (6, ("tactics",), True))  # seed, modules, priority
+
+
+def played(seed: int, modules: tuple[str, ...], priority: bool,
+           steps: int = 500) -> list[GameState]:
+    """The states of a game whose prompted seats pick legal actions at random."""
+    rng = random.Random(seed)
+    state = new_game(seed=seed, modules=modules, priority_phase=priority)
+    states = [state]
+    while not state.over and len(states) < steps:
+        seat = rng.choice(sorted(state.prompt.seats))
+        state, _ = apply(state, rng.choice(legal_actions(state, seat)))
+        states.append(state)
+    return states
+
+
+def full(state: GameState, seat: int | None) -> dict[str, Any]:
+    legal = [wire_form(a) for a in legal_actions(state, seat)] if seat is not None else []
+    return message("state", view=view_for(state, seat), legal=legal, state_id=state.version,
+                   deadlines={})
+
+
+@pytest.mark.parametrize(("seed", "modules", "priority"), GAMES)
+def test_updates_rebuild_every_view_of_every_seat(seed: int, modules: tuple[str, ...],
+                                                  priority: bool) -> None:
+    states = played(seed, modules, priority)
+    assert len(states) > 100
+    sizes = {"state": 0, "update": 0}
+    for seat in (*range(len(states[0].camps)), None):
+        feed, public, last, without_legal = ViewFeed(seat), PublicPart(), None, 0
+        for i, state in enumerate(states):
+            if seat == 2 and i % 7 == 3:  # a member that missed a state: its own difference
+                continue
+            want = full(state, seat)
+            sent = feed.message(state, public.of(state), want["legal"], {})
+            sizes["state"] += len(encode(want))
+            sizes["update"] += len(encode(sent))
+            if last is None:
+                assert sent == want  # the first is the full state
+            else:
+                assert sent["t"] == "update" and sent["base"] == last["state_id"]
+                for key, part in sent["view"].items():  # nothing the full view does not hold
+                    assert key != "camps" and part == want["view"][key]
+                for index, camp in sent["camps"].items():
+                    assert camp == want["view"]["camps"][int(index)]
+                without_legal += "legal" not in sent
+                sent = apply_update(last, sent)
+            assert sent == want, (seat, state.version)
+            last = sent
+        assert without_legal > 0  # unchanged legal actions are not sent again
+    assert sizes["update"] * 3 < sizes["state"]  # what the feature is for
+
+
+def test_a_camp_changed_in_place_is_not_reused() -> None:
+    """The camp views are reused only for the same camp object: a camp copied on write (the
+    engine's only way to change one) is viewed again."""
+    state = new_game(seed=1)
+    feed, public = ViewFeed(0), PublicPart()
+    feed.message(state, public.of(state), [], {})
+    after = state.clone()
+    after.edit(3).hp -= 2
+    after.version += 1
+    update = feed.message(after, public.of(after), [], {})
+    assert update["camps"] == {"3": view_for(after, 0)["camps"][3]}
+    assert update["view"] == {"version": after.version}
+
+
+def test_an_update_of_another_state_is_refused() -> None:
+    state = new_game(seed=1)
+    feed, public = ViewFeed(None), PublicPart()
+    first = feed.message(state, public.of(state), [], {})
+    after = state.clone()
+    after.edit(2).hp -= 1
+    after.version += 1
+    update = feed.message(after, public.of(after), [], {})
+    with pytest.raises(ProtocolError, match="update of state 0, but the last state here is 5"):
+        apply_update({**first, "state_id": 5}, update)
+    with pytest.raises(ProtocolError, match="but the last state here is None"):
+        apply_update(None, update)
+    with pytest.raises(ProtocolError, match="names camp '9'"):
+        apply_update(first, {**update, "camps": {"9": {}}})
+    with pytest.raises(ProtocolError, match=r"unknown view parts \['nonsense'\]"):
+        apply_update(first, {**update, "view": {"nonsense": 1}})
+
+
+def started_room(server: Server, *members: FakeMember) -> Any:
+    room = server.lobby.create("r", {"declare_s": 30}, None)
+    for member, cls in zip(members, ("saber", "archer"), strict=False):
+        room.join_player(member, cls)
+    room.start()
+    return room
+
+
+def test_a_room_sends_updates_and_no_log_lines_only_to_who_asked() -> None:
+    server = Server()
+    plain, compact = FakeMember("plain"), FakeMember("compact", ("updates", "no_log"))
+    room = started_room(server, plain, compact)
+    watcher = FakeMember("watcher", ("updates",))
+    room.join_spectator(watcher)
+    for _ in range(40):  # both declare, turn after turn
+        if room.state.over:
+            break
+        for member, seat in ((plain, 0), (compact, 1)):
+            legal = legal_actions(room.state, seat)
+            if legal:
+                room.act(member, wire_form(legal[0]), room.state.version, lambda _v: None)
+        server.clock.advance(31)
+    assert not plain.updates and plain.of("state")
+    assert len(compact.updates) > 20 and len(compact.of("state")) == len(compact.updates) + 1
+    assert all("log" in m for m in plain.of("events"))
+    assert compact.of("events") and not any("log" in m for m in compact.of("events"))
+    # the rebuilt views are the full views of the same seat at the same moments
+    assert compact.last("state")["view"] == view_for(room.state, 1)
+    assert plain.last("state")["view"] == view_for(room.state, 0)
+    assert watcher.last("state")["view"] == view_for(room.state, None)
+    assert len(watcher.updates) == len(compact.updates)
+
+
+def test_resuming_starts_again_from_a_full_state() -> None:
+    server = Server()
+    first = FakeMember("rin", ("updates",))
+    room = started_room(server, first, FakeMember("b"))
+    token = one(first.got, "joined")["token"]
+    room.disconnect(first)
+    again = FakeMember("rin", ("updates",))
+    room.resume(again, token)
+    assert [m["t"] for m in again.got if m["t"] in ("state", "update")] == ["state"]
+    room.act(again, wire_form(legal_actions(room.state, 0)[0]), room.state.version,
+             lambda _v: None)
+    assert len(again.updates) == 1
+    assert again.last("state")["view"] == view_for(room.state, 0)
+
+
+def frames(*msgs: dict[str, Any]) -> bytes:
+    return b"".join(encode(m) for m in msgs)
+
+
+def test_the_client_connection_hands_on_full_states() -> None:
+    got: list[dict[str, Any]] = []
+    conn = ServerConnection("c", got.append)
+    transport = StringTransport()
+    conn.makeConnection(transport)
+    states = played(2, (), False, steps=30)
+    feed, public = ViewFeed(0), PublicPart()
+    sent = [feed.message(s, public.of(s), [], {}) for s in states]
+    assert sent[1]["t"] == "update"
+    conn.dataReceived(frames(*sent))
+    assert [m["view"] for m in got] == [view_for(s, 0) for s in states]
+    conn.dataReceived(frames(sent[5]))  # an update of a state it no longer has
+    assert conn.fault is not None and conn.fault.code == "bad_frame"
+    assert transport.disconnecting
