@@ -339,7 +339,18 @@ class GrailProtocol(Protocol):
         room = self._in_room()
         ref = msg.get("ref", 0)
         room.act(self, msg["action"], msg["state_id"],
-                 lambda state_id: self.send(message("ack", ref=ref, state_id=state_id)))
+                 lambda state_id: self.send_now(message("ack", ref=ref, state_id=state_id)))
+
+    def send_now(self, msg: dict[str, Any]) -> None:
+        """Send, and write to the socket at once, as asyncio's transports do: Twisted writes
+        at its next poll, after the timers of this reactor turn, and those send other rooms'
+        views. An acknowledgement waiting behind them is what a player feels."""
+        self.send(msg)
+        descriptor: Any = self.transport  # under TLS, the TLS protocol wraps the socket's
+        while descriptor is not None and not hasattr(descriptor, "doWrite"):
+            descriptor = getattr(descriptor, "transport", None)
+        if descriptor is not None and not descriptor.disconnecting and not self.paused:
+            descriptor.doWrite()  # a fault is left for the reactor: it still polls the socket
 
 
 assert {m.name for m in MESSAGES.values() if m.direction == "c2s"} == {

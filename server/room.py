@@ -13,7 +13,6 @@ import hmac
 import secrets
 from collections.abc import Callable
 from dataclasses import dataclass, field
-from functools import lru_cache
 from typing import Any, Protocol
 
 from twisted.internet.defer import Deferred, maybeDeferred
@@ -45,7 +44,7 @@ from ..shared.engine.turns import priority_seats
 from ..shared.protocol import SECONDS, ProtocolError, message
 from .audit import audit
 from .chat import ChatLog, is_reveal
-from .feeds import PublicPart, ViewFeed
+from .feeds import PublicPart, ViewFeed, wire_form
 from .history import history_messages, seen_history
 from .store import SeatRow, Store
 from .thinking import decide, room_bot, searches
@@ -64,7 +63,6 @@ REPLAY_FORMAT = "grailwar-replay-4"
 # An action's wire form, kept: every state message lists a prompted seat's legal actions (74
 # for a camp at the start of a seven-camp game), the same actions state after state, and
 # building their dicts was a tenth of the server's CPU. The dicts are shared: read-only.
-wire_form = lru_cache(maxsize=1 << 14)(Action.to_dict)
 
 
 class Member(Protocol):
@@ -660,7 +658,7 @@ class Room:
         if state is None:
             member.send(message("room", room=self.public()))
             return
-        legal = [wire_form(a) for a in legal_actions(state, seat)] if seat is not None else []
+        legal = legal_actions(state, seat) if seat is not None else []
         now = self.clock.seconds()
         deadlines = {str(s): max(0, round(d.due - now)) for s, d in self.deadlines.items()}
         if "updates" in member.features:
@@ -669,8 +667,9 @@ class Room:
                 feed = self.feeds[member] = ViewFeed(seat)
             member.send(feed.message(state, self.common.of(state), legal, deadlines))
         else:
-            member.send(message("state", view=view_for(state, seat), legal=legal,
-                                state_id=state.version, deadlines=deadlines))
+            member.send(message("state", view=view_for(state, seat),
+                                legal=[wire_form(a) for a in legal], state_id=state.version,
+                                deadlines=deadlines))
         if state.over:
             member.send(message("replay", replay=self.replay()))
 

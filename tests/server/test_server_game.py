@@ -18,7 +18,7 @@ from grailwar.shared.engine import (
     to_text,
 )
 from grailwar.shared.engine.data import CLASSES
-from grailwar.shared.protocol import ProtocolError
+from grailwar.shared.protocol import FrameBuffer, ProtocolError, decode
 from server_kit import FakeMember, Server, error_of, kinds, one, restarted, tick
 from twisted.internet.task import Clock
 
@@ -597,6 +597,56 @@ def test_with_deferred_views_the_ack_leaves_before_any_view() -> None:
         declared = [e["seat"] for msg in m.of("events") for e in msg["events"]
                     if e["type"] == "Declared"]
         assert declared == [0, 1]
+
+
+class Socket:
+    """What an early write found: `doWrite` (the reactor's, here called by the server itself)
+    records the bytes waiting at that moment."""
+
+    disconnecting = False
+
+    def __init__(self, buffered: Any) -> None:
+        self.buffered, self.flushes = buffered, []
+
+    def doWrite(self) -> None:
+        self.flushes.append(self.buffered.value())
+
+
+class Wrapping:
+    """A transport over the socket, as TLS's is: writes go through, the socket is below."""
+
+    def __init__(self, buffered: Any) -> None:
+        self.buffered, self.transport = buffered, Socket(buffered)
+
+    def __getattr__(self, name: str) -> Any:
+        return getattr(self.buffered, name)
+
+
+def test_the_ack_is_written_to_the_socket_at_once_and_views_wait_for_the_reactor() -> None:
+    """An acknowledgement does not wait for the next poll (behind the timers of this reactor
+    turn, and the views of other rooms in them): the server writes it out at once."""
+    server = Server(defer_views=True)
+    human = server.wire(name="Rin")
+    one(human.ask("create_room", name="r", seats=2, cls="saber", declare_s=30), "joined")
+    human.ask("add_bot", cls="lancer", level="normal")
+    human.ask("start")
+    server.advance(0)
+    human.take()
+    state = next(m for m in reversed(human.log) if m["t"] == "state")
+    human.proto.transport = wrapping = Wrapping(human.transport)
+    socket = wrapping.transport
+    human.transport.clear()
+    wait = {"type": "DeclareWait", "seat": state["view"]["you"]}
+    human.send("act", action=wait, state_id=state["state_id"], ref=5)
+    (flushed,) = socket.flushes
+    assert [m["t"] for m in decoded(flushed)] == ["ack"]
+    socket.disconnecting = True  # a socket being closed is left to the reactor
+    server.advance(0)
+    assert len(socket.flushes) == 1 and "state" in kinds(decoded(human.transport.value()))
+
+
+def decoded(data: bytes) -> list[dict[str, Any]]:
+    return [decode(body) for body in FrameBuffer().feed(data)]
 
 
 def test_a_member_joining_while_views_wait_gets_each_event_once() -> None:
