@@ -8,6 +8,7 @@ import re
 from typing import Any
 
 import pytest
+from grailwar.client.net import ServerConnection
 from grailwar.server.lobby import Lobby
 from grailwar.server.room import BOT_DELAY, GRACE, Room
 from grailwar.server.store import Store
@@ -20,7 +21,9 @@ from grailwar.shared.engine import (
 from grailwar.shared.engine.data import CLASSES
 from grailwar.shared.protocol import FrameBuffer, ProtocolError, decode
 from server_kit import FakeMember, Server, error_of, kinds, one, restarted, tick
+from twisted.internet.address import IPv4Address
 from twisted.internet.task import Clock
+from twisted.internet.testing import StringTransport
 
 SEED = 11
 
@@ -643,6 +646,26 @@ def test_the_ack_is_written_to_the_socket_at_once_and_views_wait_for_the_reactor
     socket.disconnecting = True  # a socket being closed is left to the reactor
     server.advance(0)
     assert len(socket.flushes) == 1 and "state" in kinds(decoded(human.transport.value()))
+
+
+class NagleTransport(StringTransport):
+    """A TCP transport that records whether Nagle's algorithm was turned off."""
+
+    no_delay = False
+
+    def setTcpNoDelay(self, enabled: bool) -> None:
+        self.no_delay = enabled
+
+
+def test_both_ends_turn_nagle_off() -> None:
+    """With Nagle on, a view written after the ack waits for the client's delayed ACK (40 ms
+    on Linux), and a player's second action for the server's."""
+    server = Server()
+    served = NagleTransport(peerAddress=IPv4Address("TCP", "10.0.0.9", 5000))
+    server.factory.buildProtocol(served.getPeer()).makeConnection(served)
+    client = NagleTransport()
+    ServerConnection("Rin", lambda msg: None).makeConnection(client)
+    assert served.no_delay and client.no_delay
 
 
 def decoded(data: bytes) -> list[dict[str, Any]]:
