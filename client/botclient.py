@@ -8,7 +8,7 @@ from typing import Any
 from twisted.internet.interfaces import IReactorTime
 
 from ..shared.bots import make_bot
-from ..shared.engine import from_dict
+from ..shared.engine import Action, from_dict
 from .net import ServerConnection
 
 
@@ -31,6 +31,8 @@ class BotPlayer:
         self.over = False
         self.listed = 0  # rooms read so far while looking for the room by name
         self.errors: list[dict[str, Any]] = []
+        self._wire: list[dict[str, Any]] | None = None  # the legal list last decoded, and
+        self._legal: list[Action] = []  # its actions
 
     def connection(self, name: str, clock: IReactorTime | None = None) -> ServerConnection:
         """The bot's connection; with a clock it keeps itself alive while it waits."""
@@ -79,8 +81,15 @@ class BotPlayer:
         def decide() -> None:
             if state_id != self.state_id:  # a newer state arrived meanwhile
                 return
-            legal = [from_dict(a) for a in msg["legal"]]
-            action = self.bot.choose(view if self.bot.needs_view else None, legal)
+            action = self.bot.choose(view if self.bot.needs_view else None,
+                                     self._actions(msg["legal"]))
             self.conn.send("act", action=action.to_dict(), state_id=state_id, ref=state_id)
 
         self.think(decide)
+
+    def _actions(self, wire: list[dict[str, Any]]) -> list[Action]:
+        """The legal list as actions: an update that left it unchanged hands on the same list
+        (`apply_update`), which is decoded once."""
+        if wire is not self._wire:
+            self._wire, self._legal = wire, [from_dict(a) for a in wire]
+        return self._legal

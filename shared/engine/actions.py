@@ -201,6 +201,15 @@ def _field_names(cls: type) -> tuple[str, ...]:
     return tuple(f.name for f in fields(cls))
 
 
+@cache
+def _schema(cls: type) -> tuple[tuple[tuple[str, type, bool], ...], frozenset[str]]:
+    """Each field's name, type and whether it may be left out, and every key the wire form may
+    hold (the server decodes every action it is sent, a network bot every legal list)."""
+    kinds = {"int": int, "str": str, "bool": bool}
+    return (tuple((f.name, kinds[str(f.type)], f.default is not MISSING) for f in fields(cls)),
+            frozenset(("type", *_field_names(cls))))
+
+
 def from_dict(data: Any) -> Action:
     """Decode the wire / scenario form, raising MalformedActionError with the precise reason."""
     if not isinstance(data, dict):
@@ -209,21 +218,20 @@ def from_dict(data: Any) -> Action:
     cls = ACTION_TYPES.get(name) if isinstance(name, str) else None
     if cls is None:
         raise MalformedActionError(f"unknown action type {name!r}")
+    schema, keys = _schema(cls)
     kwargs = {}
-    for f in fields(cls):
-        if f.name not in data:
-            if f.default is not MISSING:
+    for field_name, expected, optional in schema:
+        if field_name not in data:
+            if optional:
                 continue
-            raise MalformedActionError(f"{name}: missing field {f.name!r}")
-        value = data[f.name]
-        expected = {"int": int, "str": str, "bool": bool}[str(f.type)]
+            raise MalformedActionError(f"{name}: missing field {field_name!r}")
+        value = data[field_name]
         if type(value) is not expected:
             raise MalformedActionError(
-                f"{name}.{f.name}: expected {expected.__name__}, got {type(value).__name__}"
+                f"{name}.{field_name}: expected {expected.__name__}, got {type(value).__name__}"
             )
-        kwargs[f.name] = value
-    extra = set(data) - {"type"} - {f.name for f in fields(cls)}
-    if extra:
-        names = sorted(extra, key=repr)  # keys of mixed types cannot be compared directly
+        kwargs[field_name] = value
+    if not keys.issuperset(data):
+        names = sorted(set(data) - keys, key=repr)  # keys of mixed types cannot be compared
         raise MalformedActionError(f"{name}: unknown field(s) {names}")
     return cls(**kwargs)
