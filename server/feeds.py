@@ -44,17 +44,36 @@ class PublicPart:
 
 
 class ViewFeed:
+    """One seat's views as last sent. The spectators of a room share one feed: they see the
+    same, so each change is viewed once for all of them (`message` of the same state again
+    gives the same message)."""
+
     def __init__(self, seat: int | None) -> None:
         self.seat = seat
         self.camps = CampViews(seat)
         self.view: dict[str, Any] | None = None
         self.legal: list[Action] = []
+        self.state: GameState | None = None
+        self.sent: dict[str, Any] = {}  # the message that brought the feed to `state`
 
     def message(self, state: GameState, public: PublicPart, legal: list[Action],
                 deadlines: dict[str, int]) -> dict[str, Any]:
         """The `state` (the first time) or `update` that brings the member to `state`; the
         legal actions are put in their wire form only when they changed (most declarations
         leave the other seats' as they were)."""
+        if state is not self.state:
+            self.sent = self._next(state, public, legal, deadlines)
+            self.state = state
+        return self.sent
+
+    def full(self, deadlines: dict[str, int]) -> dict[str, Any]:
+        """The whole `state` the feed is at, for a member joining it."""
+        assert self.view is not None and self.state is not None
+        return message("state", view=self.view, legal=[wire_form(a) for a in self.legal],
+                       state_id=self.state.version, deadlines=deadlines)
+
+    def _next(self, state: GameState, public: PublicPart, legal: list[Action],
+              deadlines: dict[str, int]) -> dict[str, Any]:
         changed = self.camps.update(state)
         own = seat_view(state, self.seat, camps=list(self.camps.views))
         view = {**public.part, **own}

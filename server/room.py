@@ -168,6 +168,7 @@ class Room:
         self._unsent: list = []  # events whose views wait
         self._views_call: IDelayedCall | None = None
         self.feeds: dict[Member, ViewFeed] = {}  # what members taking updates were last sent
+        self.watching = ViewFeed(None)  # the spectators' (one for all)
         self.common = PublicPart()  # their views' common part
 
     # --- persistence ---------------------------------------------------------------------
@@ -284,8 +285,7 @@ class Room:
         self._send_history(member, None)
         self.broadcast_room()
         if self.state is not None:
-            self.feeds.pop(member, None)
-            self._sync(member, None)
+            self._sync(member, None, joining=True)
 
     def resume(self, member: Member, token: str) -> int:
         """Take back a human seat: `joined`, then the room, then the seat's full view."""
@@ -306,8 +306,7 @@ class Room:
                 self._send_history(member, seat.index)
                 self.broadcast_room()
                 if self.state is not None:
-                    self.feeds.pop(member, None)
-                    self._sync(member, seat.index)
+                    self._sync(member, seat.index, joining=True)
                 return seat.index
         raise ProtocolError("bad_token", "no seat in this room has that token")
 
@@ -652,8 +651,9 @@ class Room:
         else:
             member.send(message("events", events=seen, log=[event_line(e, "ja") for e in seen]))
 
-    def _sync(self, member: Member, seat: int | None) -> None:
-        """The member's full view, its legal actions, and the time left for each prompted seat."""
+    def _sync(self, member: Member, seat: int | None, joining: bool = False) -> None:
+        """The member's view (whole, or what changed for a member taking updates that is not
+        `joining`), its legal actions, and the time left for each prompted seat."""
         state = self.state
         if state is None:
             member.send(message("room", room=self.public()))
@@ -662,16 +662,32 @@ class Room:
         now = self.clock.seconds()
         deadlines = {str(s): max(0, round(d.due - now)) for s, d in self.deadlines.items()}
         if "updates" in member.features:
-            feed = self.feeds.get(member)
-            if feed is None or feed.seat != seat:
-                feed = self.feeds[member] = ViewFeed(seat)
-            member.send(feed.message(state, self.common.of(state), legal, deadlines))
+            member.send(self._fed(member, seat, joining, legal, deadlines))
         else:
             member.send(message("state", view=view_for(state, seat),
                                 legal=[wire_form(a) for a in legal], state_id=state.version,
                                 deadlines=deadlines))
         if state.over:
             member.send(message("replay", replay=self.replay()))
+
+    def _fed(self, member: Member, seat: int | None, joining: bool, legal: list[Action],
+             deadlines: dict[str, int]) -> dict[str, Any]:
+        """The next message of a member taking updates. A player has a feed of its own (a new
+        one when it resumes: its first view is whole). The spectators share one; one joining
+        gets the whole view the others are at."""
+        state = self.state
+        assert state is not None
+        feed = self.feeds.get(member)
+        if joining or feed is None or feed.seat != seat:
+            if seat is not None:
+                feed = ViewFeed(seat)
+            elif self.watching.state is state:
+                self.feeds[member] = self.watching
+                return self.watching.full(deadlines)
+            else:  # no one watches with updates: every watcher is at the state (flush_views)
+                feed = self.watching = ViewFeed(None)
+            self.feeds[member] = feed
+        return feed.message(state, self.common.of(state), legal, deadlines)
 
     def replay(self) -> dict[str, Any]:
         """Seed, seats, Masters, modules and every accepted action: `new_game` (given the keys

@@ -169,3 +169,41 @@ def test_the_client_connection_hands_on_full_states() -> None:
     conn.dataReceived(frames(sent[5]))  # an update of a state it no longer has
     assert conn.fault is not None and conn.fault.code == "bad_frame"
     assert transport.disconnecting
+
+
+def test_the_spectators_share_one_view_of_each_change(monkeypatch: pytest.MonkeyPatch) -> None:
+    """Five spectators taking updates cost one view of each change, not five; one joining
+    later gets the whole view they are at, and the updates after it rebuild every view."""
+    import grailwar.server.feeds as feeds
+
+    viewed: list[int | None] = []
+    real = feeds.seat_view
+
+    def counted(state: GameState, seat: int | None, camps: Any = None) -> dict[str, Any]:
+        viewed.append(seat)
+        return real(state, seat, camps)
+
+    monkeypatch.setattr(feeds, "seat_view", counted)
+    server = Server()
+    players = FakeMember("a"), FakeMember("b")
+    room = started_room(server, *players)
+    watchers = [FakeMember(f"w{i}", ("updates",)) for i in range(5)]
+    for watcher in watchers:
+        room.join_spectator(watcher)
+    viewed.clear()
+    for turn in range(6):
+        for member, seat in zip(players, (0, 1), strict=True):
+            legal = legal_actions(room.state, seat)
+            if legal:
+                room.act(member, wire_form(legal[0]), room.state.version, lambda _v: None)
+        server.clock.advance(31)  # and what the timers answer
+        if turn == 2:
+            late = FakeMember("late", ("updates",))
+            room.join_spectator(late)
+            watchers.append(late)
+    changes = len(watchers[0].updates)
+    assert changes >= 10 and viewed.count(None) == changes
+    want = view_for(room.state, None)
+    for watcher in watchers:
+        assert watcher.last("state")["view"] == want
+    assert late.got[[m["t"] for m in late.got].index("state")]["state_id"] < room.state.version
