@@ -142,6 +142,7 @@ class Operator:
         if text:
             MOTD.check("motd", text)  # what a client accepts: a line of at most 300 characters
         self.lobby.motd = text
+        self.lobby.store.save_motd(text)
         audit("motd", text=self.lobby.motd)
         return {"motd": self.lobby.motd}
 

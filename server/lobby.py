@@ -72,7 +72,7 @@ class Lobby:
         self.addresses: Counter[str] = Counter()
         self.creators: dict[int, str] = {}
         self.bans = Bans(store, clock)
-        self.motd = ""  # the operator's message of the day, sent in `welcome` ("": none)
+        self.motd = store.motd()  # the operator's message of the day, sent in `welcome`
 
     def restore(self) -> None:
         """Bring back every open room from the store, its game replayed and timers re-armed.

@@ -261,6 +261,14 @@ class Store(StoreReader):
         with self.lock:
             self.db.execute(sql, args)
 
+    def save_motd(self, text: str) -> None:
+        """The operator's message of the day, kept across restarts ("": none)."""
+        self._write("INSERT OR REPLACE INTO meta (key, value) VALUES ('motd', ?)", (text,))
+
+    def motd(self) -> str:
+        row = self.db.execute("SELECT value FROM meta WHERE key = 'motd'").fetchone()
+        return str(row[0]) if row is not None else ""
+
     def mark_alive(self, now: float) -> None:
         self._write("INSERT OR REPLACE INTO meta (key, value) VALUES ('alive', ?)", (now,))
 

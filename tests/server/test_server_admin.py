@@ -16,7 +16,7 @@ from grailwar.cli.main import main
 from grailwar.server.admin import CLOSED_BY_OPERATOR, AdminFactory, Operator
 from grailwar.server.lobby import Lobby
 from grailwar.server.store import Store
-from server_kit import Server, Wire, one, peer
+from server_kit import Server, Wire, one, peer, restarted
 from test_server_seats import table
 from twisted.internet.testing import StringTransport
 
@@ -163,6 +163,14 @@ def test_the_motd_is_sent_in_welcome_until_it_is_cleared() -> None:
     assert "motd" not in one(server.wire("10.0.0.2").ask("hello", version=1, name="Shirou"),
                              "welcome")
     assert admin.ask("status")["motd"] == ""
+
+
+def test_the_motd_outlives_a_restart() -> None:
+    store = Store()
+    admin = Admin(Server(store), [])
+    admin.ask("motd", text="Tournament on Saturday")
+    _clock, lobby = restarted(store)
+    assert lobby.motd == "Tournament on Saturday"
 
 
 def test_a_motd_a_client_would_refuse_is_refused() -> None:
