@@ -170,7 +170,7 @@ def run_connect(args: argparse.Namespace) -> int:
         app = GrailApp(reactor, lang=args.lang, name=args.name, host=args.address)
     except Exception as err:
         return _window_error(err)
-    app.tls = args.tls or args.trust_fingerprint is not None
+    app.tls = app.tls or args.tls or args.trust_fingerprint is not None
     _log_warnings()
     if app.settings.get("name", "").strip():
         reactor.callWhenRunning(app.connect, *address)

@@ -85,7 +85,7 @@ class GrailApp:
         self.local: Any = None  # the embedded LocalServer, once started
         self.session: Any = None
         self.keeper: Any = None  # the SeatKeeper of a remote server's session
-        self.tls = False  # remote servers over TLS (`grailwar connect --tls`)
+        self.tls = self.settings["tls"]  # remote servers over TLS (the title's switch)
         self.trust_root: Any = None  # the TLS trust root: None, the system's CAs (tests: theirs)
         self.refused: Any = None  # (host, port, tls.Refusal): the title screen's TLS dialog
         self.ui = UiState()

@@ -7,7 +7,8 @@ import os
 from pathlib import Path
 from typing import Any
 
-DEFAULTS: dict[str, Any] = {"lang": "", "name": "", "host": "localhost", "width": 0, "height": 0}
+DEFAULTS: dict[str, Any] = {"lang": "", "name": "", "host": "localhost", "tls": False, "width": 0,
+                            "height": 0}
 
 
 def config_path() -> Path:

@@ -57,6 +57,11 @@ class TitleView(BaseView):
         if self.app.connect(*address):
             self.model.notify(self.tr("net.connecting", host=self.model.host), "info")
 
+    def toggle_tls(self) -> None:
+        """Connect over TLS or not (remembered; `grailwar connect --tls` turns it on)."""
+        self.app.tls = self.app.settings["tls"] = not self.app.tls
+        self.invalidate()
+
     def modal(self, o: Scene) -> list[Region] | None:
         """A server's certificate not accepted: an untrusted one's fingerprint, and whether to
         pin it (first use); a changed one's old and new fingerprints, refused."""
@@ -117,6 +122,10 @@ class TitleView(BaseView):
         self.button(s, "connect", left + width - 36 - 140, y, 140, 40, tr("title.connect"),
                     self.connect, help=tr("title.connect_help"), size=15)
         s.text(tr("title.connect_help"), left + 36, y - 22, 12, th.MUTED, max_width=width - 72)
+        tls = self.app.tls
+        self.button(s, "tls", left + 36, y - 86, 230, 34,
+                    tr("tls.toggle_on" if tls else "tls.toggle_off"), self.toggle_tls,
+                    help=tr("tls.toggle_help"), style="selected" if tls else "ghost", size=13)
         self.button(s, "help", left + width / 2 - 100, bottom + 56, 200, 38, tr("help.open"),
                     self.toggle_help, help=tr("help.open_help"), style="ghost", size=14)
         s.text(tr("title.footer"), left + width / 2, bottom + 26, 12, th.FAINT,

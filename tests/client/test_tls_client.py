@@ -94,6 +94,28 @@ def test_a_self_signed_certificate_is_refused_then_pinned_through_the_dialog(
     assert app.pump(until=lambda: connected(app), timeout=5), notices(app)
 
 
+def test_the_title_switch_connects_over_tls_and_is_remembered(app: Any,
+                                                              server: TlsServer) -> None:
+    """Off, the client speaks plain TCP; the title's switch turns TLS on (its label says so,
+    the settings keep it), and Connect then meets the server's certificate."""
+    title = app.show("title")
+    assert not app.tls
+    title.rebuild()
+    labels = [label for label, _x, _y in title.base.labels]
+    assert app.tr("tls.toggle_off") in labels
+    assert title.click("tls")
+    assert app.tls and app.settings["tls"] is True
+    title.rebuild()
+    assert app.tr("tls.toggle_on") in [label for label, _x, _y in title.base.labels]
+    title.fields["name"].value = "凛"
+    title.fields["host"].value = f"127.0.0.1:{server.port}"
+    title.click("connect")
+    assert app.pump(until=lambda: app.refused is not None, timeout=5)  # TLS: the certificate
+    title.rebuild()
+    assert title.click("refusal_cancel")  # (the dialog holds the screen until answered)
+    assert title.click("tls") and not app.tls and app.settings["tls"] is False
+
+
 def test_no_to_the_dialog_pins_nothing(app: Any, server: TlsServer) -> None:
     connect_tls(app, server)
     assert app.pump(until=lambda: app.refused is not None, timeout=5)
