@@ -18,8 +18,9 @@ from ..shared.engine import Action, GameState
 from ..shared.engine.view import CampViews, public_view, seat_view
 from ..shared.protocol import message
 
-# An action's dict form, kept: the legal lists are rebuilt after every change, and their
-# dicts were a tenth of the server's CPU.
+# An action's wire form, kept: every state message lists a prompted seat's legal actions (74
+# for a camp at the start of a seven-camp game), the same actions state after state, and
+# building their dicts was a tenth of the server's CPU. The dicts are shared: read-only.
 wire_form = lru_cache(maxsize=1 << 14)(Action.to_dict)
 
 

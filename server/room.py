@@ -60,9 +60,6 @@ GRACE = 90.0  # seconds a disconnected player keeps its seat before a bot plays 
 # 3: `servants`, each seat's summoned Servant (the roster)
 # 4: `priority_phase`, whether each turn opened with a priority phase (docs/rules.md §3.3)
 REPLAY_FORMAT = "grailwar-replay-4"
-# An action's wire form, kept: every state message lists a prompted seat's legal actions (74
-# for a camp at the start of a seven-camp game), the same actions state after state, and
-# building their dicts was a tenth of the server's CPU. The dicts are shared: read-only.
 
 
 class Member(Protocol):
