@@ -9,6 +9,7 @@ and a click only ever becomes an `act` message carrying one of those action dict
 
 from __future__ import annotations
 
+import math
 import time
 from collections.abc import Iterable
 from dataclasses import dataclass, field
@@ -426,12 +427,14 @@ class ClientModel:
         return self.tr("seats.who", cls=self.tr.cls(cls), name=name)
 
     def seconds_left(self, seat: int, now: float) -> int | None:
+        """Whole seconds left, counted down as a clock does: 60 until a whole second has
+        passed, 0 only when the time is up."""
         if not self.state:
             return None
         left = self.state["deadlines"].get(str(seat))
         if left is None:
             return None
-        return max(0, round(left - (now - self.state_at)))
+        return max(0, math.ceil(left - (now - self.state_at)))
 
     def my_seconds_left(self, now: float) -> int | None:
         me = self.me

@@ -99,7 +99,9 @@ def test_countdown_and_who_is_still_deciding() -> None:
     state = new_game(seed=2, classes=["saber", "archer", "lancer"])
     m = model_for(state)
     assert m.my_seconds_left(100.0) == 300
+    assert m.my_seconds_left(100.9) == 300  # a clock's countdown: a second goes when it is over
     assert m.my_seconds_left(130.4) == 270
+    assert m.my_seconds_left(399.9) == 1 and m.my_seconds_left(400.0) == 0
     statuses = {seat: status for seat, status, _ in m.deciding(100.0)}
     assert statuses == {0: "deciding", 1: "deciding", 2: "deciding"}
 
