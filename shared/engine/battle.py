@@ -118,22 +118,27 @@ def leave_battle(s: GameState, seat: int, how: str) -> None:
     core.emit(s, "LeftBattle", seat=seat, how=how)
 
 
+def leave_combat(s: GameState, seat: int) -> None:
+    """What a battle (or a raid) leaves behind lapses: battle-only buffs, the hand's stored
+    bonuses, a declared Noble Phantasm, disengaging and fleeing."""
+    camp = s.edit(seat)
+    camp.buffs = tuple(x for x in camp.buffs if x.rounds < 0)
+    camp.buster = camp.quick = 0
+    camp.np_target = -1
+    camp.war_roar = camp.fleeing = camp.caught = False
+    camp.disengage_round = -1
+    camp.pending_power = camp.pending_crit = 0
+    camp.skills_used = frozenset()
+
+
 def end_battle(s: GameState, reason: str) -> None:
     """Everyone returns to turn play; battle-only buffs, hands' bonuses and NP charges lapse."""
     for m in s.modules:
         m.on_battle_end(s)
     b = s.battle
     for seat in b.joined:
-        if not s.camps[seat].alive:
-            continue
-        camp = s.edit(seat)
-        camp.buffs = tuple(x for x in camp.buffs if x.rounds < 0)
-        camp.buster = camp.quick = 0
-        camp.np_target = -1
-        camp.war_roar = camp.fleeing = camp.caught = False
-        camp.disengage_round = -1
-        camp.pending_power = camp.pending_crit = 0
-        camp.skills_used = frozenset()
+        if s.camps[seat].alive:
+            leave_combat(s, seat)
     for seat, home in b.homes:
         if s.camps[seat].alive:
             s.edit(seat).pos = home
@@ -291,12 +296,7 @@ def end_round(s: GameState) -> None:
     b = s.edit_battle()
     n = s.rules.numbers
     for seat in b.seats:
-        camp = s.edit(seat)
-        camp.buffs = tuple(x._replace(rounds=x.rounds - 1) for x in camp.buffs
-                           if x.rounds != 1)
-        camp.skills_used = frozenset()
-        if b.round % n.hand_refill_every == 0:
-            camp.hand = camp.servant.cards
+        tick_round(s, seat, b.round)
     if b.round % n.hand_refill_every == 0:
         core.emit(s, "HandsRefilled", round=b.round)
     if b.round >= n.max_battle_rounds:
@@ -306,6 +306,16 @@ def end_round(s: GameState) -> None:
     b.stage = "round_start"
     b.ready = b.truce = frozenset()
     round_upkeep(s)
+
+
+def tick_round(s: GameState, seat: int, round_no: int) -> None:
+    """A combatant's round is over: its buffs count down, its once-a-round skills come back,
+    and after every third round its hand returns to its composition."""
+    camp = s.edit(seat)
+    camp.buffs = tuple(x._replace(rounds=x.rounds - 1) for x in camp.buffs if x.rounds != 1)
+    camp.skills_used = frozenset()
+    if round_no % s.rules.numbers.hand_refill_every == 0:
+        camp.hand = camp.servant.cards
 
 
 # --- legal actions -------------------------------------------------------------------------------

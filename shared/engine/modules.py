@@ -57,6 +57,12 @@ class Module:
     def option(self, name: str) -> Any:
         return self.values[name]
 
+    @classmethod
+    def fewest_camps(cls, values: Mapping[str, Any]) -> int:
+        """The fewest camps a game with this module and these option values may seat (the
+        base: 2, a Grail War needs rivals)."""
+        return 2
+
     # --- set-up -------------------------------------------------------------------------------
     def setup(self, s: GameState) -> None:
         """Put the module's initial state in its slot (new_game, before the first prompt)."""
@@ -126,6 +132,11 @@ class Module:
 
     def on_day_end(self, s: GameState) -> None:
         """The day's last turn is over, before upkeep and the Masters' sleep check."""
+
+    def judge(self, s: GameState) -> bool:
+        """True when this module judges the game's end instead of the base last-Servant rule
+        (it then ends the game itself when it must)."""
+        return False
 
     # --- what leaves the engine -----------------------------------------------------------------
     def verbs(self) -> tuple[str, ...]:

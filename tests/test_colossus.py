@@ -1,0 +1,549 @@
+"""The colossus scenario (seed 003 "Special Rules for Conquering the Colossus", spec 003 T7 and
+§5; docs/rules.md "The colossus"): one test per rule, dice forced where chance decides."""
+
+from __future__ import annotations
+
+import random
+import shutil
+from pathlib import Path
+
+import pytest
+from grailwar.shared.bots.determinize import state_from_view
+from grailwar.shared.engine import apply, legal_actions, new_game, view_for
+from grailwar.shared.engine.actions import (
+    ACTION_TYPES,
+    DeclareDisengage,
+    DeclareEncounter,
+    DeclareRest,
+    DeclareSoulEating,
+    DeclareWait,
+    React,
+    Ready,
+    Wait,
+    from_dict,
+)
+from grailwar.shared.engine.data import DataError, default_ruleset
+from grailwar.shared.engine.errors import IllegalActionError
+from grailwar.shared.engine.events import view_event
+from grailwar.shared.engine.state import GameState
+from grailwar.shared.modules.colossus import Colossus
+from grailwar.shared.modules.colossus.actions import (
+    COLOSSUS,
+    AttackPart,
+    Climb,
+    ClimbAttack,
+    ClimbMove,
+    ClimbTo,
+    DeclareRaid,
+    Dismount,
+    EndClimb,
+    Mount,
+)
+from grailwar.shared.modules.colossus.data import load_colossus
+from helpers import act, find, game, place, types
+
+RULES = default_ruleset()
+DATA_DIR = Path(__file__).parent.parent / "resources"
+COLOSSUS_ACTIONS = {cls for cls in ACTION_TYPES.values()
+                    if cls.__module__.startswith("grailwar.shared.modules.colossus")}
+RAID_ROOM = {"colossus": {"scenario": "colossus_raid"}}
+
+
+def module(s: GameState) -> Colossus:
+    return next(m for m in s.modules if isinstance(m, Colossus))
+
+
+def raid(classes: tuple[str, ...] = ("lancer",), seed: int = 0, **kw) -> GameState:
+    """A raid room (the colossus awake on square 40 on day 1) in which every camp stands on
+    its square and declared Raid: round 1's start."""
+    s = game(classes, seed, modules=["colossus"], options=RAID_ROOM, **kw)
+    for seat in range(len(classes)):
+        place(s, seat, 40)
+    for seat in range(len(classes)):
+        s, _ = apply(s, DeclareRaid(seat))
+    assert s.prompt.kind == "raid_start", s.prompt
+    return s
+
+
+def setup(s: GameState, **changes) -> GameState:
+    """Change the raid's public state for a test's set-up (tiles, tilts, round)."""
+    s = s.clone()
+    module(s).put_raid(s, **changes)
+    return s
+
+
+def tilts(s: GameState, **changes: str) -> tuple[str, ...]:
+    m = module(s)
+    now = dict(zip(m.data.surface_names, m.raid(s).tilts, strict=True))
+    now.update(changes)
+    return tuple(now[x] for x in m.data.surface_names)
+
+
+def on(s: GameState, seat: int) -> str:
+    return module(s).raid(s).tile_of(seat)
+
+
+def ready_all(s: GameState, climb: tuple[int, ...] = ()) -> GameState:
+    for seat in climb:
+        s, _ = apply(s, Climb(seat))
+    for seat in sorted(s.prompt.seats):
+        s, _ = apply(s, Ready(seat))
+    return s
+
+
+def wait_ground(s: GameState) -> GameState:
+    while s.prompt.kind == "raid_ground":
+        s, _ = apply(s, Wait(min(s.prompt.seats)))
+    return s
+
+
+def guard_all(s: GameState, dice: list[int]) -> tuple[GameState, list]:
+    events = []
+    while s.prompt.kind == "raid_reaction":
+        s, ev = act(s, React(min(s.prompt.seats), "G", ""), dice)
+        events += ev
+    return s, events
+
+
+# --- data (§3, §5.2, §5.6) ------------------------------------------------------------------
+def test_the_board_has_26_tiles_with_colour_surface_height_and_part():
+    data = load_colossus(RULES)
+    assert len(data.tiles) == 26
+    crown = data.tiles["crown"]
+    assert (crown.part, crown.surface, crown.colour, crown.height, crown.links) == (
+        "head", "head", "blue", 11, ("nape",))
+    assert data.factors["head"] == 200 and data.factors["feet"] == 0
+    assert [t.id for t in data.tiles.values() if t.mount] == ["ankle_l", "ankle_r"]
+    assert [step.id for step in data.script] == ["awaken", "stomp", "reach", "swat", "bow", "roar"]
+
+
+@pytest.mark.parametrize(("old", "new", "named"), [
+    ('colour = "green"', 'colour = "red"', "tile[2].colour: must be one of blue, green"),
+    ('links = ["ankle_l"]', 'links = ["ankle_x"]', "tile[0].links[0]: unknown tile 'ankle_x'"),
+    ('links = ["foot_l", "shin_l"]', 'links = ["shin_l"]',
+     "tile[0].links[0]: 'ankle_l' does not link back to 'foot_l'"),
+    ("akatsukigahama = [41, 40, 39", "akatsukigahama = [41, 39, 40",
+     "path.akatsukigahama[1]: square 39 is not next to square 41"),
+    ("hp_per_camp = 300", "hp_per_camp = 0", "numbers.hp_per_camp"),
+    ("chest = 1", "belly = 1", "ground_parts.belly: unknown part"),
+    ('targets = "all"', 'targets = "everyone"', "step[5].attack.targets"),
+])
+def test_a_data_error_names_the_file_and_the_field(tmp_path, old, new, named):
+    target = tmp_path / "scenarios"
+    target.mkdir()
+    text = (DATA_DIR / "scenarios" / "colossus.toml").read_text(encoding="utf-8")
+    assert old in text
+    (target / "colossus.toml").write_text(text.replace(old, new, 1), encoding="utf-8")
+    with pytest.raises(DataError) as err:
+        load_colossus(RULES, tmp_path)
+    assert str(err.value).startswith("scenarios/colossus.toml") and named in str(err.value)
+
+
+def test_the_shipped_data_loads_from_a_copy(tmp_path):
+    shutil.copytree(DATA_DIR / "scenarios", tmp_path / "scenarios")
+    assert load_colossus(RULES, tmp_path) == load_colossus(RULES)
+
+
+# --- switching on (§6) --------------------------------------------------------------------
+def test_the_colossus_turns_tactics_on_and_is_not_a_seat():
+    s = new_game(seed=1, modules=["colossus"])
+    assert s.settings.modules == ("tactics", "colossus")
+    assert s.settings.options["colossus"] == {"scenario": "colossus", "colossus_day": 3}
+    assert len(s.camps) == 7 and COLOSSUS >= len(s.camps)
+    with pytest.raises(ValueError, match="colossus_day"):
+        new_game(seed=1, modules=["colossus"], options={"colossus": {"colossus_day": 11}})
+
+
+def test_a_grail_war_needs_two_camps_and_a_raid_room_one():
+    with pytest.raises(ValueError, match="need 2 to 7"):
+        new_game(classes=["saber"], modules=["colossus"])
+    s = new_game(classes=["saber"], modules=["colossus"], options=RAID_ROOM)
+    assert s.prompt.kind == "declare" and module(s).st(s).hp == 300
+
+
+# --- waking and marching (§5.1, §5.6) -----------------------------------------------------
+def pass_turns(s: GameState, count: int) -> GameState:
+    for _ in range(count):
+        turn = (s.day, s.turn)
+        while (s.day, s.turn) == turn and not s.over:
+            s, _ = apply(s, DeclareRest(min(s.prompt.seats)))
+    return s
+
+
+def test_it_wakes_on_the_morning_of_colossus_day_with_300_hp_per_camp():
+    s = game(("saber", "lancer", "caster"), modules=["colossus"],
+             options={"colossus": {"colossus_day": 2}})
+    assert not module(s).st(s).awake
+    assert DeclareRaid(0) not in legal_actions(s, 0)
+    s = pass_turns(s, 3)
+    st = module(s).st(s)
+    assert (s.day, s.turn, st.awake, st.square, st.hp) == (2, 0, True, 41, 900)
+    assert 41 in s.eaten
+
+
+def test_it_walks_one_square_a_turn_eats_it_and_tramples_the_camps_there():
+    s = game(("saber", "lancer"), modules=["colossus"], options={"colossus": {"colossus_day": 1}})
+    place(s, 0, 40)
+    hp = s.camps[0].hp
+    s, _ = apply(s, DeclareWait(0))
+    s, events = apply(s, DeclareWait(1))
+    st = module(s).st(s)
+    assert st.square == 40 and 40 in s.eaten
+    (roll,) = [e for e in find(events, "DiceRolled") if e.data["purpose"] == "trampled"]
+    assert roll.data["dice"] == "2D10" and roll.data["mod"] == 10
+    trampled = find(events, "Trampled")
+    assert [(e.data["seat"], e.data["damage"]) for e in trampled] == [(0, roll.data["total"])]
+    assert s.camps[0].hp == hp - roll.data["total"] and s.camps[1].hp == s.camps[1].servant.hp
+
+
+def test_unopposed_it_drinks_the_vein_at_the_7th_turn_end_and_nobody_wins():
+    s = game(("saber", "lancer"), modules=["colossus"])
+    for seat in (0, 1):
+        place(s, seat, 0)  # out of its way
+    s = pass_turns(s, 2 * 3 + 6)  # days 1-2, then day 3 Morning to day 5 Noon
+    assert not s.over and module(s).st(s).square == 17
+    turn = (s.day, s.turn)
+    events = []
+    while (s.day, s.turn) == turn and not s.over:
+        s, ev = apply(s, DeclareRest(min(s.prompt.seats)))
+        events += ev
+    assert s.over and s.winner == -1 and (turn == (5, 1) or turn == (5, 0))
+    ended = find(events, "GameEnded")
+    assert len(ended) == 1 and ended[0].data == {"winner": -1, "winners": [], "reason": "colossus"}
+
+
+def test_a_turn_of_raids_costing_it_100_hp_holds_it_in_place():
+    s = game(("saber", "lancer"), modules=["colossus"], options={"colossus": {"colossus_day": 1}})
+    s = s.clone()
+    module(s).put(s, lost=100)
+    s = pass_turns(s, 1)
+    st = module(s).st(s)
+    assert st.square == 41 and st.lost == 0
+    s = s.clone()
+    module(s).put(s, lost=99)
+    s = pass_turns(s, 1)
+    assert module(s).st(s).square == 40
+
+
+# --- declaring a raid (§5.5) ----------------------------------------------------------------
+def test_raid_is_offered_within_reach_and_every_raider_joins_and_goes_home():
+    s = game(("saber", "lancer", "caster"), modules=["colossus"], options=RAID_ROOM)
+    place(s, 0, 40)
+    place(s, 1, 39)
+    place(s, 2, 0)
+    assert DeclareRaid(0) in legal_actions(s, 0) and DeclareRaid(1) in legal_actions(s, 1)
+    assert DeclareRaid(2) not in legal_actions(s, 2)
+    s, _ = apply(s, DeclareRaid(0))
+    s, _ = apply(s, DeclareRaid(1))
+    s, events = apply(s, DeclareWait(2))
+    assert find(events, "RaidOpened")[0].data["seats"] == [0, 1]
+    assert s.camps[1].pos == 40 and s.fought == {0, 1}
+    for seat in (0, 1):
+        s, more = apply(s, DeclareDisengage(seat))
+    assert module(s).st(s).raid is None and s.camps[1].pos == 39
+    assert find(more, "ActionCancelled")[0].data == {"seat": 1, "kind": "raid"}
+
+
+def test_a_raid_room_offers_no_encounter_ambush_or_soul_eating():
+    s = game(("saber", "lancer"), modules=["colossus"], options=RAID_ROOM)
+    place(s, 1, s.camps[0].pos)
+    kinds = {type(a) for a in legal_actions(s, 0)}
+    assert DeclareEncounter not in kinds and DeclareSoulEating not in kinds
+    s = game(("saber", "lancer"), modules=["colossus"])
+    place(s, 1, s.camps[0].pos)
+    assert DeclareEncounter in {type(a) for a in legal_actions(s, 0)}
+
+
+# --- the round's three phases (T7.1) ------------------------------------------------------
+def test_a_round_runs_ground_then_colossus_then_climbers():
+    s = raid(("saber", "lancer"))
+    s = ready_all(s, climb=(1,))
+    assert s.prompt.kind == "raid_ground" and s.prompt.seats == {0}
+    s, ground = act(s, AttackPart(0, "shin", "B", "B"), [3, 3, 5, 5])
+    assert s.prompt.kind == "climb" and s.prompt.seats == {1}
+    assert "PartHit" in types(ground) and types(ground).index("PartHit") < types(ground).index(
+        "ColossusActed")
+
+
+def test_a_climber_does_not_act_in_the_ground_phase():
+    s = setup(raid(("saber", "lancer")), tiles=((1, "back_1"),))
+    s = ready_all(s)
+    assert s.prompt.kind == "raid_ground" and s.prompt.seats == {0}
+    s = wait_ground(s)
+    assert s.prompt.kind == "climb" and s.prompt.seats == {1}
+
+
+# --- mounting and climbing (T7.4, T7.5) ------------------------------------------------------
+def climber(tile: str = "", round_no: int = 1, **tilt: str) -> GameState:
+    """Lancer alone, at its climbers' phase of `round_no`, on `tile` (or on the ground)."""
+    s = raid(("lancer",))
+    s = setup(s, round=round_no, tiles=((0, tile),) if tile else (), tilts=tilts(s, **tilt))
+    s = ready_all(s, climb=() if tile else (0,))
+    s, _ = guard_all(s, [1, 1, 1, 1])
+    s.forced = ()  # the dice of an attack that did not come
+    assert s.prompt.kind == "climb", s.prompt
+    return s
+
+
+def test_a_climber_mounts_only_a_hairy_tile_that_touches_the_ground():
+    s = climber()
+    mounts = {a.tile for a in legal_actions(s, 0) if isinstance(a, Mount)}
+    assert mounts == {"ankle_l", "ankle_r"}  # the feet touch the ground but are bare
+    assert not any(isinstance(a, ClimbMove | ClimbAttack) for a in legal_actions(s, 0))
+    s, events = apply(s, Mount(0, "ankle_l"))
+    assert on(s, 0) == "ankle_l" and find(events, "Mounted")
+
+
+def test_a_move_rolls_1d4_on_a_tilted_surface_and_1d6_on_a_horizontal_one():
+    s = climber("shin_l")  # legs: vertical
+    with pytest.raises(IllegalActionError, match="does not fit a d4"):
+        act(s.clone(), ClimbMove(0), [5])
+    s2, _ = act(s, ClimbMove(0), [4])
+    assert s2.prompt.kind == "climb_step" and module(s2).raid(s2).budget == 4
+    s = climber("hip_l")  # hips: horizontal
+    s, _ = act(s, ClimbMove(0), [6])
+    assert module(s).raid(s).budget == 6
+
+
+def test_a_move_goes_up_to_the_roll_over_enterable_tiles_only():
+    s = climber("thigh_l")
+    s, _ = act(s, ClimbMove(0), [2])
+    reach = {a.tile for a in legal_actions(s, 0)}
+    assert reach == {"thigh_l", "shin_l", "ankle_l", "hip_l", "hip_r", "back_1", "hand_l"} - {
+        "hand_l"}  # the hand is bare on a vertical arm
+    s = climber("thigh_l", hips="tilted")
+    s, _ = act(s, ClimbMove(0), [2])
+    assert {a.tile for a in legal_actions(s, 0)} == {"thigh_l", "shin_l", "ankle_l"}
+
+
+def test_move_move_attack_is_legal_and_a_second_attack_is_not():
+    s = climber("back_1")
+    for roll, tile in ((1, "back_3"), (1, "back_5")):
+        s, _ = act(s, ClimbMove(0), [roll])
+        s, events = apply(s, ClimbTo(0, tile))
+        assert find(events, "Climbed")[0].data["to"] == tile
+    assert ClimbAttack(0, "B", "B") in legal_actions(s, 0)
+    s, _ = act(s, ClimbAttack(0, "B", "B"), [1, 1, 1])  # a fumble: slot three spent
+    assert s.prompt.kind == "raid_start"  # three slots used: the round is over
+    s = setup(s, round=1)
+    s = ready_all(s)
+    s, _ = act(s, ClimbAttack(0, "Q", "Q"), [1, 2])
+    legal = legal_actions(s, 0)
+    assert not any(isinstance(a, ClimbAttack) for a in legal) and ClimbMove(0) in legal
+
+
+def test_an_attack_may_take_the_first_slot_and_moves_follow():
+    s = climber("back_1")
+    s, _ = act(s, ClimbAttack(0, "Q", "Q"), [1, 2])
+    s, _ = act(s, ClimbMove(0), [1])
+    s, _ = apply(s, ClimbTo(0, "back_3"))
+    s, _ = act(s, ClimbMove(0), [1])
+    s, _ = apply(s, ClimbTo(0, "back_5"))
+    assert s.prompt.kind == "raid_start" and on(s, 0) == "back_5"
+
+
+def test_dismount_from_a_ground_tile_ends_the_phase():
+    s = climber("ankle_l")
+    assert Dismount(0) in legal_actions(s, 0)
+    s, events = apply(s, Dismount(0))
+    assert on(s, 0) == "" and s.prompt.kind == "raid_start" and find(events, "Dismounted")
+    assert Dismount(0) not in legal_actions(climber("shin_l"), 0)
+
+
+# --- tilting, shake-offs and falls (T7.6, T7.7) ---------------------------------------------
+def to_colossus_phase(s: GameState) -> tuple[GameState, list]:
+    events = []
+    for seat in sorted(s.prompt.seats):
+        s, ev = apply(s, Ready(seat))
+        events += ev
+    while s.prompt.kind == "raid_ground":
+        s, ev = apply(s, Wait(min(s.prompt.seats)))
+        events += ev
+    return s, events
+
+
+def test_a_white_tile_tilting_to_45_throws_its_climber_down_and_a_green_one_holds():
+    s = raid(("saber", "lancer"))
+    s = setup(s, round=5, tiles=((0, "hip_l"), (1, "back_3")))  # step 5, bow
+    s, events = to_colossus_phase(s)
+    shaken = find(events, "ShakenOff")
+    assert [e.data for e in shaken] == [{"seat": 0, "tile": "hip_l", "height": 6, "damage": 30}]
+    assert on(s, 0) == "" and on(s, 1) == "back_3"
+    assert s.camps[0].hp == s.camps[0].servant.hp - 30
+
+
+def test_a_fall_deals_height_times_5_whatever_the_guard_and_the_buffs():
+    s = raid(("saber",))
+    shield = next(b for b in RULES.buffs if b.effect.mod("damage_taken") < 0)
+    s = s.clone()
+    from grailwar.shared.engine import core
+    core.apply_effect(s, 0, shield.effect, "buff:" + shield.id, 3, True)
+    module(s).put_raid(s, tiles=((0, "nape"),))
+    module(s).fall(s, 0, module(s).data.tiles["nape"])
+    assert s.camps[0].hp == s.camps[0].servant.hp - 50 and on(s, 0) == ""
+
+
+def test_the_swat_shakes_the_hands_off_and_strikes_the_highest_on_the_back():
+    s = raid(("saber", "lancer", "caster"))
+    s = setup(s, round=4, tiles=((0, "hand_l"), (1, "back_3"), (2, "nape")),
+              tilts=tilts(s, arm_l="horizontal", arm_r="horizontal"))
+    s, events = to_colossus_phase(s)
+    assert [(e.data["seat"], e.data["damage"]) for e in find(events, "ShakenOff")] == [(0, 25)]
+    assert find(events, "ColossusAttacked")[0].data["targets"] == [2]  # the nape is back
+    assert s.prompt.kind == "raid_reaction" and s.prompt.seats == {2}
+
+
+def test_the_stomp_strikes_the_ground_and_the_feet_not_the_ankles():
+    s = raid(("saber", "lancer", "caster"))
+    s = setup(s, round=2, tiles=((1, "foot_l"), (2, "ankle_l")))
+    s, events = to_colossus_phase(s)
+    assert find(events, "ColossusAttacked")[0].data["targets"] == [0, 1]
+
+
+def test_a_guarded_stomp_deals_its_damage_less_end_over_10():
+    s = raid(("saber",))
+    s = setup(s, round=2)
+    s, _ = to_colossus_phase(s)
+    hp = s.camps[0].hp
+    s, events = act(s, React(0, "G", ""), [5, 5])  # its hit was rolled: 2D10 = 10
+    guard = s.camps[0].servant.params["end"] // 10
+    assert find(events, "RaiderWounded")[0].data["amount"] == 10 + 25 - guard
+    assert s.camps[0].hp == hp - (35 - guard)
+
+
+# --- hitting the colossus (T7.8, T7.9, §5.5) ----------------------------------------------
+def test_a_hit_needs_9_and_a_climber_off_the_horizontal_takes_2_less():
+    s = climber("back_1")  # vertical: 2D6 + STR // 10 (4) - 2
+    _, events = act(s.clone(), ClimbAttack(0, "B", "B"), [3, 4, 1, 1])
+    assert find(events, "DiceRolled")[0].data["total"] == 9 and find(events, "PartHit")
+    _, events = act(s.clone(), ClimbAttack(0, "B", "B"), [3, 3])
+    assert find(events, "PartMissed") and not find(events, "PartHit")
+    s = climber("hip_l")  # horizontal: no penalty
+    _, events = act(s, ClimbAttack(0, "B", "B"), [2, 3, 1, 1])
+    assert find(events, "DiceRolled")[0].data["total"] == 9 and find(events, "PartHit")
+
+
+def test_damage_goes_through_the_hidden_factor_of_the_part():
+    def hit(part_tile: str) -> int:
+        s = climber(part_tile)
+        _, events = act(s, ClimbAttack(0, "B", "B"), [6, 5, 5, 5, 6])
+        return find(events, "PartHit")[0].data["amount"]
+    base = hit("back_1")
+    assert hit("shin_l") == base // 2
+    assert hit("foot_l") == 0
+    assert hit("crown") in (0, 2 * base)  # the crown's dodge may roll first
+
+
+def test_the_seed_worked_example_lancer_hits_the_crown_for_102():
+    s = climber("back_3", round_no=3)
+    s, _ = act(s, ClimbMove(0), [3])
+    s, _ = apply(s, ClimbTo(0, "crown"))
+    s, events = act(s, ClimbAttack(0, "B", "B"), [3, 5, 2, 3, 4, 7])
+    hit = find(events, "PartHit")[0].data
+    assert (hit["part"], hit["amount"]) == ("head", 102)
+    assert not find(events, "ColossusDodged")
+
+
+def test_its_one_dodge_negates_the_first_crown_hit_and_nobody_sees_the_roll():
+    s = climber("crown")
+    s, events = act(s, ClimbAttack(0, "B", "B"), [3, 5, 4, 3])  # dodge 4+3+3 = 10: no damage roll
+    assert find(events, "PartHit")[0].data["amount"] == 0 and find(events, "ColossusDodged")
+    dodge = [e for e in find(events, "DiceRolled") if e.data["purpose"] == "colossus_dodge"]
+    assert len(dodge) == 1 and all(view_event(dodge[0], x) is None for x in (None, 0))
+    assert module(s).raid(s).dodge_left == 0
+    s, _ = apply(s, EndClimb(0))
+    s = setup(s, round=1)
+    s = ready_all(s)
+    s, events = act(s, ClimbAttack(0, "Q", "Q"), [3, 5, 4, 7])
+    assert find(events, "PartHit")[0].data["amount"] > 0
+    assert not [e for e in find(events, "DiceRolled") if e.data["purpose"] == "colossus_dodge"]
+
+
+def test_ground_raiders_strike_the_feet_shins_chest_and_arms_the_chest_with_nothing_through():
+    s = ready_all(raid(("archer",)))
+    parts = {a.part for a in legal_actions(s, 0) if isinstance(a, AttackPart)}
+    assert parts == {"feet", "shin", "chest", "arm"}
+    _, events = act(s.clone(), AttackPart(0, "chest", "B", "B"), [6, 5, 5, 5])
+    assert find(events, "PartHit")[0].data["amount"] == 0
+    _, at_feet = act(s.clone(), AttackPart(0, "feet", "B", "B"), [6, 5, 5, 5])
+    mods = [find(ev, "DiceRolled")[0].data["mod"] for ev in (events, at_feet)]
+    assert mods[0] == mods[1] - 2  # fired upward: the range penalty of one square
+
+
+# --- the end of a raid and its rewards (§5.5, §5.7) --------------------------------------------
+def test_a_raid_ends_after_round_6_climbers_come_down_and_hp_carries_over():
+    s = climber("back_1", round_no=6)
+    hp = module(s).st(s).hp
+    s, events = apply(s, EndClimb(0))
+    assert find(events, "RaidEnded")[0].data["reason"] == "round_limit"
+    st = module(s).st(s)
+    assert st.raid is None and st.hp == hp and s.camps[0].pos == 40
+
+
+def test_destroying_it_in_a_grail_war_rewards_and_the_war_goes_on():
+    s = game(("saber", "lancer"), modules=["colossus"], options={"colossus": {"colossus_day": 1}})
+    for seat in (0, 1):
+        place(s, seat, 41)
+        s, _ = apply(s, DeclareRaid(seat))
+    s = s.clone()
+    module(s).put(s, hp=10, damage=(0, 500))
+    spells = [c.spells for c in s.camps]
+    s = ready_all(s)
+    killer = min(s.prompt.seats)
+    s, events = act(s, AttackPart(killer, "shin", "B", "B"), [4, 4, 5, 5])
+    assert find(events, "ColossusDestroyed")[0].data == {"killer": killer, "top": 1}
+    gained = [1, 1] if killer == 0 else [0, 2]
+    assert [c.spells for c in s.camps] == [spells[0] + gained[0], spells[1] + gained[1]]
+    assert not s.over and module(s).st(s).raid is None
+    assert DeclareRaid(0) not in legal_actions(s, min(s.prompt.seats))
+
+
+def test_destroying_it_wins_a_raid_room_for_every_living_camp():
+    s = raid(("saber", "lancer"))
+    s = s.clone()
+    module(s).put(s, hp=10)
+    s = ready_all(s)
+    s, events = act(s, AttackPart(min(s.prompt.seats), "shin", "B", "B"), [4, 4, 5, 5])
+    assert s.over and find(events, "GameEnded")[0].data == {
+        "winner": -1, "winners": [0, 1], "reason": "colossus_destroyed"}
+
+
+def test_a_raid_room_is_lost_when_every_servant_is_dead():
+    s = raid(("saber",))
+    s = s.clone()
+    s.edit(0).hp = 10
+    module(s).put_raid(s, round=5, tiles=((0, "shoulder_l"),))
+    s, events = to_colossus_phase(s)
+    assert s.over and find(events, "GameEnded")[0].data == {
+        "winner": -1, "winners": [], "reason": "all_dead"}
+
+
+# --- views, hidden information, rebuilt states (§4) -------------------------------------------
+def test_the_view_shows_the_body_and_the_raid_but_no_factor_and_no_dodge():
+    s = climber("back_1")
+    view = view_for(s, 0)["modules"]["colossus"]["state"]
+    assert view["hp"] == 300 and view["raid"]["tiles"] == {"0": "back_1"}
+    assert view["raid"]["tilts"]["back"] == "vertical" and view["next_step"] == "awaken"
+    assert view["board"][0]["id"] == "foot_l" and "factor" not in view["board"][0]
+    text = str(view)
+    assert "factor" not in text and "dodge" not in text and "200" not in text
+
+
+def test_a_rebuilt_state_plays_on_with_guessed_factors():
+    s = climber("crown")
+    rebuilt = state_from_view(view_for(s, 0), RULES, random.Random(1))
+    st = module(rebuilt).st(rebuilt)
+    assert set(st.factors) == {100} and st.raid == module(s).raid(s)._replace(
+        dodge_left=module(rebuilt).data.dodge_uses)
+    assert legal_actions(rebuilt, 0) == legal_actions(s, 0)
+
+
+# --- actions on the wire (§4) ------------------------------------------------------------------
+def test_every_colossus_action_round_trips():
+    samples = [DeclareRaid(0), Climb(0), AttackPart(0, "shin", "B", "B"),
+               from_dict({"type": "FireAtPart", "seat": 0, "part": "arm"}), Mount(0, "ankle_l"),
+               ClimbMove(0), ClimbTo(0, "nape"), ClimbAttack(0, "A", "A"),
+               from_dict({"type": "ClimbNoblePhantasm", "seat": 1}), Dismount(0), EndClimb(0)]
+    assert {type(a) for a in samples} == COLOSSUS_ACTIONS
+    for action in samples:
+        assert from_dict(action.to_dict()) == action
