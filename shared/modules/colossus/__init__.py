@@ -316,4 +316,4 @@ for _kind in (
 ):
     prompts.register(_kind)
 
-__all__ = ["COLOSSUS", "Colossus", "ColossusState", "DeclareRaid", "Raid"]
+__all__ = ["COLOSSUS", "SCENARIOS", "Colossus", "ColossusState", "DeclareRaid", "Raid"]
