@@ -50,6 +50,10 @@ def setup(spec: dict[str, Any]) -> GameState:
                                                     for v in options.values()):
             raise ScenarioError("options: one table per module, e.g. [options.tactics]")
         kwargs["options"] = options
+    if "scenario" in spec:  # the colossus module with its scenario option (docs/scenarios.md)
+        kwargs["modules"] = [*kwargs.get("modules", []), "colossus"]
+        kwargs["options"] = {**kwargs.get("options", {}), "colossus": {
+            **kwargs.get("options", {}).get("colossus", {}), "scenario": spec["scenario"]}}
     state = new_game(**kwargs)
     for i, camp in enumerate(spec.get("camp", [])):
         seat = camp.get("seat")

@@ -5,9 +5,11 @@ from __future__ import annotations
 
 import random
 import shutil
+import tomllib
 from pathlib import Path
 
 import pytest
+from grailwar.cli import scenario
 from grailwar.shared.bots.determinize import state_from_view
 from grailwar.shared.engine import apply, legal_actions, new_game, view_for
 from grailwar.shared.engine.actions import (
@@ -41,6 +43,7 @@ from grailwar.shared.modules.colossus.actions import (
 )
 from grailwar.shared.modules.colossus.data import load_colossus
 from helpers import act, find, game, place, types
+from test_tactics import play_steps
 
 RULES = default_ruleset()
 DATA_DIR = Path(__file__).parent.parent / "resources"
@@ -547,3 +550,42 @@ def test_every_colossus_action_round_trips():
     assert {type(a) for a in samples} == COLOSSUS_ACTIONS
     for action in samples:
         assert from_dict(action.to_dict()) == action
+
+
+# --- scenario files (tests/scenarios/colossus/) ------------------------------------------------
+SCENARIO_FILES = Path(__file__).parent / "scenarios" / "colossus"
+STATE_KEYS = ("hp", "square", "raids", "destroyed", "winners")
+
+
+@pytest.mark.parametrize("path", sorted(SCENARIO_FILES.glob("*.toml")), ids=lambda p: p.stem)
+def test_colossus_scenario_files_play_as_their_comments_say(path):
+    """Each file plays to its end with every forced die used; each step's named events happen
+    with the named fields, and the colossus, the camps' squares and HP end as the file says."""
+    spec = tomllib.loads(path.read_text(encoding="utf-8"))
+    expect = spec["expect"]
+    s, log = play_steps(scenario.setup(spec), spec["step"])
+    assert s.forced == ()
+    for want in expect.get("event", []):
+        fields = {k: v for k, v in want.items() if k not in ("step", "type")}
+        assert any(e.type == want["type"] and fields.items() <= e.data.items()
+                   for e in log[want["step"] - 1]), want
+    st = module(s).st(s)
+    for key, value in expect.get("colossus", {}).items():
+        got = s.over if key == "over" else getattr(st, key)
+        assert (list(got) if key == "winners" else got) == value, key
+    for key in ("pos", "hp"):
+        for seat, value in expect.get(key, {}).items():
+            assert getattr(s.camps[int(seat)], key) == value, (key, seat)
+
+
+def test_the_scenario_files_cover_every_step_of_the_script_and_both_endings():
+    seen: set[str] = set()
+    for path in SCENARIO_FILES.glob("*.toml"):
+        spec = tomllib.loads(path.read_text(encoding="utf-8"))
+        _, log = play_steps(scenario.setup(spec), spec["step"])
+        seen |= {f"move:{e.data['move']}" for ev in log for e in ev if e.type == "ColossusActed"}
+        seen |= {e.type for ev in log for e in ev}
+        seen |= {f"end:{e.data['reason']}" for ev in log for e in ev if e.type == "GameEnded"}
+    assert {f"move:{x}" for x in ("awaken", "stomp", "reach", "swat", "bow", "roar")} <= seen
+    assert {"ShakenOff", "ColossusDodged", "ColossusHeld", "Trampled", "ColossusDestroyed",
+            "end:colossus", "end:colossus_destroyed"} <= seen

@@ -113,7 +113,7 @@ class RaidRules:
         self.put(s, raids=st.raids + 1,
                  raid=Raid(seats, seats, homes, tilts, self.data.dodge_uses))
         core.emit(s, "RaidOpened", seats=list(seats), square=st.square)
-        core.emit(s, "ColossusTelegraphed", step=self.step_of(1).id, round=1)
+        core.emit(s, "ColossusTelegraphed", move=self.step_of(1).id, round=1)
 
     def end_raid(self, s: GameState, reason: str) -> None:
         """Climbers come down, everyone goes home; the colossus keeps its wounds (§5.5)."""
@@ -188,13 +188,13 @@ class RaidRules:
     def _stage_colossus(self, s: GameState, raid: Raid) -> bool:
         """Phase ②: the script's step, tilts first (then shake-offs), then its attack."""
         step = self.step_of(raid.round)
-        core.emit(s, "ColossusActed", step=step.id, round=raid.round)
+        core.emit(s, "ColossusActed", move=step.id, round=raid.round)
         for surface, tilt in step.tilt:
             self.turn_surface(s, surface, tilt)
         raid = self.raid(s)
         targets = self.targets(s, raid, step) if step.attack else ()
         if step.attack:
-            core.emit(s, "ColossusAttacked", step=step.id, targets=list(targets))
+            core.emit(s, "ColossusAttacked", move=step.id, targets=list(targets))
         self.put_raid(s, stage="reaction", strike=targets, roll=None)
         return False
 
@@ -240,7 +240,7 @@ class RaidRules:
         nxt = raid.round + 1
         self.put_raid(s, round=nxt, stage="round_start", ready=frozenset(),
                       climbing=frozenset(), order=(), cursor=0)
-        core.emit(s, "ColossusTelegraphed", step=self.step_of(nxt).id, round=nxt)
+        core.emit(s, "ColossusTelegraphed", move=self.step_of(nxt).id, round=nxt)
 
     # --- phase ②: tilts, shake-offs, the colossus's attack --------------------------------------
     def turn_surface(self, s: GameState, surface: str, tilt: str) -> None:
