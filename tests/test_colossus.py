@@ -10,7 +10,9 @@ from pathlib import Path
 
 import pytest
 from grailwar.cli import scenario
+from grailwar.shared.bots import make_bot
 from grailwar.shared.bots.determinize import state_from_view
+from grailwar.shared.bots.match import run_match
 from grailwar.shared.engine import apply, legal_actions, new_game, view_for
 from grailwar.shared.engine.actions import (
     ACTION_TYPES,
@@ -589,3 +591,61 @@ def test_the_scenario_files_cover_every_step_of_the_script_and_both_endings():
     assert {f"move:{x}" for x in ("awaken", "stomp", "reach", "swat", "bow", "roar")} <= seen
     assert {"ShakenOff", "ColossusDodged", "ColossusHeld", "Trampled", "ColossusDestroyed",
             "end:colossus", "end:colossus_destroyed"} <= seen
+
+
+# --- bots (spec 003 §7) -------------------------------------------------------------------------
+class Recording:
+    """A bot wrapper that notes the type of every action it plays."""
+
+    def __init__(self, bot, seen: set) -> None:
+        self.bot, self.seen, self.needs_view = bot, seen, bot.needs_view
+
+    def choose(self, view, legal):
+        action = self.bot.choose(view, legal)
+        self.seen.add(type(action))
+        return action
+
+
+def played(level: str, games: int, classes=("saber", "lancer", "archer"), **options) -> set:
+    seen: set = set()
+    for g in range(games):
+        s = new_game(seed=g, classes=list(classes), modules=["colossus"],
+                     options={"colossus": options})
+        bots = [Recording(make_bot(level, g * 7 + i), seen) for i in range(len(classes))]
+        run_match(s, bots, arrival_seed=g)
+        assert s.over
+    return seen
+
+
+def test_the_random_bot_plays_every_raid_action():
+    assert played("random", 12, scenario="colossus_raid") >= COLOSSUS_ACTIONS
+
+
+def test_the_normal_bot_raids_climbs_to_the_crown_and_fells_it_in_a_raid_room():
+    seen = played("normal", 2, scenario="colossus_raid")
+    assert {DeclareRaid, Climb, Mount, ClimbMove, ClimbTo, ClimbAttack} <= seen
+    for g in range(3):
+        s = new_game(seed=g, classes=["saber", "lancer", "archer"], modules=["colossus"],
+                     options=RAID_ROOM)
+        run_match(s, [make_bot("normal", g * 7 + i) for i in range(3)], arrival_seed=g)
+        assert module(s).st(s).destroyed and s.over
+
+
+def test_the_normal_bot_steps_off_a_bare_tile_the_next_step_tilts():
+    """With one slot left on a hip it strikes, unless the next step (round 5's bow) tilts the
+    hips: then it moves on, to the tile nearest the crown that will not shake it off."""
+    bot = make_bot("normal", 1)
+    s = setup(climber("hip_l", round_no=2), slots=1)
+    assert isinstance(bot.choose(view_for(s, 0), legal_actions(s, 0)), ClimbAttack)
+    s = setup(climber("hip_l", round_no=4), slots=1)
+    action = bot.choose(view_for(s, 0), legal_actions(s, 0))
+    assert action == ClimbMove(0)
+    s, _ = act(s, action, [2])
+    assert bot.choose(view_for(s, 0), legal_actions(s, 0)) == ClimbTo(0, "back_3")
+
+
+def test_the_hard_bot_searches_a_raid_without_errors():
+    s = climber("back_1")
+    bot = make_bot("hard", 3, iterations=12)
+    action = bot.choose(view_for(s, 0), legal_actions(s, 0))
+    assert action in legal_actions(s, 0) and bot.last["errors"] == 0
