@@ -141,6 +141,7 @@ class ColossusFigures:
                 "raids": self.raids,
                 "median_raids_to_fell": statistics.median(self.raids_to_fell)
                 if self.raids_to_fell else None,
+                "raids_to_fell": dict(sorted(Counter(self.raids_to_fell).items())),
                 "median_raid_rounds": statistics.median(self.raid_rounds)
                 if self.raid_rounds else None}
 

@@ -129,7 +129,7 @@ def test_the_board_has_26_tiles_with_colour_surface_height_and_part():
      "tile[0].links[0]: 'ankle_l' does not link back to 'foot_l'"),
     ("akatsukigahama = [41, 40, 39", "akatsukigahama = [41, 39, 40",
      "path.akatsukigahama[1]: square 39 is not next to square 41"),
-    ("hp_per_camp = 300", "hp_per_camp = 0", "numbers.hp_per_camp"),
+    ("hp_per_camp = 400", "hp_per_camp = 0", "numbers.hp_per_camp"),
     ("chest = 1", "belly = 1", "ground_parts.belly: unknown part"),
     ('targets = "all"', 'targets = "everyone"', "step[5].attack.targets"),
 ])
@@ -163,7 +163,8 @@ def test_a_grail_war_needs_two_camps_and_a_raid_room_one():
     with pytest.raises(ValueError, match="need 2 to 7"):
         new_game(classes=["saber"], modules=["colossus"])
     s = new_game(classes=["saber"], modules=["colossus"], options=RAID_ROOM)
-    assert s.prompt.kind == "declare" and module(s).st(s).hp == 300
+    assert s.prompt.kind == "declare"
+    assert module(s).st(s).hp == module(s).data.raid_room_hp_per_camp
 
 
 # --- waking and marching (§5.1, §5.6) -----------------------------------------------------
@@ -175,14 +176,15 @@ def pass_turns(s: GameState, count: int) -> GameState:
     return s
 
 
-def test_it_wakes_on_the_morning_of_colossus_day_with_300_hp_per_camp():
+def test_it_wakes_on_the_morning_of_colossus_day_with_its_hp_per_camp():
     s = game(("saber", "lancer", "caster"), modules=["colossus"],
              options={"colossus": {"colossus_day": 2}})
     assert not module(s).st(s).awake
     assert DeclareRaid(0) not in legal_actions(s, 0)
     s = pass_turns(s, 3)
     st = module(s).st(s)
-    assert (s.day, s.turn, st.awake, st.square, st.hp) == (2, 0, True, 41, 900)
+    assert (s.day, s.turn, st.awake, st.square) == (2, 0, True, 41)
+    assert st.hp == st.hp_max == 3 * module(s).data.hp_per_camp
     assert 41 in s.eaten
 
 
@@ -527,7 +529,8 @@ def test_a_raid_room_is_lost_when_every_servant_is_dead():
 def test_the_view_shows_the_body_and_the_raid_but_no_factor_and_no_dodge():
     s = climber("back_1")
     view = view_for(s, 0)["modules"]["colossus"]["state"]
-    assert view["hp"] == 300 and view["raid"]["tiles"] == {"0": "back_1"}
+    assert view["hp"] == module(s).data.raid_room_hp_per_camp
+    assert view["raid"]["tiles"] == {"0": "back_1"}
     assert view["raid"]["tilts"]["back"] == "vertical" and view["next_step"] == "awaken"
     assert view["board"][0]["id"] == "foot_l" and "factor" not in view["board"][0]
     text = str(view)
@@ -621,14 +624,16 @@ def test_the_random_bot_plays_every_raid_action():
     assert played("random", 12, scenario="colossus_raid") >= COLOSSUS_ACTIONS
 
 
-def test_the_normal_bot_raids_climbs_to_the_crown_and_fells_it_in_a_raid_room():
+def test_the_normal_bot_raids_and_climbs_and_every_camp_wounds_it_in_a_raid_room():
     seen = played("normal", 2, scenario="colossus_raid")
     assert {DeclareRaid, Climb, Mount, ClimbMove, ClimbTo, ClimbAttack} <= seen
     for g in range(3):
         s = new_game(seed=g, classes=["saber", "lancer", "archer"], modules=["colossus"],
                      options=RAID_ROOM)
         run_match(s, [make_bot("normal", g * 7 + i) for i in range(3)], arrival_seed=g)
-        assert module(s).st(s).destroyed and s.over
+        st = module(s).st(s)
+        assert s.over and st.raids >= 3 and all(d > 0 for d in st.damage)
+        assert st.hp < st.hp_max // 4
 
 
 def test_the_normal_bot_steps_off_a_bare_tile_the_next_step_tilts():
@@ -649,3 +654,14 @@ def test_the_hard_bot_searches_a_raid_without_errors():
     bot = make_bot("hard", 3, iterations=12)
     action = bot.choose(view_for(s, 0), legal_actions(s, 0))
     assert action in legal_actions(s, 0) and bot.last["errors"] == 0
+
+
+def test_a_scenario_file_may_start_the_colossus_wounded_and_nothing_else():
+    spec = {"scenario": "colossus_raid", "classes": ["saber"],
+            "module_state": {"colossus": {"hp": 300}}}
+    assert module(scenario.setup(spec)).st(scenario.setup(spec)).hp == 300
+    for bad, says in (({"colossus": {"hp": 0}}, "module_state.colossus.hp"),
+                      ({"colossus": {"factors": 1}}, "module_state.colossus.factors"),
+                      ({"tactics": {"zoc": 1}}, "takes no module_state")):
+        with pytest.raises(ValueError, match=says):
+            scenario.setup({**spec, "module_state": bad})

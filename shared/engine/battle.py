@@ -88,10 +88,11 @@ def begin_battle(s: GameState) -> None:
     round_upkeep(s)
 
 
-def round_upkeep(s: GameState) -> None:
-    """Start of a round: per-round recovery from buffs and a constant Arts Noble Phantasm."""
+def round_upkeep(s: GameState, seats: tuple[int, ...] | None = None) -> None:
+    """Start of a round: per-round recovery from buffs and a constant Arts Noble Phantasm,
+    for the battle's combatants (or `seats`: a raid's raiders)."""
     n = s.rules.numbers
-    for seat in s.battle.seats:
+    for seat in s.battle.seats if seats is None else seats:
         camp = s.camps[seat]
         if not camp.alive:
             continue

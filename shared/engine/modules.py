@@ -155,6 +155,12 @@ class Module:
         """Lines of the canonical text form (`to_text`)."""
         return []
 
+    def scenario_state(self, s: GameState, values: Mapping[str, Any]) -> None:
+        """A scenario file's `[module_state.<name>]` set-up (docs/scenarios.md): raise
+        ValueError naming a key it does not take."""
+        if values:
+            raise ValueError(f"module {self.name!r} takes no module_state")
+
 
 MODULES: dict[str, type[Module]] = {}
 

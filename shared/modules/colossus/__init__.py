@@ -96,22 +96,25 @@ class Colossus(RaidRules, Module):
 
     def wake(self, s: GameState) -> None:
         """On the Morning of its day it wakes at the path's head (a raid room: one square
-        on) with hp_per_camp × the camps alive; its square is eaten."""
+        on) with hp_per_camp (a raid room: raid_room_hp_per_camp) × the camps alive; its
+        square is eaten."""
         index = 1 if self.cooperative else 0
         square = self.path(s)[index]
-        hp = self.data.hp_per_camp * len(s.living)
+        per_camp = self.data.raid_room_hp_per_camp if self.cooperative else self.data.hp_per_camp
+        hp = per_camp * len(s.living)
         self.put(s, awake=True, square=square, path_index=index, hp=hp, hp_max=hp)
         s.eaten = s.eaten | {square}
         core.emit(s, "ColossusAwakened", square=square, hp=hp)
 
     def on_turn_end(self, s: GameState) -> None:
-        """It advances one square a Turn unless raids cost it hold_damage HP this Turn; the
-        square it enters is eaten and tramples every camp on it (2D10+10, not an attack)."""
+        """It advances one square a Turn unless raids cost it hold_damage HP this Turn (never
+        in a raid room); the square it enters is eaten and tramples every camp on it (2D10+10,
+        not an attack)."""
         st = self.st(s)
         if not st.awake or st.destroyed:
             return
         self.put(s, lost=0)
-        if st.lost >= self.data.hold_damage:
+        if st.lost >= self.data.hold_damage and not self.cooperative:
             core.emit(s, "ColossusHeld", damage=st.lost)
             return
         path = self.path(s)
@@ -242,6 +245,15 @@ class Colossus(RaidRules, Module):
             path_index=view["path_index"], hp=view["hp"], hp_max=view["hp_max"],
             damage=tuple(view["damage"]), lost=view["lost"], raids=view["raids"],
             winners=tuple(view["winners"]), raid=raid))
+
+    def scenario_state(self, s: GameState, values: Mapping[str, Any]) -> None:
+        """A scenario may start the colossus wounded: `hp` (1 to its full HP, once awake)."""
+        st = self.st(s)
+        for key, value in values.items():
+            if key != "hp" or type(value) is not int or not st.awake or not 0 < value <= st.hp:
+                raise ValueError(f"module_state.colossus.{key}: only hp, an integer from 1 "
+                                 f"to its HP ({st.hp}) once it is awake")
+            self.put(s, hp=value)
 
     def text(self, s: GameState) -> list[str]:
         st = self.st(s)

@@ -54,6 +54,7 @@ class Step:
 @dataclass(frozen=True, slots=True)
 class ColossusData:
     hp_per_camp: int
+    raid_room_hp_per_camp: int
     colossus_defense: int
     cling_penalty: int
     fall_damage_per_tile: int
@@ -85,6 +86,7 @@ def load_colossus(rules: Ruleset, root: Path | None = None) -> ColossusData:
     numbers = doc.table("numbers")
     values = {
         "hp_per_camp": numbers.integer("hp_per_camp", 1, 100000),
+        "raid_room_hp_per_camp": numbers.integer("raid_room_hp_per_camp", 1, 100000),
         "colossus_defense": numbers.integer("colossus_defense", 2, 30),
         "cling_penalty": numbers.integer("cling_penalty", 0, 20),
         "fall_damage_per_tile": numbers.integer("fall_damage_per_tile", 0, 100),

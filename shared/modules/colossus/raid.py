@@ -114,6 +114,7 @@ class RaidRules:
                  raid=Raid(seats, seats, homes, tilts, self.data.dodge_uses))
         core.emit(s, "RaidOpened", seats=list(seats), square=st.square)
         core.emit(s, "ColossusTelegraphed", move=self.step_of(1).id, round=1)
+        battle.round_upkeep(s, seats)
 
     def end_raid(self, s: GameState, reason: str) -> None:
         """Climbers come down, everyone goes home; the colossus keeps its wounds (§5.5)."""
@@ -241,6 +242,7 @@ class RaidRules:
         self.put_raid(s, round=nxt, stage="round_start", ready=frozenset(),
                       climbing=frozenset(), order=(), cursor=0)
         core.emit(s, "ColossusTelegraphed", move=self.step_of(nxt).id, round=nxt)
+        battle.round_upkeep(s, raid.seats)
 
     # --- phase ②: tilts, shake-offs, the colossus's attack --------------------------------------
     def turn_surface(self, s: GameState, surface: str, tilt: str) -> None:
