@@ -13,11 +13,12 @@ from grailwar.cli import scenario
 from grailwar.shared.bots import make_bot
 from grailwar.shared.bots.determinize import state_from_view
 from grailwar.shared.bots.match import run_match
-from grailwar.shared.engine import apply, legal_actions, new_game, view_for
+from grailwar.shared.engine import apply, core, legal_actions, new_game, view_for
 from grailwar.shared.engine.actions import (
     ACTION_TYPES,
     DeclareDisengage,
     DeclareEncounter,
+    DeclareNoblePhantasm,
     DeclareRest,
     DeclareSoulEating,
     DeclareWait,
@@ -37,10 +38,12 @@ from grailwar.shared.modules.colossus.actions import (
     Climb,
     ClimbAttack,
     ClimbMove,
+    ClimbNoblePhantasm,
     ClimbTo,
     DeclareRaid,
     Dismount,
     EndClimb,
+    FireAtPart,
     Mount,
 )
 from grailwar.shared.modules.colossus.data import load_colossus
@@ -383,7 +386,6 @@ def test_a_fall_deals_height_times_5_whatever_the_guard_and_the_buffs():
     s = raid(("saber",))
     shield = next(b for b in RULES.buffs if b.effect.mod("damage_taken") < 0)
     s = s.clone()
-    from grailwar.shared.engine import core
     core.apply_effect(s, 0, shield.effect, "buff:" + shield.id, 3, True)
     module(s).put_raid(s, tiles=((0, "nape"),))
     module(s).fall(s, 0, module(s).data.tiles["nape"])
@@ -665,3 +667,39 @@ def test_a_scenario_file_may_start_the_colossus_wounded_and_nothing_else():
                       ({"tactics": {"zoc": 1}}, "takes no module_state")):
         with pytest.raises(ValueError, match=says):
             scenario.setup({**spec, "module_state": bad})
+
+
+# --- Noble Phantasms and per-round effects in a raid (§5.5) ------------------------------------
+def test_an_attack_np_declared_at_the_colossus_fires_at_a_part_from_the_ground():
+    s = raid(("archer",))
+    assert DeclareNoblePhantasm(0, COLOSSUS) in legal_actions(s, 0)
+    s, _ = apply(s, DeclareNoblePhantasm(0, COLOSSUS))
+    s, _ = apply(s, Ready(0))
+    parts = {a.part for a in legal_actions(s, 0) if isinstance(a, FireAtPart)}
+    assert parts == {"feet", "shin", "chest", "arm"}  # its range is 3
+    hand = s.camps[0].hand
+    s, events = act(s, FireAtPart(0, "arm"), [4, 4])
+    assert find(events, "NoblePhantasmFired") and find(events, "PartHit")[0].data["amount"] > 0
+    assert s.camps[0].hand.count("Q") == hand.count("Q") - 2
+
+
+def test_a_climber_fires_its_np_at_its_tile_and_it_is_the_rounds_attack():
+    s = setup(raid(("archer",)), tiles=((0, "crown"),))
+    s, _ = apply(s, DeclareNoblePhantasm(0, COLOSSUS))
+    s, _ = apply(s, Ready(0))
+    assert ClimbNoblePhantasm(0) in legal_actions(s, 0)
+    s, events = act(s, ClimbNoblePhantasm(0), [4, 4, 1, 1])  # its dodge fails: 2 + 3
+    assert find(events, "PartHit")[0].data["part"] == "head"
+    assert not any(isinstance(a, ClimbAttack | ClimbNoblePhantasm) for a in legal_actions(s, 0))
+
+
+def test_per_round_effects_tick_in_a_raid():
+    s = raid(("saber",))
+    bleed = next(d for d in RULES.debuffs if d.effect.mod("hp_per_round") < 0)
+    s = s.clone()
+    core.apply_effect(s, 0, bleed.effect, "debuff:" + bleed.id, 3, True, debuff=True)
+    hp = s.camps[0].hp
+    s = wait_ground(ready_all(s))
+    assert s.prompt.kind == "raid_start"
+    assert s.camps[0].hp == hp + bleed.effect.mod("hp_per_round")
+    assert s.camps[0].buffs[0].rounds == 2
