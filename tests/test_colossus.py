@@ -16,6 +16,7 @@ from grailwar.shared.bots.match import run_match
 from grailwar.shared.engine import apply, core, legal_actions, new_game, view_for
 from grailwar.shared.engine.actions import (
     ACTION_TYPES,
+    AnswerIntervention,
     DeclareDisengage,
     DeclareEncounter,
     DeclareNoblePhantasm,
@@ -703,3 +704,21 @@ def test_per_round_effects_tick_in_a_raid():
     assert s.prompt.kind == "raid_start"
     assert s.camps[0].hp == hp + bleed.effect.mod("hp_per_round")
     assert s.camps[0].buffs[0].rounds == 2
+
+
+def test_a_camp_that_waited_within_reach_is_offered_to_join_and_it_is_no_time_with_its_master():
+    s = game(("saber", "lancer", "caster"), modules=["colossus"], options=RAID_ROOM)
+    place(s, 0, 40)
+    place(s, 1, 39)
+    place(s, 2, 0)  # too far to join
+    s, _ = apply(s, DeclareRaid(0))
+    s, _ = apply(s, DeclareWait(1))
+    s, events = apply(s, DeclareWait(2))
+    assert find(events, "RaidOpened")[0].data["offered"] == [1]
+    assert s.prompt.kind == "raid_offer" and s.prompt.seats == {1}
+    s, _ = apply(s, AnswerIntervention(1, True))
+    assert s.prompt.kind == "raid_start" and module(s).raid(s).seats == (0, 1)
+    assert s.camps[1].pos == 40
+    for seat in (1, 0):
+        s, _ = apply(s, DeclareDisengage(seat))
+    assert s.camps[1].pos == 39 and s.camps[1].waits == 0 and s.camps[2].waits == 1

@@ -13,7 +13,15 @@ from collections import deque
 from functools import cache
 from typing import Any
 
-from ..engine.actions import Action, DeclareDisengage, DeclareNoblePhantasm, Move, Ready, Wait
+from ..engine.actions import (
+    Action,
+    AnswerIntervention,
+    DeclareDisengage,
+    DeclareNoblePhantasm,
+    Move,
+    Ready,
+    Wait,
+)
 from ..engine.data import Ruleset
 from ..modules.colossus.actions import (
     AttackPart,
@@ -60,14 +68,23 @@ class RaidPlay:
 
     rules: Ruleset
 
-    def raid_declaration(self, view: dict[str, Any], me: dict[str, Any],
-                         legal: list[Action]) -> Action | None:
+    def wants_raid(self, view: dict[str, Any], me: dict[str, Any]) -> bool:
+        """Healthy enough, and the colossus in a raid room or near the vein."""
         col = colossus_view(view)
         if col is None or not col["awake"] or col["destroyed"] or (
                 me["hp"] < me["max_hp"] * RAID_HP):
-            return None
+            return False
         left = len(col["path"]) - 1 - col["path_index"]
-        if col["scenario"] != "colossus_raid" and left > NEAR_VEIN:
+        return col["scenario"] == "colossus_raid" or left <= NEAR_VEIN
+
+    def _raid_offer(self, view: dict[str, Any], me: dict[str, Any],
+                    legal: list[Action]) -> Action:
+        return AnswerIntervention(me["seat"], self.wants_raid(view, me))
+
+    def raid_declaration(self, view: dict[str, Any], me: dict[str, Any],
+                         legal: list[Action]) -> Action | None:
+        col = colossus_view(view)
+        if not self.wants_raid(view, me):
             return None
         raid = DeclareRaid(me["seat"])
         if raid in legal:

@@ -16,6 +16,7 @@ from typing import Any, ClassVar
 from ...engine import core, prompts, turns
 from ...engine.actions import (
     Action,
+    AnswerIntervention,
     DeclareAmbush,
     DeclareDisengage,
     DeclareEncounter,
@@ -219,6 +220,7 @@ class Colossus(RaidRules, Module):
             "cursor": raid.cursor, "actor": actor, "slots": raid.slots,
             "attacked": raid.attacked, "budget": raid.budget, "roll_value": raid.roll_value,
             "strike": list(raid.strike), "roll": None if raid.roll is None else list(raid.roll),
+            "offered": sorted(raid.offered),
             "np": {str(x): [s.camps[x].np_target, s.camps[x].np_round] for x in raid.joined},
         }
 
@@ -235,7 +237,7 @@ class Colossus(RaidRules, Module):
                 tuple(sorted((int(x), t) for x, t in rv["tiles"].items())),
                 tuple(rv["initiative"]), tuple(rv["order"]), rv["cursor"], rv["slots"],
                 rv["attacked"], rv["budget"], rv["roll_value"], tuple(rv["strike"]),
-                None if rv["roll"] is None else tuple(rv["roll"]))
+                None if rv["roll"] is None else tuple(rv["roll"]), frozenset(rv["offered"]))
             for x, (target, round_no) in rv["np"].items():
                 camp = s.camps[int(x)]
                 camp.np_target, camp.np_round = target, round_no
@@ -291,6 +293,13 @@ turns.register_declaration(DeclareRaid, "raid",
                            lambda s, i, decl: _colossus(s).resolve_raid(s, i, decl))
 prompts.extend("declare", Colossus.name, {DeclareRaid: turns.declare}, ("DeclareRaid",))
 for _kind in (
+    prompts.PromptKind(
+        "raid_offer", lambda s, seat: [AnswerIntervention(seat, True),
+                                       AnswerIntervention(seat, False)],
+        {AnswerIntervention: lambda s, a: _colossus(s).answer_offer(s, a)},
+        lambda s, seat: AnswerIntervention(seat, False),
+        verbs=("InterveneJoin", "InterveneStay"), battle=True,
+        doc="camps that declared Wait within reach of a raid that opened"),
     prompts.PromptKind(
         "raid_start", lambda s, seat: _colossus(s).start_actions(s, seat),
         dict.fromkeys((Ready, Climb, DeclareNoblePhantasm, DeclareDisengage),

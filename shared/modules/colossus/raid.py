@@ -1,7 +1,8 @@
 """The raid battle (spec 003 §5.5, T7): its own stage machine, walked by the module's `advance`.
 
-A Round runs round_start → ground (phase ①) → colossus (phase ②, with a Reaction per target of
-its attack) → climb (phase ③) → the next Round. It reuses the base game's pieces: card spending,
+It opens on an offer to the camps that declared Wait nearby; then a Round runs round_start →
+ground (phase ①) → colossus (phase ②, with a Reaction per target of its attack) → climb
+(phase ③) → the next Round. It reuses the base game's pieces: card spending,
 the damage formulas, checks, criticals and their rewards, fumbles, Guts. The colossus is not a
 seat: its checks are rolled for `COLOSSUS`, and nothing of it lives in `s.camps`.
 """
@@ -12,9 +13,18 @@ from collections import deque
 from typing import TYPE_CHECKING, Any
 
 from ...engine import battle, core
-from ...engine.actions import Action, DeclareDisengage, DeclareNoblePhantasm, React, Ready, Wait
-from ...engine.core import CHECK_STAT, COUNTER
+from ...engine.actions import (
+    Action,
+    AnswerIntervention,
+    DeclareDisengage,
+    DeclareNoblePhantasm,
+    React,
+    Ready,
+    Wait,
+)
+from ...engine.core import CHECK_STAT, COUNTER, city
 from ...engine.data import Dice
+from ...engine.geometry import distance
 from ...engine.state import Declaration, GameState, Prompt
 from .actions import (
     COLOSSUS,
@@ -92,7 +102,8 @@ class RaidRules:
     # --- opening and closing --------------------------------------------------------------
     def open_raid(self, s: GameState, i: int, decl: Declaration) -> None:
         """The first Raid declaration of the Turn resolves: every camp that declared Raid and
-        has not fought yet joins and goes to the colossus's square (§5.5)."""
+        has not fought yet joins and goes to the colossus's square; camps that declared Wait
+        within their Movement of it are offered to join (§5.5, base §5.2)."""
         st = self.st(s)
         if not st.awake or st.destroyed or st.raid is not None:
             core.emit(s, "ActionCancelled", seat=decl.seat, kind="raid")
@@ -100,21 +111,39 @@ class RaidRules:
         seats = tuple(sorted({decl.seat, *(d.seat for d in s.decls[i + 1:] if d.kind == "raid"
                                            and s.camps[d.seat].alive
                                            and d.seat not in s.fought)}))
-        homes = tuple((x, s.camps[x].pos) for x in seats)
-        for x in seats:  # hands are dealt as at a battle's start
-            camp = s.edit(x)
-            camp.pos = st.square
-            camp.hand = camp.servant.cards
-            camp.buster = camp.quick = 0
-            camp.np_target = -1
-            camp.skills_used = frozenset()
         s.fought = s.fought | set(seats)
+        offered = frozenset(
+            d.seat for d in s.decls if d.kind == "wait" and s.camps[d.seat].alive
+            and d.seat not in s.fought
+            and distance(city(s), s.camps[d.seat].pos, st.square)
+            <= core.movement(s, s.camps[d.seat]))
         tilts = tuple(self.data.surfaces.values())
-        self.put(s, raids=st.raids + 1,
-                 raid=Raid(seats, seats, homes, tilts, self.data.dodge_uses))
-        core.emit(s, "RaidOpened", seats=list(seats), square=st.square)
+        self.put(s, raids=st.raids + 1, raid=Raid((), (), (), tilts, self.data.dodge_uses,
+                                                  offered=offered))
+        for x in seats:
+            self.enlist(s, x)
+        core.emit(s, "RaidOpened", seats=list(seats), square=st.square, offered=sorted(offered))
         core.emit(s, "ColossusTelegraphed", move=self.step_of(1).id, round=1)
-        battle.round_upkeep(s, seats)
+
+    def enlist(self, s: GameState, seat: int) -> None:
+        """A raider goes to the colossus's square with its hand dealt, as at a battle's start."""
+        raid = self.raid(s)
+        self.put_raid(s, seats=(*raid.seats, seat), joined=(*raid.joined, seat),
+                      homes=(*raid.homes, (seat, s.camps[seat].pos)))
+        camp = s.edit(seat)
+        camp.pos = self.st(s).square
+        camp.hand = camp.servant.cards
+        camp.buster = camp.quick = 0
+        camp.np_target = -1
+        camp.skills_used = frozenset()
+
+    def answer_offer(self, s: GameState, action: AnswerIntervention) -> None:
+        seat = action.seat
+        self.put_raid(s, offered=self.raid(s).offered - {seat})
+        if action.join:
+            s.fought = s.fought | {seat}
+            self.enlist(s, seat)
+        core.emit(s, "InterventionAnswered", seat=seat, join=action.join)
 
     def end_raid(self, s: GameState, reason: str) -> None:
         """Climbers come down, everyone goes home; the colossus keeps its wounds (§5.5)."""
@@ -163,6 +192,14 @@ class RaidRules:
                 return False
             if getattr(self, "_stage_" + raid.stage)(s, raid):
                 return True
+
+    def _stage_offer(self, s: GameState, raid: Raid) -> bool:
+        if raid.offered:
+            s.prompt = Prompt("raid_offer", raid.offered)
+            return True
+        self.put_raid(s, stage="round_start")
+        battle.round_upkeep(s, raid.seats)
+        return False
 
     def _stage_round_start(self, s: GameState, raid: Raid) -> bool:
         waiting = frozenset(raid.seats) - raid.ready
