@@ -48,6 +48,7 @@ from grailwar.shared.modules.colossus.actions import (
     Mount,
 )
 from grailwar.shared.modules.colossus.data import load_colossus
+from grailwar.shared.modules.tactics import Concentrate
 from helpers import act, find, game, place, types
 from test_tactics import play_steps
 
@@ -722,3 +723,40 @@ def test_a_camp_that_waited_within_reach_is_offered_to_join_and_it_is_no_time_wi
     for seat in (1, 0):
         s, _ = apply(s, DeclareDisengage(seat))
     assert s.camps[1].pos == 39 and s.camps[1].waits == 0 and s.camps[2].waits == 1
+
+
+# --- concentration in a raid (T4.1, T4.3, Z14) -------------------------------------------------
+def test_a_seized_initiative_puts_the_climbers_before_the_colossus():
+    s = setup(raid(("saber", "lancer")), round=4, tiles=((1, "back_3"),))
+    assert Concentrate(0, "initiative") in legal_actions(s, 0)
+    s, _ = apply(s, Concentrate(0, "initiative"))  # a ground raider seizes it for all (Z14)
+    s, _ = apply(s, Ready(1))
+    s, events = act(s, Ready(0), [6, 6])
+    assert find(events, "RaidRoundStarted")[0].data["seized"]
+    s, events = apply(s, Wait(0))
+    assert s.prompt.kind == "climb" and not find(events, "ColossusActed")
+    s, events = apply(s, EndClimb(1))
+    assert find(events, "ColossusAttacked")[0].data["targets"] == [1]
+    s, _ = guard_all(s, [3, 3])
+    assert s.prompt.kind == "raid_start" and module(s).raid(s).round == 5
+
+
+def test_a_failed_seize_keeps_the_colossus_before_the_climbers():
+    s = setup(raid(("saber", "lancer")), round=4, tiles=((1, "back_3"),))
+    s, _ = apply(s, Concentrate(0, "initiative"))
+    s, _ = apply(s, Ready(1))
+    s, _ = act(s, Ready(0), [1, 1])
+    s, events = act(s, Wait(0), [3, 3])
+    assert s.prompt.kind == "raid_reaction" and find(events, "ColossusAttacked")
+
+
+def test_a_concentration_dodge_makes_the_colossus_miss_and_a_failure_is_a_guard():
+    s = setup(raid(("saber",)), round=2)
+    s, _ = to_colossus_phase(s)
+    hp = s.camps[0].hp
+    assert Concentrate(0, "dodge") in legal_actions(s, 0)
+    done, events = act(s.clone(), Concentrate(0, "dodge"), [6, 6])
+    assert find(events, "ColossusStruck")[0].data["hit"] is False and done.camps[0].hp == hp
+    done, events = act(s.clone(), Concentrate(0, "dodge"), [1, 1, 5, 5])
+    guard = s.camps[0].servant.params["end"] // 10
+    assert find(events, "RaiderWounded")[0].data["amount"] == 35 - guard

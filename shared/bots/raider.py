@@ -35,10 +35,12 @@ from ..modules.colossus.actions import (
     FireAtPart,
     Mount,
 )
+from ..modules.tactics import Concentrate
 
 NEAR_VEIN = 3  # squares left to the vein at which the bot joins raids (spec 003 §7)
 RAID_HP = 0.5  # the share of its HP a camp needs to declare a raid
 CLIMB_HP = 0.35  # ... to climb rather than strike from the ground
+DODGE_HP = 0.5  # below this share of its HP it dodges the colossus's attack with concentration
 GROUND_TARGET = "arm"  # what a ground raider aims at (the chest looks big; nothing gets through)
 _CARD_ORDER = "BAQ"
 
@@ -122,7 +124,11 @@ class RaidPlay:
 
     def _raid_reaction(self, view: dict[str, Any], me: dict[str, Any],
                        legal: list[Action]) -> Action:
-        return self._reaction(view, me, legal)
+        """Dodge with concentration when hurt (T4.3), else the normal bot's Reaction."""
+        dodge = Concentrate(me["seat"], "dodge")
+        if dodge in legal and me["hp"] < me["max_hp"] * DODGE_HP:
+            return dodge
+        return self._reaction(view, me, [a for a in legal if a != dodge])
 
     def _climb(self, view: dict[str, Any], me: dict[str, Any], legal: list[Action]) -> Action:
         seat = me["seat"]

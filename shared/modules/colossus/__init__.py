@@ -31,6 +31,7 @@ from ...engine.data import Ruleset
 from ...engine.geometry import distance
 from ...engine.modules import Module, OptionSpec, register
 from ...engine.state import Declaration, GameState
+from ..tactics import Concentrate
 from .actions import (
     COLOSSUS,
     AttackPart,
@@ -220,7 +221,7 @@ class Colossus(RaidRules, Module):
             "cursor": raid.cursor, "actor": actor, "slots": raid.slots,
             "attacked": raid.attacked, "budget": raid.budget, "roll_value": raid.roll_value,
             "strike": list(raid.strike), "roll": None if raid.roll is None else list(raid.roll),
-            "offered": sorted(raid.offered),
+            "offered": sorted(raid.offered), "seize": sorted(raid.seize), "seized": raid.seized,
             "np": {str(x): [s.camps[x].np_target, s.camps[x].np_round] for x in raid.joined},
         }
 
@@ -237,7 +238,8 @@ class Colossus(RaidRules, Module):
                 tuple(sorted((int(x), t) for x, t in rv["tiles"].items())),
                 tuple(rv["initiative"]), tuple(rv["order"]), rv["cursor"], rv["slots"],
                 rv["attacked"], rv["budget"], rv["roll_value"], tuple(rv["strike"]),
-                None if rv["roll"] is None else tuple(rv["roll"]), frozenset(rv["offered"]))
+                None if rv["roll"] is None else tuple(rv["roll"]), frozenset(rv["offered"]),
+                frozenset(rv["seize"]), rv["seized"])
             for x, (target, round_no) in rv["np"].items():
                 camp = s.camps[int(x)]
                 camp.np_target, camp.np_round = target, round_no
@@ -302,10 +304,10 @@ for _kind in (
         doc="camps that declared Wait within reach of a raid that opened"),
     prompts.PromptKind(
         "raid_start", lambda s, seat: _colossus(s).start_actions(s, seat),
-        dict.fromkeys((Ready, Climb, DeclareNoblePhantasm, DeclareDisengage),
+        dict.fromkeys((Ready, Climb, DeclareNoblePhantasm, DeclareDisengage, Concentrate),
                       lambda s, a: _colossus(s).start_action(s, a)),
         lambda s, seat: Ready(seat),
-        verbs=("Ready", "Climb", "DeclareNoblePhantasm", "DeclareDisengage"),
+        verbs=("Ready", "Climb", "DeclareNoblePhantasm", "DeclareDisengage", "Concentrate"),
         battle=True, doc="a raid Round's start: every raider, until all are Ready"),
     prompts.PromptKind(
         "raid_ground", lambda s, seat: _colossus(s).ground_actions(s, seat),
@@ -316,9 +318,10 @@ for _kind in (
         doc="phase 1: a ground raider's Main Action against the colossus"),
     prompts.PromptKind(
         "raid_reaction", lambda s, seat: _colossus(s).reaction_actions(s, seat),
-        {React: lambda s, a: _colossus(s).react(s, a)},
+        {React: lambda s, a: _colossus(s).react(s, a),
+         Concentrate: lambda s, a: _colossus(s).dodge(s, a)},
         lambda s, seat: React(seat, "G", ""), timer="reaction_s",
-        verbs=("ReactDefend", "ReactLuck", "ReactGuard"), battle=True,
+        verbs=("ReactDefend", "ReactLuck", "ReactGuard", "Concentrate"), battle=True,
         doc="phase 2: a target of the colossus's attack"),
     prompts.PromptKind(
         "climb", lambda s, seat: _colossus(s).climb_actions(s, seat),

@@ -26,6 +26,7 @@ from ...engine.core import CHECK_STAT, COUNTER, city
 from ...engine.data import Dice
 from ...engine.geometry import distance
 from ...engine.state import Declaration, GameState, Prompt
+from ..tactics import Concentrate, Tactics
 from .actions import (
     COLOSSUS,
     AttackPart,
@@ -136,6 +137,20 @@ class RaidRules:
         camp.buster = camp.quick = 0
         camp.np_target = -1
         camp.skills_used = frozenset()
+        tactics = self.tactics(s)
+        uses = list(tactics.st(s).uses)
+        uses[seat] = tactics.data.concentration_uses  # refilled, as at a battle's start
+        tactics.put(s, uses=tuple(uses))
+
+    def tactics(self, s: GameState) -> Tactics:
+        return next(m for m in s.modules if isinstance(m, Tactics))
+
+    def concentration_left(self, s: GameState, seat: int) -> int:
+        """Concentration rolls the raider may still declare (0 with the sub-option off)."""
+        tactics = self.tactics(s)
+        if not tactics.concentration:
+            return 0
+        return tactics.st(s).uses[seat] - (seat in self.raid(s).seize)
 
     def answer_offer(self, s: GameState, action: AnswerIntervention) -> None:
         seat = action.seat
@@ -208,20 +223,41 @@ class RaidRules:
             return True
         order = tuple(sorted(raid.seats, key=lambda x: (
             -core.param(s, s.camps[x], "agi"), -core.param(s, s.camps[x], "luk"), x)))
+        # T4.1, Z14: one raider's success seizes the initiative for all: climbers before it
+        won = [self.tactics(s).roll(s, x, "initiative") for x in order if x in raid.seize]
         ground = tuple(x for x in order if not raid.tile_of(x) and x not in raid.climbing)
-        self.put_raid(s, initiative=order, order=ground, cursor=0, stage="ground")
-        core.emit(s, "RaidRoundStarted", round=raid.round, order=list(order))
+        self.put_raid(s, initiative=order, order=ground, cursor=0, stage="ground",
+                      seize=frozenset(), seized=any(won))
+        core.emit(s, "RaidRoundStarted", round=raid.round, order=list(order),
+                  seized=any(won))
         return False
 
     def _stage_ground(self, s: GameState, raid: Raid) -> bool:
         if raid.cursor >= len(raid.order):
-            self.put_raid(s, stage="colossus")
+            self.next_phase(s, "ground")
         elif raid.order[raid.cursor] not in raid.seats:
             self.put_raid(s, cursor=raid.cursor + 1)
         else:
             s.prompt = Prompt("raid_ground", frozenset({raid.order[raid.cursor]}))
             return True
         return False
+
+    def next_phase(self, s: GameState, done: str) -> None:
+        """T7.1: ground, colossus, climbers; ground, climbers, colossus when a raider seized
+        the initiative (T4.1)."""
+        raid = self.raid(s)
+        phases = ("ground", "climb", "colossus") if raid.seized else (
+            "ground", "colossus", "climb")
+        i = phases.index(done) + 1
+        if i == len(phases):
+            self.end_round(s)
+        elif phases[i] == "colossus":
+            self.put_raid(s, stage="colossus")
+        else:
+            climbers = tuple(x for x in raid.initiative if x in raid.seats
+                             and (raid.tile_of(x) or x in raid.climbing))
+            self.put_raid(s, stage="climb", order=climbers, cursor=0, slots=SLOTS,
+                          attacked=False, budget=0)
 
     def _stage_colossus(self, s: GameState, raid: Raid) -> bool:
         """Phase ②: the script's step, tilts first (then shake-offs), then its attack."""
@@ -239,10 +275,8 @@ class RaidRules:
     def _stage_reaction(self, s: GameState, raid: Raid) -> bool:
         strike = tuple(x for x in raid.strike if x in raid.seats)
         if not strike:
-            climbers = tuple(x for x in raid.initiative if x in raid.seats
-                             and (raid.tile_of(x) or x in raid.climbing))
-            self.put_raid(s, stage="climb", strike=(), roll=None, order=climbers, cursor=0,
-                          slots=SLOTS, attacked=False, budget=0)
+            self.put_raid(s, strike=(), roll=None)
+            self.next_phase(s, "colossus")
             return False
         if raid.roll is None:
             attack = self.step_of(raid.round).attack
@@ -253,7 +287,7 @@ class RaidRules:
 
     def _stage_climb(self, s: GameState, raid: Raid) -> bool:
         if raid.cursor >= len(raid.order):
-            self.end_round(s)
+            self.next_phase(s, "climb")
             return False
         actor = raid.order[raid.cursor]
         if actor not in raid.seats or (raid.slots <= 0 and raid.budget <= 0):
@@ -425,6 +459,8 @@ class RaidRules:
             out.append(DeclareNoblePhantasm(seat, COLOSSUS))
         if on_ground and seat not in raid.climbing:
             out.append(DeclareDisengage(seat))
+        if seat not in raid.seize and self.concentration_left(s, seat) > 0:
+            out.append(Concentrate(seat, "initiative"))
         return out
 
     def start_action(self, s: GameState, action: Action) -> None:
@@ -435,6 +471,9 @@ class RaidRules:
         elif isinstance(action, Climb):
             self.put_raid(s, climbing=raid.climbing | {seat})
             core.emit(s, "ClimbDeclared", seat=seat)
+        elif isinstance(action, Concentrate):
+            self.put_raid(s, seize=raid.seize | {seat})
+            core.emit(s, "ConcentrationDeclared", seat=seat, use=action.use)
         elif isinstance(action, DeclareNoblePhantasm):
             camp = s.edit(seat)
             camp.np_target = COLOSSUS
@@ -555,4 +594,15 @@ class RaidRules:
             out.append(React(seat, counter, counter))
         out.extend(React(seat, "L", c) for c in cards)
         out.extend(React(seat, "G", c) for c in cards)
+        if self.concentration_left(s, seat) > 0:
+            out.append(Concentrate(seat, "dodge"))
         return out
+
+    def dodge(self, s: GameState, action: Concentrate) -> None:
+        """T4.3 against the colossus: a success makes its attack miss this raider; a failure
+        resolves as a Guard with no card."""
+        if not self.tactics(s).roll(s, action.seat, "dodge"):
+            self.react(s, React(action.seat, "G", ""))
+            return
+        core.emit(s, "ColossusStruck", seat=action.seat, hit=False, halved=False)
+        self.put_raid(s, strike=self.raid(s).strike[1:], roll=None)

@@ -33,6 +33,8 @@ class Raid(NamedTuple):
     strike: tuple[int, ...] = ()
     roll: tuple[int, int, bool, bool] | None = None
     offered: frozenset[int] = frozenset()  # camps that declared Wait, asked to join
+    seize: frozenset[int] = frozenset()  # raiders who declared Concentrate("initiative")
+    seized: bool = False  # this Round the climbers act before the colossus (T4.1)
 
     def tile_of(self, seat: int) -> str:
         return next((t for x, t in self.tiles if x == seat), "")
