@@ -25,6 +25,7 @@ from grailwar.shared.engine.actions import (
     DeclareWait,
     React,
     Ready,
+    UseCommandSpell,
     Wait,
     from_dict,
 )
@@ -625,7 +626,7 @@ def played(level: str, games: int, classes=("saber", "lancer", "archer"), **opti
 
 
 def test_the_random_bot_plays_every_raid_action():
-    assert played("random", 12, scenario="colossus_raid") >= COLOSSUS_ACTIONS
+    assert played("random", 30, scenario="colossus_raid") >= COLOSSUS_ACTIONS
 
 
 def test_the_normal_bot_raids_and_climbs_and_every_camp_wounds_it_in_a_raid_room():
@@ -760,3 +761,29 @@ def test_a_concentration_dodge_makes_the_colossus_miss_and_a_failure_is_a_guard(
     done, events = act(s.clone(), Concentrate(0, "dodge"), [1, 1, 5, 5])
     guard = s.camps[0].servant.params["end"] // 10
     assert find(events, "RaiderWounded")[0].data["amount"] == 35 - guard
+
+
+# --- Command Spells in a raid (§5.5) --------------------------------------------------------
+def spells_of(s: GameState, seat: int) -> set[str]:
+    return {a.spell for a in legal_actions(s, seat) if isinstance(a, UseCommandSpell)}
+
+
+def test_command_spells_work_at_raid_prompts_but_teleport():
+    s = climber("back_1")
+    spells = spells_of(s, 0)
+    assert {"retreat", "fighting_spirit", "hp_recovery"} <= spells and "teleport" not in spells
+
+
+def test_retreat_takes_a_climber_out_of_the_raid():
+    s = climber("nape")
+    s, events = apply(s, UseCommandSpell(0, "retreat", "3"))
+    assert find(events, "LeftRaid")[0].data == {"seat": 0, "how": "retreat"}
+    assert module(s).st(s).raid is None and s.camps[0].pos == 3
+    assert find(events, "RaidEnded")[0].data["reason"] == "empty"
+
+
+def test_war_roar_fires_an_undeclared_np_from_the_ground():
+    s = ready_all(raid(("archer",)))
+    assert not any(isinstance(a, FireAtPart) for a in legal_actions(s, 0))
+    s, _ = apply(s, UseCommandSpell(0, "war_roar"))
+    assert FireAtPart(0, "arm") in legal_actions(s, 0)

@@ -819,8 +819,8 @@ def _square_args(seat: int, spell: str, squares: int, skip: int) -> tuple[UseCom
 def _cast_square_spell(s: GameState, action: UseCommandSpell, spell: CommandSpell) -> None:
     """Retreat leaves the battle; a Teleport in battle only moves (battles use the city map)."""
     seat = action.seat
-    if spell.special == "retreat":
-        leave_battle(s, seat, "retreat")
+    if spell.special == "retreat" and s.battle is not None and seat in s.battle.seats:
+        leave_battle(s, seat, "retreat")  # (a raid's module takes its raider out itself)
     camp = s.edit(seat)
     camp.pos = int(action.arg)
     core.emit(s, "Moved", seat=seat, to=camp.pos)

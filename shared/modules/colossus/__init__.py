@@ -24,6 +24,7 @@ from ...engine.actions import (
     DeclareSoulEating,
     React,
     Ready,
+    UseCommandSpell,
     Wait,
 )
 from ...engine.core import city
@@ -182,6 +183,14 @@ class Colossus(RaidRules, Module):
                 actions = [*actions, DeclareRaid(seat)]
         return actions
 
+    def on_action(self, s: GameState, action: Action) -> None:
+        """Retreat takes a raider out of the raid from anywhere, a climber too (§5.5)."""
+        raid = self.st(s).raid
+        if (raid is not None and isinstance(action, UseCommandSpell)
+                and action.seat in raid.seats
+                and s.rules.command_spells[action.spell].special == "retreat"):
+            self.leave(s, action.seat, "retreat")
+
     def resolve_raid(self, s: GameState, i: int, decl: Declaration) -> None:
         self.open_raid(s, i, decl)
 
@@ -307,21 +316,23 @@ for _kind in (
         dict.fromkeys((Ready, Climb, DeclareNoblePhantasm, DeclareDisengage, Concentrate),
                       lambda s, a: _colossus(s).start_action(s, a)),
         lambda s, seat: Ready(seat),
-        verbs=("Ready", "Climb", "DeclareNoblePhantasm", "DeclareDisengage", "Concentrate"),
+        verbs=("Ready", "Climb", "DeclareNoblePhantasm", "DeclareDisengage", "Concentrate",
+               "UseCommandSpell"),
         battle=True, doc="a raid Round's start: every raider, until all are Ready"),
     prompts.PromptKind(
         "raid_ground", lambda s, seat: _colossus(s).ground_actions(s, seat),
         dict.fromkeys((AttackPart, FireAtPart, Wait),
                       lambda s, a: _colossus(s).ground_action(s, a)),
         lambda s, seat: Wait(seat), timer="main_s",
-        verbs=("AttackPart", "FireAtPart", "Wait"), battle=True,
+        verbs=("AttackPart", "FireAtPart", "Wait", "UseCommandSpell"), battle=True,
         doc="phase 1: a ground raider's Main Action against the colossus"),
     prompts.PromptKind(
         "raid_reaction", lambda s, seat: _colossus(s).reaction_actions(s, seat),
         {React: lambda s, a: _colossus(s).react(s, a),
          Concentrate: lambda s, a: _colossus(s).dodge(s, a)},
         lambda s, seat: React(seat, "G", ""), timer="reaction_s",
-        verbs=("ReactDefend", "ReactLuck", "ReactGuard", "Concentrate"), battle=True,
+        verbs=("ReactDefend", "ReactLuck", "ReactGuard", "Concentrate", "UseCommandSpell"),
+        battle=True,
         doc="phase 2: a target of the colossus's attack"),
     prompts.PromptKind(
         "climb", lambda s, seat: _colossus(s).climb_actions(s, seat),
@@ -329,7 +340,7 @@ for _kind in (
                       lambda s, a: _colossus(s).climb_action(s, a)),
         lambda s, seat: EndClimb(seat), timer="main_s",
         verbs=("Mount", "ClimbMove", "ClimbAttack", "ClimbNoblePhantasm", "Dismount",
-               "EndClimb"), battle=True,
+               "EndClimb", "UseCommandSpell"), battle=True,
         doc="phase 3: a climber's next slot (three a Round, one attack)"),
     prompts.PromptKind(
         "climb_step", lambda s, seat: _colossus(s).step_actions(s, seat),

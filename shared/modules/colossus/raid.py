@@ -12,7 +12,7 @@ from __future__ import annotations
 from collections import deque
 from typing import TYPE_CHECKING, Any
 
-from ...engine import battle, core
+from ...engine import battle, core, powers
 from ...engine.actions import (
     Action,
     AnswerIntervention,
@@ -172,15 +172,22 @@ class RaidRules:
         core.emit(s, "RaidEnded", reason=reason, remaining=list(raid.seats), rounds=raid.round)
         self.put(s, raid=None)
 
-    def leave(self, s: GameState, seat: int) -> None:
-        """A ground raider disengages: it is out at once, home again (the colossus never
-        catches anyone)."""
+    def leave(self, s: GameState, seat: int, how: str = "disengaged") -> None:
+        """A ground raider disengages (or any raider's Master calls it back with Retreat): it
+        is out at once, home again (the colossus never catches anyone)."""
         raid = self.raid(s)
         home = next(h for x, h in raid.homes if x == seat)
         s.edit(seat).pos = home
         self.put_raid(s, seats=tuple(x for x in raid.seats if x != seat),
-                      homes=tuple(h for h in raid.homes if h[0] != seat))
-        core.emit(s, "LeftRaid", seat=seat)
+                      homes=tuple(h for h in raid.homes if h[0] != seat),
+                      tiles=raid.with_tile(seat, ""))
+        core.emit(s, "LeftRaid", seat=seat, how=how)
+
+    def spells(self, s: GameState, seat: int, in_main: bool = False) -> list[Action]:
+        """The Command Spells of a raider (§5.5: at every prompt; a raid is a battle for them),
+        but Teleport: a raider stays on its square."""
+        return [a for a in powers.command_spell_actions(s, seat, in_main, in_battle=True)
+                if s.rules.command_spells[a.spell].special != "teleport"]
 
     # --- walking -------------------------------------------------------------------------------
     def raid_step(self, s: GameState) -> bool:
@@ -461,7 +468,7 @@ class RaidRules:
             out.append(DeclareDisengage(seat))
         if seat not in raid.seize and self.concentration_left(s, seat) > 0:
             out.append(Concentrate(seat, "initiative"))
-        return out
+        return [*out, *self.spells(s, seat)]
 
     def start_action(self, s: GameState, action: Action) -> None:
         raid = self.raid(s)
@@ -485,8 +492,9 @@ class RaidRules:
     def np_charged(self, s: GameState, camp: Camp) -> bool:
         np = camp.servant.np
         raid = self.raid(s)
-        return (np.kind == "attack" and camp.np_target == COLOSSUS
-                and raid.round >= camp.np_round + np.charge and core.can_pay(camp, np.mp)
+        charged = camp.war_roar or (camp.np_target == COLOSSUS
+                                    and raid.round >= camp.np_round + np.charge)
+        return (np.kind == "attack" and charged and core.can_pay(camp, np.mp)
                 and camp.hand.count(np.card) >= np.cards)
 
     # --- phase ①: ground raiders --------------------------------------------------------------
@@ -499,7 +507,7 @@ class RaidRules:
         if self.np_charged(s, camp):
             out.extend(FireAtPart(seat, part) for part, d in self.data.ground_parts.items()
                        if d <= camp.servant.np.range)
-        return out
+        return [*out, *self.spells(s, seat, in_main=True)]
 
     def ground_action(self, s: GameState, action: Action) -> None:
         seat = action.seat
@@ -534,7 +542,7 @@ class RaidRules:
         if not here:
             out.extend(Mount(seat, t.id) for t in tiles.values()
                        if t.mount and self.enterable(raid, t))
-            return out
+            return [*out, *self.spells(s, seat)]
         out.append(ClimbMove(seat))
         camp = s.camps[seat]
         if not raid.attacked:
@@ -543,7 +551,7 @@ class RaidRules:
                 out.append(ClimbNoblePhantasm(seat))
         if tiles[here].ground:
             out.append(Dismount(seat))
-        return out
+        return [*out, *self.spells(s, seat)]
 
     def step_actions(self, s: GameState, seat: int) -> list[Action]:
         raid = self.raid(s)
@@ -596,7 +604,7 @@ class RaidRules:
         out.extend(React(seat, "G", c) for c in cards)
         if self.concentration_left(s, seat) > 0:
             out.append(Concentrate(seat, "dodge"))
-        return out
+        return [*out, *self.spells(s, seat)]
 
     def dodge(self, s: GameState, action: Concentrate) -> None:
         """T4.3 against the colossus: a success makes its attack miss this raider; a failure
