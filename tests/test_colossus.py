@@ -26,6 +26,7 @@ from grailwar.shared.engine.actions import (
     React,
     Ready,
     UseCommandSpell,
+    UseSkill,
     Wait,
     from_dict,
 )
@@ -787,3 +788,18 @@ def test_war_roar_fires_an_undeclared_np_from_the_ground():
     assert not any(isinstance(a, FireAtPart) for a in legal_actions(s, 0))
     s, _ = apply(s, UseCommandSpell(0, "war_roar"))
     assert FireAtPart(0, "arm") in legal_actions(s, 0)
+
+
+def test_a_raider_uses_its_own_skills_and_its_battle_start_skills_fire():
+    s = raid(("saber",))  # El Cid: Campeador at the first Round's start
+    assert UseSkill(0, "campeador", -1) in legal_actions(s, 0)
+    s, events = act(s, UseSkill(0, "campeador", -1), [1, 1])
+    assert find(events, "SkillUsed") and any(b.source == "campeador" for b in s.camps[0].buffs)
+    assert not any(isinstance(a, UseSkill) and a.target >= 0 for a in legal_actions(s, 0))
+
+
+def test_battle_start_skills_fire_when_a_raid_opens():
+    s = game(("rider",), modules=["colossus"], options=RAID_ROOM)
+    place(s, 0, 40)
+    s, events = act(s, DeclareRaid(0), [1, 1])
+    assert [e.data["skill"] for e in find(events, "SkillUsed")] == ["bogatyr_oath"]

@@ -79,13 +79,18 @@ def begin_battle(s: GameState) -> None:
         camp.np_target = -1
         camp.skills_used = frozenset()
     core.emit(s, "BattleStarted", seats=list(b.seats), square=b.square)
-    for seat in b.seats:
-        for skill in core.skills_of(s, s.camps[seat], "automatic"):
-            if skill.trigger == "battle_start" and powers.usable_skill(s, s.camps[seat], skill):
-                powers.run_skill(s, seat, skill, -1)
+    battle_start_skills(s, b.seats)
     for m in s.modules:
         m.on_battle_start(s)
     round_upkeep(s)
+
+
+def battle_start_skills(s: GameState, seats: tuple[int, ...]) -> None:
+    """The automatic skills that fire when a battle (or a raid) starts."""
+    for seat in seats:
+        for skill in core.skills_of(s, s.camps[seat], "automatic"):
+            if skill.trigger == "battle_start" and powers.usable_skill(s, s.camps[seat], skill):
+                powers.run_skill(s, seat, skill, -1)
 
 
 def round_upkeep(s: GameState, seats: tuple[int, ...] | None = None) -> None:

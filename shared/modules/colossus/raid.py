@@ -20,6 +20,7 @@ from ...engine.actions import (
     DeclareNoblePhantasm,
     React,
     Ready,
+    UseSkill,
     Wait,
 )
 from ...engine.core import CHECK_STAT, COUNTER, city
@@ -183,6 +184,14 @@ class RaidRules:
                       tiles=raid.with_tile(seat, ""))
         core.emit(s, "LeftRaid", seat=seat, how=how)
 
+    def skills(self, s: GameState, seat: int, *timings: str) -> list[Action]:
+        """A raider's self-targeted skills, as at a battle prompt ("optional" and the
+        prompt's `timings`): skills aim at seats, and no raider is another's enemy (T3.2)."""
+        camp = s.camps[seat]
+        return [UseSkill(seat, sk.id, -1) for timing in ("optional", *timings)
+                for sk in core.skills_of(s, camp, timing)
+                if sk.target != "enemy" and powers.usable_skill(s, camp, sk)]
+
     def spells(self, s: GameState, seat: int, in_main: bool = False) -> list[Action]:
         """The Command Spells of a raider (§5.5: at every prompt; a raid is a battle for them),
         but Teleport: a raider stays on its square."""
@@ -220,6 +229,7 @@ class RaidRules:
             s.prompt = Prompt("raid_offer", raid.offered)
             return True
         self.put_raid(s, stage="round_start")
+        battle.battle_start_skills(s, raid.seats)
         battle.round_upkeep(s, raid.seats)
         return False
 
@@ -468,7 +478,8 @@ class RaidRules:
             out.append(DeclareDisengage(seat))
         if seat not in raid.seize and self.concentration_left(s, seat) > 0:
             out.append(Concentrate(seat, "initiative"))
-        return [*out, *self.spells(s, seat)]
+        timings = ("round_start", "combat_start") if raid.round == 1 else ("round_start",)
+        return [*out, *self.skills(s, seat, *timings), *self.spells(s, seat)]
 
     def start_action(self, s: GameState, action: Action) -> None:
         raid = self.raid(s)
@@ -507,7 +518,8 @@ class RaidRules:
         if self.np_charged(s, camp):
             out.extend(FireAtPart(seat, part) for part, d in self.data.ground_parts.items()
                        if d <= camp.servant.np.range)
-        return [*out, *self.spells(s, seat, in_main=True)]
+        return [*out, *self.skills(s, seat, "own_activation"),
+                *self.spells(s, seat, in_main=True)]
 
     def ground_action(self, s: GameState, action: Action) -> None:
         seat = action.seat
@@ -542,7 +554,7 @@ class RaidRules:
         if not here:
             out.extend(Mount(seat, t.id) for t in tiles.values()
                        if t.mount and self.enterable(raid, t))
-            return [*out, *self.spells(s, seat)]
+            return [*out, *self.skills(s, seat, "own_activation"), *self.spells(s, seat)]
         out.append(ClimbMove(seat))
         camp = s.camps[seat]
         if not raid.attacked:
@@ -551,7 +563,7 @@ class RaidRules:
                 out.append(ClimbNoblePhantasm(seat))
         if tiles[here].ground:
             out.append(Dismount(seat))
-        return [*out, *self.spells(s, seat)]
+        return [*out, *self.skills(s, seat, "own_activation"), *self.spells(s, seat)]
 
     def step_actions(self, s: GameState, seat: int) -> list[Action]:
         raid = self.raid(s)
@@ -604,7 +616,7 @@ class RaidRules:
         out.extend(React(seat, "G", c) for c in cards)
         if self.concentration_left(s, seat) > 0:
             out.append(Concentrate(seat, "dodge"))
-        return [*out, *self.spells(s, seat)]
+        return [*out, *self.skills(s, seat), *self.spells(s, seat)]
 
     def dodge(self, s: GameState, action: Concentrate) -> None:
         """T4.3 against the colossus: a success makes its attack miss this raider; a failure
