@@ -543,13 +543,22 @@ def test_the_view_shows_the_body_and_the_raid_but_no_factor_and_no_dodge():
     assert "factor" not in text and "dodge" not in text and "200" not in text
 
 
-def test_a_rebuilt_state_plays_on_with_guessed_factors():
+def test_a_rebuilt_state_plays_on_with_drawn_factors():
+    """A bot's rebuilt state (`determinize`) holds the public colossus and factors drawn from
+    the values that exist (never read from the real state); it plays on alike."""
     s = climber("crown")
-    rebuilt = state_from_view(view_for(s, 0), RULES, random.Random(1))
-    st = module(rebuilt).st(rebuilt)
-    assert set(st.factors) == {100} and st.raid == module(s).raid(s)._replace(
-        dodge_left=module(rebuilt).data.dodge_uses)
-    assert legal_actions(rebuilt, 0) == legal_actions(s, 0)
+    drawn = set()
+    for seed in range(12):
+        rebuilt = state_from_view(view_for(s, 0), RULES, random.Random(seed))
+        st = module(rebuilt).st(rebuilt)
+        assert set(st.factors) <= {0, 50, 100, 200}
+        assert st.raid._replace(dodge_left=0) == module(s).raid(s)._replace(dodge_left=0)
+        assert legal_actions(rebuilt, 0) == legal_actions(s, 0)
+        drawn.add(st.factors)
+    assert len(drawn) > 1  # drawn, not read: they differ from one rebuild to the next
+    flat = s.clone()
+    module(flat).rebuild(flat, view_for(s, 0)["modules"]["colossus"]["state"])
+    assert set(module(flat).st(flat).factors) == {100}
 
 
 # --- actions on the wire (§4) ------------------------------------------------------------------

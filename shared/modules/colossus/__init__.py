@@ -4,13 +4,14 @@
 The module owns the march between raids (`on_turn_end`), the Raid Turn action (a declaration
 kind of the base window) and the raid battle (`raid.RaidRules`, walked by `advance`). It turns
 tactics on. The colossus is never a seat: it lives in this module's slot. Its part factors and
-its dodges left never leave the engine (`view` shows neither; `rebuild` guesses them).
+its dodges left never leave the engine (`view` shows neither; a bot's rebuilt state draws
+them, `sample`).
 `docs/rules.md` "The colossus" states each rule with its seed section.
 """
 
 from __future__ import annotations
 
-from collections.abc import Mapping
+from collections.abc import Callable, Mapping, Sequence
 from typing import Any, ClassVar
 
 from ...engine import core, prompts, turns
@@ -267,6 +268,16 @@ class Colossus(RaidRules, Module):
                 raise ValueError(f"module_state.colossus.{key}: only hp, an integer from 1 "
                                  f"to its HP ({st.hp}) once it is awake")
             self.put(s, hp=value)
+
+    def sample(self, s: GameState, choose: Callable[[Sequence[Any]], Any]) -> None:
+        """A rebuilt state's secrets drawn: each part's factor one of the data's factor values
+        (the table knows which values exist, not where), and the dodges left."""
+        values = sorted(set(self.data.factors.values()))
+        st = self.st(s)
+        raid = st.raid
+        if raid is not None:
+            raid = raid._replace(dodge_left=choose(range(self.data.dodge_uses + 1)))
+        self.put(s, factors=tuple(choose(values) for _ in self.data.factors), raid=raid)
 
     def text(self, s: GameState) -> list[str]:
         st = self.st(s)
