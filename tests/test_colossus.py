@@ -23,6 +23,7 @@ from grailwar.shared.engine.actions import (
     DeclareRest,
     DeclareSoulEating,
     DeclareWait,
+    Move,
     React,
     Ready,
     UseCommandSpell,
@@ -636,7 +637,7 @@ def played(level: str, games: int, classes=("saber", "lancer", "archer"), **opti
 
 
 def test_the_random_bot_plays_every_raid_action():
-    assert played("random", 30, scenario="colossus_raid") >= COLOSSUS_ACTIONS
+    assert played("random", 60, scenario="colossus_raid") >= COLOSSUS_ACTIONS
 
 
 def test_the_normal_bot_raids_and_climbs_and_every_camp_wounds_it_in_a_raid_room():
@@ -812,3 +813,55 @@ def test_battle_start_skills_fire_when_a_raid_opens():
     place(s, 0, 40)
     s, events = act(s, DeclareRaid(0), [1, 1])
     assert [e.data["skill"] for e in find(events, "SkillUsed")] == ["bogatyr_oath"]
+
+
+# --- ground raiders on the city map (§5.5 phase ①) ---------------------------------------------
+def test_a_ground_raider_in_its_zone_moves_one_square_then_fires_upward_from_there():
+    s = ready_all(raid(("archer",)))
+    moves = {a.to for a in legal_actions(s, 0) if isinstance(a, Move)}
+    assert moves == {33, 39, 41}  # one square: it starts inside the colossus's zone (T1.7)
+    _, at_feet = act(s.clone(), AttackPart(0, "feet", "B", "B"), [6, 5, 5, 5])
+    s, events = apply(s, Move(0, 33))
+    assert s.prompt.kind == "raid_ground" and not any(isinstance(a, Move)
+                                                      for a in legal_actions(s, 0))
+    parts = {a.part for a in legal_actions(s, 0) if isinstance(a, AttackPart)}
+    assert parts == {"chest", "arm"}  # from a square away: the ranged parts only
+    s, events = act(s, AttackPart(0, "arm", "B", "B"), [6, 5, 5, 5])
+    mods = [find(ev, "DiceRolled")[0].data["mod"] for ev in (events, at_feet)]
+    assert mods[0] == mods[1] - 2  # one square of range: -2
+    assert s.prompt.kind == "raid_start" and s.camps[0].pos == 33
+
+
+def test_a_blocked_line_rules_out_the_ranged_parts():
+    s = ready_all(raid(("archer",)))
+    s = s.clone()
+    place(s, 0, 19)  # (5,2): the Radio Tower (5,3) stands between it and the colossus (5,5)
+    assert not any(isinstance(a, AttackPart | FireAtPart) for a in legal_actions(s, 0))
+    place(s, 0, 38)  # (3,5): two squares west, a clear line
+    assert {a.part for a in legal_actions(s, 0) if isinstance(a, AttackPart)} == {"chest", "arm"}
+
+
+def test_a_ground_raider_off_its_square_escapes_the_stomp_and_cannot_climb():
+    s = setup(raid(("saber", "archer")), round=2)
+    s = ready_all(s)
+    first = min(s.prompt.seats)
+    s, _ = apply(s, Move(first, 39))
+    s, _ = apply(s, Wait(first))
+    s, events = apply(s, Wait(min(s.prompt.seats)))
+    assert find(events, "ColossusAttacked")[0].data["targets"] == [1 - first]
+    s, _ = guard_all(s, [1, 1])
+    assert Climb(first) not in legal_actions(s, first) and Climb(1 - first) in legal_actions(
+        s, 1 - first)
+
+
+def test_the_normal_bot_steps_off_its_square_before_the_stomp_and_comes_back_after():
+    bot = make_bot("normal", 1)
+    s = ready_all(setup(raid(("archer",)), round=2))
+    move = bot.choose(view_for(s, 0), legal_actions(s, 0))
+    assert isinstance(move, Move) and move.to != 40
+    s, _ = apply(s, move)
+    assert isinstance(bot.choose(view_for(s, 0), legal_actions(s, 0)), AttackPart | FireAtPart)
+    s = setup(s, round=3)
+    s, _ = apply(s, Wait(0))
+    s = ready_all(s)
+    assert bot.choose(view_for(s, 0), legal_actions(s, 0)) == Move(0, 40)

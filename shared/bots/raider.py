@@ -36,6 +36,7 @@ from ..modules.colossus.actions import (
     Mount,
 )
 from ..modules.tactics import Concentrate
+from ..modules.tactics.lines import crossed
 
 NEAR_VEIN = 3  # squares left to the vein at which the bot joins raids (spec 003 §7)
 RAID_HP = 0.5  # the share of its HP a camp needs to declare a raid
@@ -114,6 +115,14 @@ class RaidPlay:
 
     def _raid_ground(self, view: dict[str, Any], me: dict[str, Any],
                      legal: list[Action]) -> Action:
+        col = colossus_view(view)
+        step = next(x for x in col["script"] if x["id"] == col["raid"]["step"])
+        if step["attack"] and step["attack"]["targets"] == "ground_and_feet":
+            away = self._step_off(view, col, legal)  # the stomp strikes only its square
+            if away is not None:
+                return away
+        elif Move(me["seat"], col["square"]) in legal:  # back under it, to climb next Round
+            return Move(me["seat"], col["square"])
         fire = [a for a in legal if isinstance(a, FireAtPart) and a.part == GROUND_TARGET]
         if fire:
             return fire[0]
@@ -121,6 +130,17 @@ class RaidPlay:
         if attacks:
             return min(attacks, key=lambda a: _CARD_ORDER.index(a.kind))
         return Wait(me["seat"])
+
+    def _step_off(self, view: dict[str, Any], col: dict[str, Any],
+                  legal: list[Action]) -> Action | None:
+        """A Move off the colossus's square to one with a clear line to it, if any."""
+        width = self.rules.maps[view["map"]].width
+        walls = set(view["modules"]["tactics"]["state"]["blocking"])
+        square = col["square"]
+        for move in (a for a in legal if isinstance(a, Move)):
+            if not any(q in walls for q in crossed(width, move.to, square)):
+                return move
+        return None
 
     def _raid_reaction(self, view: dict[str, Any], me: dict[str, Any],
                        legal: list[Action]) -> Action:

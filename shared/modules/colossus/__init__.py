@@ -23,6 +23,7 @@ from ...engine.actions import (
     DeclareEncounter,
     DeclareNoblePhantasm,
     DeclareSoulEating,
+    Move,
     React,
     Ready,
     UseCommandSpell,
@@ -232,6 +233,7 @@ class Colossus(RaidRules, Module):
             "attacked": raid.attacked, "budget": raid.budget, "roll_value": raid.roll_value,
             "strike": list(raid.strike), "roll": None if raid.roll is None else list(raid.roll),
             "offered": sorted(raid.offered), "seize": sorted(raid.seize), "seized": raid.seized,
+            "moved": raid.moved,
             "np": {str(x): [s.camps[x].np_target, s.camps[x].np_round] for x in raid.joined},
         }
 
@@ -249,7 +251,7 @@ class Colossus(RaidRules, Module):
                 tuple(rv["initiative"]), tuple(rv["order"]), rv["cursor"], rv["slots"],
                 rv["attacked"], rv["budget"], rv["roll_value"], tuple(rv["strike"]),
                 None if rv["roll"] is None else tuple(rv["roll"]), frozenset(rv["offered"]),
-                frozenset(rv["seize"]), rv["seized"])
+                frozenset(rv["seize"]), rv["seized"], rv["moved"])
             for x, (target, round_no) in rv["np"].items():
                 camp = s.camps[int(x)]
                 camp.np_target, camp.np_round = target, round_no
@@ -332,10 +334,10 @@ for _kind in (
         battle=True, doc="a raid Round's start: every raider, until all are Ready"),
     prompts.PromptKind(
         "raid_ground", lambda s, seat: _colossus(s).ground_actions(s, seat),
-        dict.fromkeys((AttackPart, FireAtPart, Wait),
+        dict.fromkeys((AttackPart, FireAtPart, Move, Wait),
                       lambda s, a: _colossus(s).ground_action(s, a)),
         lambda s, seat: Wait(seat), timer="main_s",
-        verbs=("AttackPart", "FireAtPart", "Wait", "UseSkill", "UseCommandSpell"),
+        verbs=("AttackPart", "FireAtPart", "Move", "Wait", "UseSkill", "UseCommandSpell"),
         battle=True,
         doc="phase 1: a ground raider's Main Action against the colossus"),
     prompts.PromptKind(

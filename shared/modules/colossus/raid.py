@@ -18,6 +18,7 @@ from ...engine.actions import (
     AnswerIntervention,
     DeclareDisengage,
     DeclareNoblePhantasm,
+    Move,
     React,
     Ready,
     UseSkill,
@@ -25,9 +26,10 @@ from ...engine.actions import (
 )
 from ...engine.core import CHECK_STAT, COUNTER, city
 from ...engine.data import Dice
-from ...engine.geometry import distance
+from ...engine.geometry import distance, reachable
 from ...engine.state import Declaration, GameState, Prompt
 from ..tactics import Concentrate, Tactics
+from ..tactics.lines import crossed, zone
 from .actions import (
     COLOSSUS,
     AttackPart,
@@ -365,9 +367,11 @@ class RaidRules:
         kind = step.attack.targets
         if kind == "all":
             return raid.seats
-        if kind == "ground_and_feet":
-            return tuple(x for x in raid.seats if not raid.tile_of(x)
-                         or tiles[raid.tile_of(x)].surface == "feet")
+        if kind == "ground_and_feet":  # on its square: a ground raider who stepped off is safe
+            square = self.st(s).square
+            return tuple(x for x in raid.seats if (tiles[raid.tile_of(x)].surface == "feet"
+                                                   if raid.tile_of(x)
+                                                   else s.camps[x].pos == square))
         on_back = [(tiles[t].height, -x) for x, t in raid.tiles if tiles[t].surface == "back"]
         return (-max(on_back)[1],) if on_back else ()
 
@@ -468,7 +472,7 @@ class RaidRules:
         camp = s.camps[seat]
         out: list[Action] = [Ready(seat)]
         on_ground = not raid.tile_of(seat)
-        if on_ground and seat not in raid.climbing:
+        if on_ground and seat not in raid.climbing and camp.pos == self.st(s).square:
             out.append(Climb(seat))
         np = camp.servant.np
         if (np.kind == "attack" and camp.np_target < 0 and core.can_pay(camp, np.mp)
@@ -509,33 +513,70 @@ class RaidRules:
                 and camp.hand.count(np.card) >= np.cards)
 
     # --- phase ①: ground raiders --------------------------------------------------------------
+    def ground_moves(self, s: GameState, seat: int) -> list[int]:
+        """§5.5: a ground raider's Move on the city map: the colossus's zone (radius 2, always
+        active) stops it, and one started inside covers one square (T1.6, T1.7); a fellow
+        raider's zone does not; no bystander's square."""
+        grid = city(s)
+        camp = s.camps[seat]
+        square = self.st(s).square
+        zoc = zone(grid.width, grid.height, square, self.data.zoc_radius)
+        raid = self.raid(s)
+        closed = frozenset(c.pos for c in s.camps if c.alive and c.seat not in raid.seats)
+        steps = 1 if camp.pos in zoc else core.movement(s, camp)
+        found = reachable(grid, camp.pos, steps, closed - {camp.pos}, zoc)
+        return sorted(q for q in found if q != camp.pos)
+
+    def ground_parts(self, s: GameState, seat: int) -> dict[str, int]:
+        """The parts a ground raider can strike now, with the range they count at: all of
+        `ground_parts` on its square; from 1 to 3 squares away the ranged ones at that range,
+        with a clear line (T2.3: blocking terrain)."""
+        grid = city(s)
+        pos, square = s.camps[seat].pos, self.st(s).square
+        d = distance(grid, pos, square)
+        if d == 0:
+            return dict(self.data.ground_parts)
+        walls = self.tactics(s).data.blocking[s.settings.map_id]
+        if d > s.rules.numbers.ranged_max or any(q in walls for q in crossed(grid.width, pos,
+                                                                               square)):
+            return {}
+        return {part: d for part, reach in self.data.ground_parts.items() if reach > 0}
+
     def ground_actions(self, s: GameState, seat: int) -> list[Action]:
         camp = s.camps[seat]
         out: list[Action] = [Wait(seat)]
+        if not self.raid(s).moved:
+            out.extend(Move(seat, q) for q in self.ground_moves(s, seat))
         kinds = [k for k in "BAQ" if k in camp.hand]
-        for part in self.data.ground_parts:
+        parts = self.ground_parts(s, seat)
+        for part in parts:
             out.extend(AttackPart(seat, part, k, k) for k in kinds)
         if self.np_charged(s, camp):
-            out.extend(FireAtPart(seat, part) for part, d in self.data.ground_parts.items()
+            out.extend(FireAtPart(seat, part) for part, d in parts.items()
                        if d <= camp.servant.np.range)
         return [*out, *self.skills(s, seat, "own_activation"),
                 *self.spells(s, seat, in_main=True)]
 
     def ground_action(self, s: GameState, action: Action) -> None:
         seat = action.seat
+        if isinstance(action, Move):  # the Main Action's Move: the attack may follow
+            s.edit(seat).pos = action.to
+            core.emit(s, "Moved", seat=seat, to=action.to)
+            self.put_raid(s, moved=True)
+            return
         if isinstance(action, AttackPart):
             core.spend_card(s, seat, action.card)
             core.emit(s, "PartAttacked", seat=seat, part=action.part, kind=action.kind,
                       card=action.card)
-            self.strike_part(s, seat, action.part, self.data.ground_parts[action.part],
+            self.strike_part(s, seat, action.part, self.ground_parts(s, seat)[action.part],
                              False, action.kind)
         elif isinstance(action, FireAtPart):
-            self.fire(s, seat, action.part, self.data.ground_parts[action.part])
+            self.fire(s, seat, action.part, self.ground_parts(s, seat)[action.part])
         else:
             core.emit(s, "Waited", seat=seat)
         raid = self.st(s).raid
         if raid is not None:
-            self.put_raid(s, cursor=raid.cursor + 1)
+            self.put_raid(s, cursor=raid.cursor + 1, moved=False)
 
     def fire(self, s: GameState, seat: int, part: str, distance: int) -> None:
         battle.fire_costs(s, seat)

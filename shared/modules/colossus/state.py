@@ -35,6 +35,7 @@ class Raid(NamedTuple):
     offered: frozenset[int] = frozenset()  # camps that declared Wait, asked to join
     seize: frozenset[int] = frozenset()  # raiders who declared Concentrate("initiative")
     seized: bool = False  # this Round the climbers act before the colossus (T4.1)
+    moved: bool = False  # the ground raider acting has made its Move
 
     def tile_of(self, seat: int) -> str:
         return next((t for x, t in self.tiles if x == seat), "")
