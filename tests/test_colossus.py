@@ -672,6 +672,25 @@ def test_the_hard_bot_searches_a_raid_without_errors():
     assert action in legal_actions(s, 0) and bot.last["errors"] == 0
 
 
+def test_hard_bots_play_a_whole_raid_room_without_search_errors():
+    errors = []
+
+    class Counting:
+        needs_view = True
+
+        def __init__(self, seed: int) -> None:
+            self.bot = make_bot("hard", seed, iterations=4)
+
+        def choose(self, view, legal):
+            action = self.bot.choose(view, legal)
+            errors.append(self.bot.last.get("errors", 0))
+            return action
+
+    s = new_game(seed=3, classes=["saber", "lancer"], modules=["colossus"], options=RAID_ROOM)
+    run_match(s, [Counting(3), Counting(4)], arrival_seed=1)
+    assert s.over and module(s).st(s).raids >= 2 and len(errors) > 50 and not any(errors)
+
+
 def test_a_scenario_file_may_start_the_colossus_wounded_and_nothing_else():
     spec = {"scenario": "colossus_raid", "classes": ["saber"],
             "module_state": {"colossus": {"hp": 300}}}
