@@ -27,6 +27,7 @@ from grailwar.shared.engine.actions import (
     React,
     Ready,
     UseCommandSpell,
+    UseNoblePhantasm,
     UseSkill,
     Wait,
     from_dict,
@@ -884,3 +885,23 @@ def test_the_normal_bot_steps_off_its_square_before_the_stomp_and_comes_back_aft
     s, _ = apply(s, Wait(0))
     s = ready_all(s)
     assert bot.choose(view_for(s, 0), legal_actions(s, 0)) == Move(0, 40)
+
+
+def test_a_support_np_works_in_a_raid_and_powers_the_next_rounds_first_attack():
+    s = raid(("saber",), servants=["gyebaek"])
+    assert DeclareNoblePhantasm(0, 0) in legal_actions(s, 0)
+    s, _ = apply(s, DeclareNoblePhantasm(0, 0))
+    s, _ = apply(s, Ready(0))
+    assert UseNoblePhantasm(0, 0) in legal_actions(s, 0)
+    s, events = apply(s, UseNoblePhantasm(0, 0))
+    assert find(events, "NoblePhantasmFired") and s.camps[0].pending_power > 0
+    assert any(b.source.startswith("np:") for b in s.camps[0].buffs)
+    s = ready_all(s)
+    plain = s.clone()
+    plain.edit(0).pending_power = 0
+    _, without = act(plain, AttackPart(0, "arm", "B", "B"), [4, 4, 5, 5])
+    s, events = act(s, AttackPart(0, "arm", "B", "B"), [4, 4, 5, 5])
+    bonus = s.rules.numbers.np_buster_power
+    assert find(events, "PartHit")[0].data["amount"] == find(without, "PartHit")[0].data[
+        "amount"] + bonus
+    assert s.camps[0].pending_power == 0

@@ -20,6 +20,7 @@ from ..engine.actions import (
     DeclareNoblePhantasm,
     Move,
     Ready,
+    UseNoblePhantasm,
     Wait,
 )
 from ..engine.data import Ruleset
@@ -123,6 +124,9 @@ class RaidPlay:
                 return away
         elif Move(me["seat"], col["square"]) in legal:  # back under it, to climb next Round
             return Move(me["seat"], col["square"])
+        boost = UseNoblePhantasm(me["seat"], me["seat"])  # a support NP before striking
+        if boost in legal:
+            return boost
         fire = [a for a in legal if isinstance(a, FireAtPart) and a.part == GROUND_TARGET]
         if fire:
             return fire[0]
@@ -158,6 +162,9 @@ class RaidPlay:
         if mounts:
             return mounts[0]
         here = raid["tiles"][str(seat)]
+        boost = UseNoblePhantasm(seat, seat)
+        if boost in legal and raid["slots"] >= 2:
+            return boost
         strike = [a for a in legal if isinstance(a, ClimbNoblePhantasm)] or sorted(
             (a for a in legal if isinstance(a, ClimbAttack)),
             key=lambda a: _CARD_ORDER.index(a.kind))

@@ -559,16 +559,8 @@ def use_noble_phantasm(s: GameState, action: UseNoblePhantasm) -> None:
     b.acted = True
     np = s.camps[seat].servant.np
     fire_costs(s, seat)
-    n = s.rules.numbers
     if np.kind == "support":
-        core.apply_effect(s, seat, np.self_effect, "np:" + np.id, np.duration, removable=True)
-        if np.card in "BQ":
-            camp = s.edit(seat)
-            camp.pending_round = b.round + 1
-            if np.card == "B":
-                camp.pending_power += n.np_buster_power
-            else:
-                camp.pending_crit += n.np_quick_crit
+        support_np(s, seat, b.round)
         next_activation(s)
         return
     d = distance(city(s), s.camps[seat].pos, s.camps[target].pos)
@@ -578,6 +570,21 @@ def use_noble_phantasm(s: GameState, action: UseNoblePhantasm) -> None:
         next_activation(s)
         return
     roll_hit(s, seat, target, np.card, d, noble_phantasm=True)
+
+
+def support_np(s: GameState, seat: int, round_no: int) -> None:
+    """A fired support NP: its buff, and for a Buster or Quick one a bonus to the first attack
+    of the next round."""
+    np = s.camps[seat].servant.np
+    n = s.rules.numbers
+    core.apply_effect(s, seat, np.self_effect, "np:" + np.id, np.duration, removable=True)
+    if np.card in "BQ":
+        camp = s.edit(seat)
+        camp.pending_round = round_no + 1
+        if np.card == "B":
+            camp.pending_power += n.np_buster_power
+        else:
+            camp.pending_crit += n.np_quick_crit
 
 
 def np_damage(s: GameState, seat: int, d: int) -> list[Part]:
@@ -631,16 +638,18 @@ def take_buster(s: GameState, seat: int) -> int:
     return value
 
 
-def take_pending(s: GameState, seat: int) -> tuple[int, int]:
+def take_pending(s: GameState, seat: int, round_no: int | None = None) -> tuple[int, int]:
     """A non-attack NP's bonus for the first attack of the next round (power, crit); an
-    attack made later than that round finds it gone."""
+    attack made later than that round finds it gone. `round_no`: the round now (default: the
+    battle's; a raid gives its own)."""
     camp = s.camps[seat]
-    if not (camp.pending_power or camp.pending_crit) or s.battle.round < camp.pending_round:
+    now = s.battle.round if round_no is None else round_no
+    if not (camp.pending_power or camp.pending_crit) or now < camp.pending_round:
         return 0, 0
     camp = s.edit(seat)
     out = camp.pending_power, camp.pending_crit
     camp.pending_power = camp.pending_crit = 0
-    return out if s.battle.round == camp.pending_round else (0, 0)
+    return out if now == camp.pending_round else (0, 0)
 
 
 def take_quick(s: GameState, seat: int) -> int:

@@ -27,6 +27,7 @@ from ...engine.actions import (
     React,
     Ready,
     UseCommandSpell,
+    UseNoblePhantasm,
     Wait,
 )
 from ...engine.core import city
@@ -334,10 +335,11 @@ for _kind in (
         battle=True, doc="a raid Round's start: every raider, until all are Ready"),
     prompts.PromptKind(
         "raid_ground", lambda s, seat: _colossus(s).ground_actions(s, seat),
-        dict.fromkeys((AttackPart, FireAtPart, Move, Wait),
+        dict.fromkeys((AttackPart, FireAtPart, UseNoblePhantasm, Move, Wait),
                       lambda s, a: _colossus(s).ground_action(s, a)),
         lambda s, seat: Wait(seat), timer="main_s",
-        verbs=("AttackPart", "FireAtPart", "Move", "Wait", "UseSkill", "UseCommandSpell"),
+        verbs=("AttackPart", "FireAtPart", "UseNoblePhantasm", "Move", "Wait", "UseSkill",
+               "UseCommandSpell"),
         battle=True,
         doc="phase 1: a ground raider's Main Action against the colossus"),
     prompts.PromptKind(
@@ -351,11 +353,12 @@ for _kind in (
         doc="phase 2: a target of the colossus's attack"),
     prompts.PromptKind(
         "climb", lambda s, seat: _colossus(s).climb_actions(s, seat),
-        dict.fromkeys((Mount, ClimbMove, ClimbAttack, ClimbNoblePhantasm, Dismount, EndClimb),
+        dict.fromkeys((Mount, ClimbMove, ClimbAttack, ClimbNoblePhantasm, UseNoblePhantasm,
+                       Dismount, EndClimb),
                       lambda s, a: _colossus(s).climb_action(s, a)),
         lambda s, seat: EndClimb(seat), timer="main_s",
         verbs=("Mount", "ClimbMove", "ClimbAttack", "ClimbNoblePhantasm", "Dismount",
-               "EndClimb", "UseSkill", "UseCommandSpell"), battle=True,
+               "EndClimb", "UseNoblePhantasm", "UseSkill", "UseCommandSpell"), battle=True,
         doc="phase 3: a climber's next slot (three a Round, one attack)"),
     prompts.PromptKind(
         "climb_step", lambda s, seat: _colossus(s).step_actions(s, seat),

@@ -21,6 +21,7 @@ from ...engine.actions import (
     Move,
     React,
     Ready,
+    UseNoblePhantasm,
     UseSkill,
     Wait,
 )
@@ -426,7 +427,8 @@ class RaidRules:
         raid = self.raid(s)
         camp = s.camps[seat]
         n = s.rules.numbers
-        crit = battle.take_quick(s, seat)
+        power, crit = battle.take_pending(s, seat, raid.round)  # a support NP's bonus
+        crit += battle.take_quick(s, seat)
         if noble_phantasm:
             mod = (n.np_hit_bonus + core.param(s, camp, "np") // n.np_hit_divisor
                    + core.mod(s, camp, "checks"))
@@ -454,7 +456,8 @@ class RaidRules:
         parts = (battle.np_damage(s, seat, distance) if noble_phantasm
                  else battle.normal_damage(s, seat, kind, distance))
         factor = self.st(s).factors[list(self.data.factors).index(part)]
-        self.wound_colossus(s, seat, part, max(0, sum(v for _k, v in parts)) * factor // 100)
+        total = sum(v for _k, v in parts) + power
+        self.wound_colossus(s, seat, part, max(0, total) * factor // 100)
 
     def wound_colossus(self, s: GameState, seat: int, part: str, amount: int) -> None:
         st = self.st(s)
@@ -475,9 +478,10 @@ class RaidRules:
         if on_ground and seat not in raid.climbing and camp.pos == self.st(s).square:
             out.append(Climb(seat))
         np = camp.servant.np
-        if (np.kind == "attack" and camp.np_target < 0 and core.can_pay(camp, np.mp)
-                and camp.hand.count(np.card) >= np.cards):
-            out.append(DeclareNoblePhantasm(seat, COLOSSUS))
+        if (np.kind != "constant" and camp.np_target < 0 and core.can_pay(camp, np.mp)
+                and camp.hand.count(np.card) >= np.cards
+                and not core.buff_active(camp, "np:" + np.id)):
+            out.append(DeclareNoblePhantasm(seat, COLOSSUS if np.kind == "attack" else seat))
         if on_ground and seat not in raid.climbing:
             out.append(DeclareDisengage(seat))
         if seat not in raid.seize and self.concentration_left(s, seat) > 0:
@@ -498,19 +502,27 @@ class RaidRules:
             core.emit(s, "ConcentrationDeclared", seat=seat, use=action.use)
         elif isinstance(action, DeclareNoblePhantasm):
             camp = s.edit(seat)
-            camp.np_target = COLOSSUS
+            camp.np_target = action.target
             camp.np_round = raid.round
-            core.emit(s, "NoblePhantasmDeclared", seat=seat, target=COLOSSUS)
+            core.emit(s, "NoblePhantasmDeclared", seat=seat, target=action.target)
         else:
             self.leave(s, seat)
 
-    def np_charged(self, s: GameState, camp: Camp) -> bool:
+    def np_charged(self, s: GameState, camp: Camp, kind: str = "attack") -> bool:
+        """Its Noble Phantasm of `kind` may fire now: declared (at the colossus, or a support
+        one at itself) and charged, or War Roar; paid for in MP and cards."""
         np = camp.servant.np
         raid = self.raid(s)
-        charged = camp.war_roar or (camp.np_target == COLOSSUS
-                                    and raid.round >= camp.np_round + np.charge)
-        return (np.kind == "attack" and charged and core.can_pay(camp, np.mp)
+        aim = COLOSSUS if kind == "attack" else camp.seat
+        charged = (camp.war_roar and kind == "attack") or (
+            camp.np_target == aim and raid.round >= camp.np_round + np.charge)
+        return (np.kind == kind and charged and core.can_pay(camp, np.mp)
                 and camp.hand.count(np.card) >= np.cards)
+
+    def support(self, s: GameState, seat: int) -> None:
+        """A support Noble Phantasm fired in a raid works as in a battle (§5.5)."""
+        battle.fire_costs(s, seat)
+        battle.support_np(s, seat, self.raid(s).round)
 
     # --- phase ①: ground raiders --------------------------------------------------------------
     def ground_moves(self, s: GameState, seat: int) -> list[int]:
@@ -554,6 +566,8 @@ class RaidRules:
         if self.np_charged(s, camp):
             out.extend(FireAtPart(seat, part) for part, d in parts.items()
                        if d <= camp.servant.np.range)
+        if self.np_charged(s, camp, "support"):
+            out.append(UseNoblePhantasm(seat, seat))
         return [*out, *self.skills(s, seat, "own_activation"),
                 *self.spells(s, seat, in_main=True)]
 
@@ -572,6 +586,8 @@ class RaidRules:
                              False, action.kind)
         elif isinstance(action, FireAtPart):
             self.fire(s, seat, action.part, self.ground_parts(s, seat)[action.part])
+        elif isinstance(action, UseNoblePhantasm):
+            self.support(s, seat)
         else:
             core.emit(s, "Waited", seat=seat)
         raid = self.st(s).raid
@@ -602,6 +618,8 @@ class RaidRules:
             out.extend(ClimbAttack(seat, k, k) for k in "BAQ" if k in camp.hand)
             if self.np_charged(s, camp):
                 out.append(ClimbNoblePhantasm(seat))
+        if self.np_charged(s, camp, "support"):
+            out.append(UseNoblePhantasm(seat, seat))
         if tiles[here].ground:
             out.append(Dismount(seat))
         return [*out, *self.skills(s, seat, "own_activation"), *self.spells(s, seat)]
@@ -629,6 +647,9 @@ class RaidRules:
             horizontal = self.tilt(raid, tiles[here]) == "horizontal"
             roll = core.roll_dice(s, _DIE[horizontal], seat, "climb")
             self.put_raid(s, slots=raid.slots - 1, budget=roll, roll_value=roll)
+        elif isinstance(action, UseNoblePhantasm):  # a slot, not the Round's attack
+            self.put_raid(s, slots=raid.slots - 1)
+            self.support(s, seat)
         elif isinstance(action, ClimbTo):
             self.put_raid(s, tiles=raid.with_tile(seat, action.tile), budget=0)
             core.emit(s, "Climbed", seat=seat, start=here, to=action.tile,
