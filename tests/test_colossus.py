@@ -13,6 +13,7 @@ from grailwar.cli import scenario
 from grailwar.shared.bots import make_bot
 from grailwar.shared.bots.determinize import state_from_view
 from grailwar.shared.bots.match import run_match
+from grailwar.shared.bots.policy import rollout_action
 from grailwar.shared.engine import apply, core, legal_actions, new_game, view_for
 from grailwar.shared.engine.actions import (
     ACTION_TYPES,
@@ -905,3 +906,13 @@ def test_a_support_np_works_in_a_raid_and_powers_the_next_rounds_first_attack():
     assert find(events, "PartHit")[0].data["amount"] == find(without, "PartHit")[0].data[
         "amount"] + bonus
     assert s.camps[0].pending_power == 0
+
+
+def test_the_hard_bots_rollouts_climb_and_strike():
+    rng = random.Random(1)
+    s = climber()
+    assert isinstance(rollout_action(s, 0, legal_actions(s, 0), rng), Mount)
+    s = climber("thigh_l")
+    assert isinstance(rollout_action(s, 0, legal_actions(s, 0), rng), ClimbAttack)
+    s, _ = act(s, ClimbMove(0), [2])
+    assert rollout_action(s, 0, legal_actions(s, 0), rng) == ClimbTo(0, "back_1")
