@@ -1,6 +1,10 @@
 """`--modules` and `--option` for every command and bench that sets a game up.
 
     --modules tactics --option tactics.concentration=false
+    --scenario colossus_raid --option colossus.colossus_day=2
+
+`--scenario NAME` is the colossus module with its `scenario` option (docs/rules.md "The
+colossus"): the same as `--modules colossus --option colossus.scenario=NAME`.
 
 An option's value is read by the type of its default (bool: true/false, on/off, yes/no, 1/0;
 int; str). The result is `engine.modules.normalize`'s (names, options), so a bad name or value
@@ -14,6 +18,7 @@ import sys
 from typing import Any
 
 from ..shared.engine.modules import MODULES, normalize
+from ..shared.modules.colossus import SCENARIOS
 
 BOOLS = {"true": True, "on": True, "yes": True, "1": True,
          "false": False, "off": False, "no": False, "0": False}
@@ -24,13 +29,20 @@ def add_arguments(parser: argparse.ArgumentParser) -> None:
                         help=f"rules modules to switch on ({', '.join(MODULES) or 'none'})")
     parser.add_argument("--option", action="append", default=[], metavar="MODULE.OPTION=VALUE",
                         help="a module's option, e.g. tactics.concentration=false (repeatable)")
+    parser.add_argument("--scenario", default="", choices=("", *SCENARIOS),
+                        help="a scenario module: colossus (in a Grail War) or colossus_raid "
+                             "(the cooperative room); it switches the colossus module on")
 
 
-def parse(modules: str, options: list[str]) -> tuple[tuple[str, ...], dict[str, dict[str, Any]]]:
-    """The resolved (names, options) of `--modules` and the `--option`s."""
+def parse(modules: str, options: list[str], scenario: str = ""
+          ) -> tuple[tuple[str, ...], dict[str, dict[str, Any]]]:
+    """The resolved (names, options) of `--modules`, the `--option`s and `--scenario`."""
     names = [m.strip() for m in modules.split(",") if m.strip()]
     normalize(names)
     given: dict[str, dict[str, Any]] = {}
+    if scenario:
+        names.append("colossus")
+        given["colossus"] = {"scenario": scenario}
     for item in options:
         key, eq, text = item.partition("=")
         module, dot, name = key.strip().partition(".")
@@ -45,7 +57,7 @@ def from_args(args: argparse.Namespace, command: str
     """The command's resolved modules and options, or None once the fault is printed (the
     command then exits with status 2)."""
     try:
-        return parse(args.modules, args.option)
+        return parse(args.modules, args.option, getattr(args, "scenario", ""))
     except ValueError as err:
         print(f"grailwar {command}: {err}", file=sys.stderr)
         return None

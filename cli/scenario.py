@@ -50,7 +50,20 @@ def setup(spec: dict[str, Any]) -> GameState:
                                                     for v in options.values()):
             raise ScenarioError("options: one table per module, e.g. [options.tactics]")
         kwargs["options"] = options
+    if "scenario" in spec:  # the colossus module with its scenario option (docs/scenarios.md)
+        kwargs["modules"] = [*kwargs.get("modules", []), "colossus"]
+        kwargs["options"] = {**kwargs.get("options", {}), "colossus": {
+            **kwargs.get("options", {}).get("colossus", {}), "scenario": spec["scenario"]}}
     state = new_game(**kwargs)
+    module_state = spec.get("module_state", {})
+    if not isinstance(module_state, dict) or not all(isinstance(v, dict)
+                                                     for v in module_state.values()):
+        raise ScenarioError("module_state: one table per module, e.g. [module_state.colossus]")
+    for name, values in module_state.items():
+        m = next((m for m in state.modules if m.name == name), None)
+        if m is None:
+            raise ScenarioError(f"module_state.{name}: that module is not switched on")
+        m.scenario_state(state, values)
     for i, camp in enumerate(spec.get("camp", [])):
         seat = camp.get("seat")
         if not isinstance(seat, int) or not 0 <= seat < len(state.camps):

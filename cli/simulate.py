@@ -15,8 +15,10 @@ from ..shared.bots import make_bot
 from ..shared.bots.match import run_match
 from ..shared.engine import new_game
 from ..shared.engine.data import CLASSES, default_ruleset
+from ..shared.engine.events import Event
 from ..shared.engine.game import summon
 from ..shared.engine.modules import normalize
+from ..shared.engine.state import GameState
 from . import modules as module_args
 
 
@@ -56,13 +58,15 @@ def simulate(games: int, seed: int, bots: list[str], classes: list[str],
     rounds: list[int] = []
     days: list[int] = []
     first_error = ""
+    giant = ColossusFigures() if "colossus" in modules else None
     for g in range(games):
         levels = bots if len(bots) == len(classes) else bots[:1] * len(classes)
         try:
             state = new_game(seed=seed + g, classes=classes, modules=modules, options=options,
                              servants=servants, priority_phase=priority_phase)
             players = [make_bot(level, (seed + g) * 31 + i) for i, level in enumerate(levels)]
-            result = run_match(state, players, arrival_seed=seed + g)
+            result = run_match(state, players, arrival_seed=seed + g,
+                               on_step=giant.step if giant else None)
         except Exception:  # an engine bug must be counted, and the run go on
             errors += 1
             first_error = first_error or traceback.format_exc()
@@ -75,12 +79,14 @@ def simulate(games: int, seed: int, bots: list[str], classes: list[str],
             draws += 1
         rounds.extend(result.battle_rounds)
         days.append(result.days)
+        if giant is not None:
+            giant.game_over(state)
         if progress:
             done = (g + 1) * 30 // games
             sys.stderr.write(f"\r[{'#' * done}{'.' * (30 - done)}] {g + 1}/{games}")
     if progress:
         sys.stderr.write("\n")
-    return {
+    out = {
         "games": games,
         "modules": list(modules),
         "options": options,
@@ -96,6 +102,48 @@ def simulate(games: int, seed: int, bots: list[str], classes: list[str],
         "median_game_days": statistics.median(days) if days else None,
         "first_error": first_error,
     }
+    if giant is not None:
+        out["colossus"] = giant.summary()
+    return out
+
+
+class ColossusFigures:
+    """The colossus's balance figures (docs/rules.md "The colossus"): how often it is
+    destroyed, how often it drinks the vein, the raids it takes to fell, the raids' lengths,
+    and the cooperative room's wins."""
+
+    def __init__(self) -> None:
+        self.destroyed = self.vein = self.won = 0
+        self.raids_to_fell: list[int] = []
+        self.raid_rounds: list[int] = []
+        self.raids = 0
+        self.reason = ""
+
+    def step(self, state: GameState, events: list[Event]) -> None:
+        for e in events:
+            if e.type == "RaidEnded":
+                self.raid_rounds.append(e.data["rounds"])
+            elif e.type == "GameEnded":
+                self.reason = e.data["reason"]
+
+    def game_over(self, state: GameState) -> None:
+        st = state.mods["colossus"]
+        self.raids += st.raids
+        if st.destroyed:
+            self.destroyed += 1
+            self.raids_to_fell.append(st.raids)
+        self.vein += self.reason == "colossus"
+        self.won += bool(st.winners)
+        self.reason = ""
+
+    def summary(self) -> dict[str, Any]:
+        return {"destroyed": self.destroyed, "reached_vein": self.vein, "raid_room_won": self.won,
+                "raids": self.raids,
+                "median_raids_to_fell": statistics.median(self.raids_to_fell)
+                if self.raids_to_fell else None,
+                "raids_to_fell": dict(sorted(Counter(self.raids_to_fell).items())),
+                "median_raid_rounds": statistics.median(self.raid_rounds)
+                if self.raid_rounds else None}
 
 
 def run(args: argparse.Namespace) -> int:
@@ -127,6 +175,8 @@ def run(args: argparse.Namespace) -> int:
             print(f"    {servant:<16} {n:>5}/{played:<5} {100 * n / max(1, played):5.1f}%")
         print(f"battles {summary['battles']}  median rounds {summary['median_battle_rounds']}  "
               f"median days {summary['median_game_days']}")
+        if "colossus" in summary:
+            print("colossus " + "  ".join(f"{k} {v}" for k, v in summary["colossus"].items()))
         if summary["first_error"]:
             print(summary["first_error"], file=sys.stderr)
     return 1 if summary["errors"] else 0

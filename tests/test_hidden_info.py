@@ -136,10 +136,26 @@ def leaks(data: Any, hidden: dict[str, str]) -> Iterator[tuple[str, str]]:
 # --- the whole-game audit --------------------------------------------------------------------
 # (bot, seed, modules switched on): the base games, and games with the tactics module.
 GAMES = [(bot, seed, ()) for bot in ("heuristic", "random") for seed in (1, 2, 3)] + [
-    ("heuristic", 5, ("tactics",)), ("random", 6, ("tactics",))]
+    ("heuristic", 5, ("tactics",)), ("random", 6, ("tactics",)),
+    ("heuristic", 7, ("colossus",)), ("random", 8, ("colossus",))]
 # Modules whose state is public by design: every seat sees the spectator's view of it, except
 # for keys that only concern the prompted seat (tactics: the targets it cannot hit, and why).
-PUBLIC_MODULES = {"tactics": {"ruled_out"}}
+PUBLIC_MODULES = {"tactics": {"ruled_out"}, "colossus": set()}
+# The colossus's secrets (spec 003 §4): its part factors and its dodges left. No key of a view
+# or an event names them, and its dodge roll reaches nobody.
+COLOSSUS_SECRETS = frozenset({"factor", "factors", "dodge_left", "dodges", "dodge_uses"})
+
+
+def colossus_leaks(data: Any, path: str = "") -> Iterator[str]:
+    """Every key of `data` (nested) that names a colossus secret."""
+    if isinstance(data, dict):
+        for key, value in data.items():
+            if key in COLOSSUS_SECRETS:
+                yield f"{path}.{key}"
+            yield from colossus_leaks(value, f"{path}.{key}")
+    elif isinstance(data, list):
+        for i, value in enumerate(data):
+            yield from colossus_leaks(value, f"{path}[{i}]")
 VIEWERS_OF = lambda state: [*range(len(state.camps)), None]  # noqa: E731
 
 
@@ -153,6 +169,7 @@ class Audit:
         self.step = 0
         self.tiers_seen: dict[tuple[str, ...], set[int]] = defaultdict(set)
         self.module_views: dict[str, int] = defaultdict(int)
+        self.raid_views = 0
         self.spectator: tuple[Any, Any] = (None, None)  # (state, version) -> its module views
 
     def fail(self, kind: str, viewer: int | None, message: str) -> None:
@@ -195,6 +212,10 @@ class Audit:
                           f"camp {seat} (tier {tiers[seat]}) shows key {key!r}")
         for kind, message in leaks(view, secrets(state, tiers, viewer)):
             self.fail(kind, viewer, f"view: {message}")
+        for where in colossus_leaks(view["modules"]):
+            self.fail("colossus", viewer, f"view: {where}")
+        giant = view["modules"].get("colossus")
+        self.raid_views += bool(giant and giant["state"]["raid"])
         self.check_public_modules(state, view, viewer)
 
     def check_public_modules(self, state: GameState, view: dict[str, Any],
@@ -234,6 +255,10 @@ class Audit:
                 continue
             for kind, message in event_leaks(event, mine, hidden, lambda a: tiers()[a]):
                 self.fail(kind, viewer, f"event {etype}: {message}")
+            for where in colossus_leaks(event):
+                self.fail("colossus", viewer, f"event {etype}: {where}")
+            if etype == "DiceRolled" and event["purpose"] == "colossus_dodge":
+                self.fail("colossus", viewer, f"the colossus's dodge roll: {event}")
 
 
 def public_part(module_view: Any, own: set[str]) -> Any:
@@ -293,7 +318,7 @@ def report(audit: Audit, kind: str) -> str:
 
 
 @pytest.mark.parametrize("kind", ["skills", "servant", "master", "mp", "hand", "investigation",
-                                  "view_keys", "modules"])
+                                  "view_keys", "modules", "colossus"])
 def test_whole_games_leak_nothing(audit: Audit, kind: str) -> None:
     """No view and no event of eight whole bot games (two with the tactics module on) shows a
     secret of this kind to a seat (or to the spectator) that has not revealed it; a public
@@ -310,6 +335,7 @@ def test_audit_saw_every_tier(audit: Audit) -> None:
     for modules, tiers in audit.tiers_seen.items():
         assert tiers >= {1, 2, 3}, f"modules {modules}: only tiers {sorted(tiers)}"
     assert audit.module_views["tactics"] > 100
+    assert audit.raid_views > 100  # the colossus's raids were audited, not only its march
 
 
 # --- tiers, unit by unit ---------------------------------------------------------------------
@@ -595,3 +621,12 @@ def test_audit_flags_skill_check_values_and_upkeep_costs() -> None:
     for etype in ("UpkeepPaid", "UpkeepUnpaid"):
         assert kinds({"type": etype, "seat": 0, "cost": 45}, 3) == ["mp"]
         assert kinds({"type": etype, "seat": 0}, 0) == []
+
+
+def test_the_audit_flags_colossus_secrets() -> None:
+    """Guards the colossus's part of the audit: a factor or a count of dodges anywhere in a
+    view or an event is found."""
+    assert list(colossus_leaks({"state": {"board": [{"id": "crown", "factor": 200}]}})) == [
+        ".state.board[0].factor"]
+    assert list(colossus_leaks({"raid": {"dodge_left": 1}})) == [".raid.dodge_left"]
+    assert not list(colossus_leaks({"raid": {"tiles": {"0": "crown"}, "hp": 300}}))

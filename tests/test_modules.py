@@ -27,8 +27,9 @@ from helpers import act_all, battle_at, find, rolls, to_main
 
 RULES = default_ruleset()
 TACTICS_DATA = Path(__file__).parent.parent / "resources" / "tactics"
+# the tactics module's actions (the colossus's have their round trips in test_colossus.py)
 MODULE_ACTIONS = {cls for cls in ACTION_TYPES.values()
-                  if cls.__module__.startswith("grailwar.shared.modules.")}
+                  if cls.__module__.startswith("grailwar.shared.modules.tactics")}
 
 
 # --- switching modules on -----------------------------------------------------------------------

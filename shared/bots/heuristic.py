@@ -8,7 +8,8 @@ With the tactics module on (seed 003) it also reads the zones of control and lin
 from the module's public view: it keeps out of hostile zones it does not mean to fight in, a
 ranged Servant steps out of melee to shoot, it walks to a square with a clear line, and it
 spends concentration rolls on dodging big hits, seizing the initiative for a kill and enduring
-a hostile spellcaster's magic.
+a hostile spellcaster's magic. With the colossus on it raids it when it nears the Dragon Vein
+(`raider.RaidPlay`).
 """
 
 from __future__ import annotations
@@ -44,6 +45,7 @@ from ..engine.data import Dice, Ruleset, default_ruleset
 from ..engine.deduction import candidates
 from ..modules.tactics import Concentrate, ConcentrateCast
 from . import tactical
+from .raider import RaidPlay
 from .tactical import ZONE_COST, Field, odds_at_least
 from .tactical import rank_value as _rank
 
@@ -86,7 +88,7 @@ def expected_damage(rules: Ruleset, me: dict[str, Any], np_round: int, battle_ro
     return best + me["buster"]
 
 
-class HeuristicBot:
+class HeuristicBot(RaidPlay):
     name = "normal"
     needs_view = True
 
@@ -108,6 +110,9 @@ class HeuristicBot:
         must_rest = not me["rested"] and view["turn"] == "night"
         if (hp < 0.5 or must_rest) and _of(legal, DeclareRest):
             return _of(legal, DeclareRest)[0]
+        raid = self.raid_declaration(view, me, legal)
+        if raid is not None:
+            return raid
         eat = _of(legal, DeclareSoulEating)
         if eat and mp_low:
             return eat[0]

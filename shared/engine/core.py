@@ -362,7 +362,10 @@ def kill(s: GameState, seat: int, how: str, judge: bool = True) -> None:
 
 
 def judge_victory(s: GameState) -> None:
-    """The last camp with a living Servant obtains the Grail; if none is left, nobody does."""
+    """The last camp with a living Servant obtains the Grail; if none is left, nobody does. A
+    module may judge instead (the colossus's cooperative room has no Grail to win)."""
+    if any(m.judge(s) for m in s.modules):
+        return
     survivors = s.living
     if len(survivors) <= 1 and not s.over:
         s.over = True

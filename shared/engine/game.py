@@ -55,8 +55,9 @@ def new_game(
     names, resolved = _modules.normalize(modules, options)
     if type(seed) is not int:
         raise ValueError(f"seed must be an integer, got {seed!r}")
-    if len(set(classes)) != len(classes) or not 2 <= len(classes) <= len(CLASSES):
-        raise ValueError(f"need 2 to 7 distinct classes, got {list(classes)}")
+    fewest = min((_modules.MODULES[n].fewest_camps(resolved[n]) for n in names), default=2)
+    if len(set(classes)) != len(classes) or not fewest <= len(classes) <= len(CLASSES):
+        raise ValueError(f"need {fewest} to 7 distinct classes, got {list(classes)}")
     unknown = [c for c in classes if c not in rules.servants]
     if unknown:
         raise ValueError(f"unknown class(es) {unknown}; choose from {', '.join(CLASSES)}")

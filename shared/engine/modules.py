@@ -11,7 +11,7 @@ the engine never calls one. `docs/modules.md` describes each hook and when it ru
 
 from __future__ import annotations
 
-from collections.abc import Mapping, Sequence
+from collections.abc import Callable, Mapping, Sequence
 from dataclasses import dataclass
 from typing import TYPE_CHECKING, Any, ClassVar
 
@@ -56,6 +56,12 @@ class Module:
 
     def option(self, name: str) -> Any:
         return self.values[name]
+
+    @classmethod
+    def fewest_camps(cls, values: Mapping[str, Any]) -> int:
+        """The fewest camps a game with this module and these option values may seat (the
+        base: 2, a Grail War needs rivals)."""
+        return 2
 
     # --- set-up -------------------------------------------------------------------------------
     def setup(self, s: GameState) -> None:
@@ -127,6 +133,11 @@ class Module:
     def on_day_end(self, s: GameState) -> None:
         """The day's last turn is over, before upkeep and the Masters' sleep check."""
 
+    def judge(self, s: GameState) -> bool:
+        """True when this module judges the game's end instead of the base last-Servant rule
+        (it then ends the game itself when it must)."""
+        return False
+
     # --- what leaves the engine -----------------------------------------------------------------
     def verbs(self) -> tuple[str, ...]:
         """The action-bar verbs (`prompts.extend`) this module's games may offer."""
@@ -140,9 +151,19 @@ class Module:
         """Set the module's state from its `view` (a bot rebuilding a game from one seat's view),
         sampling nothing: hidden parts stay at their set-up values."""
 
+    def sample(self, s: GameState, choose: Callable[[Sequence[Any]], Any]) -> None:
+        """After `rebuild`, draw each value the view hides with `choose` (one of the given
+        values; `bots.determinize` passes its random generator's choice)."""
+
     def text(self, s: GameState) -> list[str]:
         """Lines of the canonical text form (`to_text`)."""
         return []
+
+    def scenario_state(self, s: GameState, values: Mapping[str, Any]) -> None:
+        """A scenario file's `[module_state.<name>]` set-up (docs/scenarios.md): raise
+        ValueError naming a key it does not take."""
+        if values:
+            raise ValueError(f"module {self.name!r} takes no module_state")
 
 
 MODULES: dict[str, type[Module]] = {}

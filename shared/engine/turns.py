@@ -11,6 +11,7 @@ window closes, declarations resolve in order through `s.agenda`; a step that nee
 
 from __future__ import annotations
 
+from collections.abc import Callable
 from functools import cache
 
 from . import core, powers
@@ -122,6 +123,14 @@ _KIND = {
     DeclareSkill: "skill", DeclareEncounter: "encounter", DeclareAmbush: "ambush",
     DeclareSoulEating: "soul_eating",
 }
+
+
+def register_declaration(action_type: type[Action], kind: str,
+                         resolver: Callable[[GameState, int, Declaration], None]) -> None:
+    """A module's turn-action kind (the colossus's Raid): declared like the base kinds (it is
+    an ordinary declaration, held in a priority phase) and resolved in its turn by `resolver`."""
+    _KIND[action_type] = kind
+    _RESOLVERS[kind] = resolver
 
 
 def declare(s: GameState, action: Action) -> None:
@@ -333,6 +342,8 @@ def end_turn(s: GameState) -> None:
     """Count time with the Master, then move to the next turn (or close the day)."""
     for m in s.modules:
         m.on_turn_end(s)
+    if s.over:  # a module ended the game (the colossus reached the Dragon Vein)
+        return
     n = s.rules.numbers
     for d in s.decls:
         camp = s.camps[d.seat]

@@ -38,6 +38,7 @@ from test_hidden_info import (
     OWN_ONLY,
     PUBLIC_KEYS,
     TIER_KEYS,
+    colossus_leaks,
     event_leaks,
     leaks,
     secrets,
@@ -47,7 +48,8 @@ from test_hidden_info import (
 # 0), and one with it (its held declarations are in every view)
 SEEDS = (13, 18, 29)
 PHASE_GAMES = (31,)
-MODULE_GAMES = ((5, ("tactics",)),)  # and games with rules modules on: (seed, modules)
+# and games with rules modules on: (seed, modules)
+MODULE_GAMES = ((5, ("tactics",)), (8, ("tactics", "colossus")))
 CHOOSE_GAME = (9, "gyebaek")  # and a `choose` room whose owner summons this Servant
 SEATS = ("saber", "archer", "lancer", "rider", "caster", "assassin", "berserker")
 
@@ -148,6 +150,8 @@ class WireAudit:
         hidden = secrets(self.state, tiers, viewer)
         for kind, message in leaks(view, hidden):
             self.fail(kind, where, f"view: {message}")
+        for key in colossus_leaks(view["modules"]):
+            self.fail("colossus", where, f"view: {key}")
 
     def check_event(self, event: dict[str, Any], viewer: int | None, known: dict[str, int],
                     hidden: dict[str, str], where: str) -> bool:
@@ -161,6 +165,10 @@ class WireAudit:
         tiers = self.tiers(viewer, known)
         for kind, message in event_leaks(event, mine, hidden, lambda seat: tiers[seat]):
             self.fail(kind, where, message)
+        for key in colossus_leaks(event):
+            self.fail("colossus", where, key)
+        if etype == "DiceRolled" and event["purpose"] == "colossus_dodge":
+            self.fail("colossus", where, "the colossus's dodge roll")
         return False
 
 
@@ -319,6 +327,8 @@ def test_module_games_fought_with_the_module_state_in_view(games: list[Game]) ->
     for game in games[len(SEEDS):len(SEEDS) + len(MODULE_GAMES)]:
         views = [m["view"] for m in game.viewers[0].got if m["t"] == "state"]
         assert any(v["modules"]["tactics"]["state"]["zoc"] for v in views)
+        if "colossus" in game.room.state.settings.modules:  # and the colossus was raided
+            assert any(v["modules"]["colossus"]["state"]["raid"] for v in views)
 
 
 def test_phase_games_held_declarations_in_view(games: list[Game]) -> None:
@@ -351,7 +361,7 @@ def test_every_kind_of_seat_acted(games: list[Game]) -> None:
 
 
 @pytest.mark.parametrize("kind", ["skills", "servant", "master", "mp", "hand", "investigation",
-                                  "view_keys", "replay"])
+                                  "view_keys", "replay", "colossus"])
 def test_no_message_leaks(audit: WireAudit, kind: str) -> None:
     """No message that any seat or spectator received (states, events, dice log lines, room
     and chat messages) shows a secret of this kind that the recipient has not revealed."""

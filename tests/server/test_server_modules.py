@@ -101,3 +101,29 @@ def test_tactics_room_restarts_into_the_same_game_and_replays_it() -> None:
         "grailwar-replay-4", ["tactics"], {"tactics": {"concentration": False}})
     assert to_text(from_replay(replay)) == to_text(room.state)
     lobby.stop()
+
+
+RAID_ROOM = {"modules": ["colossus"], "options": {"colossus": {"scenario": "colossus_raid"}}}
+
+
+def test_a_colossus_raid_room_plays_to_its_end_and_replays() -> None:
+    """A room created with the colossus module and its `scenario` option: the resolved modules
+    (tactics turned on) in the room, bots raid the colossus through the room's prompts and
+    timers until the game ends, and the replay rebuilds the same final state."""
+    t = Table(("saber", "lancer"), humans=0, **RAID_ROOM).start()
+    assert t.room.public()["modules"] == ["tactics", "colossus"]
+    assert t.state.settings.options["colossus"] == {"scenario": "colossus_raid",
+                                                    "colossus_day": 3}
+    raided = False
+    for _ in range(3000):
+        if t.state.over:
+            break
+        raided = raided or t.state.mods["colossus"].raid is not None
+        t.tick(5)
+    assert t.state.over and raided
+    watcher = FakeMember("w")
+    t.room.join_spectator(watcher)
+    replay = watcher.last("replay")["replay"]
+    assert replay["modules"] == ["tactics", "colossus"]
+    assert to_text(from_replay(replay)) == to_text(t.state)
+    t.room.stop()
