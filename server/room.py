@@ -37,7 +37,7 @@ from ..shared.engine import (
     view_for,
 )
 from ..shared.engine.data import CLASSES, default_ruleset
-from ..shared.engine.modules import normalize
+from ..shared.engine.modules import fewest_camps, normalize
 from ..shared.engine.prompts import PROMPTS
 from ..shared.engine.text import event_line
 from ..shared.engine.turns import priority_seats
@@ -142,6 +142,10 @@ class Room:
         self.options["day_limit"] = options.get("day_limit", 7)
         self.options["summoning"] = options.get("summoning", "random")
         self.modules, self.module_options = game_modules(options)
+        fewest = fewest_camps(self.modules, self.module_options)
+        if self.options["seats"] < fewest:
+            raise ProtocolError("bad_field", f"seats: a room of these modules seats at least "
+                                f"{fewest}", "seats")
         self.clock = clock
         self.store = store
         self.password = password  # hashed

@@ -218,7 +218,7 @@ _MESSAGES = [
     Message("list_rooms", "c2s", {"offset": _opt(int, lo=0)},
             "the server answers rooms: at most MAX_LISTED rooms from `offset` (default 0)"),
     Message("create_room", "c2s", {
-        "name": ROOM_NAME, "password": _opt(str, hi=64), "seats": _opt(int, lo=2, hi=7),
+        "name": ROOM_NAME, "password": _opt(str, hi=64), "seats": _opt(int, lo=1, hi=7),
         "day_limit": _opt(int, lo=1, hi=30),
         **{k: _opt(int, lo=lo, hi=hi) for k, (lo, hi, _d) in SECONDS.items()},
         "cls": _opt(str, choices=CLASS_NAMES),

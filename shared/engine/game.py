@@ -55,7 +55,7 @@ def new_game(
     names, resolved = _modules.normalize(modules, options)
     if type(seed) is not int:
         raise ValueError(f"seed must be an integer, got {seed!r}")
-    fewest = min((_modules.MODULES[n].fewest_camps(resolved[n]) for n in names), default=2)
+    fewest = _modules.fewest_camps(names, resolved)
     if len(set(classes)) != len(classes) or not fewest <= len(classes) <= len(CLASSES):
         raise ValueError(f"need {fewest} to 7 distinct classes, got {list(classes)}")
     unknown = [c for c in classes if c not in rules.servants]

@@ -177,6 +177,12 @@ def register(cls: type[Module]) -> type[Module]:
     return cls
 
 
+def fewest_camps(names: Sequence[str], options: Mapping[str, Mapping[str, Any]]) -> int:
+    """The fewest camps a game of these modules (normalized) may seat: a Grail War needs two;
+    a module may allow fewer (the colossus's raid room, one)."""
+    return min((MODULES[n].fewest_camps(options[n]) for n in names), default=2)
+
+
 def normalize(modules: Sequence[str] = (),
               options: Mapping[str, Mapping[str, Any]] | None = None
               ) -> tuple[tuple[str, ...], dict[str, dict[str, Any]]]:

@@ -9,7 +9,7 @@ from typing import Any
 
 import pytest
 from grailwar.shared.engine import from_replay, to_text
-from server_kit import FakeMember, Server, error_of, kinds, restarted, tick
+from server_kit import FakeMember, Server, error_of, kinds, one, restarted, tick
 from test_server_game import Table
 
 TACTICS = {"modules": ["tactics"], "options": {"tactics": {"concentration": False}}}
@@ -127,3 +127,19 @@ def test_a_colossus_raid_room_plays_to_its_end_and_replays() -> None:
     assert replay["modules"] == ["tactics", "colossus"]
     assert to_text(from_replay(replay)) == to_text(t.state)
     t.room.stop()
+
+
+def test_one_camp_may_raid_alone_but_a_grail_war_needs_two() -> None:
+    """The raid room is 1-7 camps (spec 003 §5.7): a player creates one with a single seat and
+    plays it; one seat in any other room is refused, naming the field."""
+    server = Server()
+    human = server.wire(name="Rin")
+    refused = error_of(human.ask("create_room", name="alone", seats=1, cls="saber"))
+    assert (refused["code"], refused["field"]) == ("bad_field", "seats")
+    assert "at least 2" in refused["message"]
+    joined = one(human.ask("create_room", name="raid", seats=1, cls="saber", **RAID_ROOM),
+                 "joined")
+    room = server.lobby.rooms[joined["room"]]
+    human.ask("start")
+    assert [c.cls for c in room.state.camps] == ["saber"]
+    assert room.state.mods["colossus"].awake and not room.state.over

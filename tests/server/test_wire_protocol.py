@@ -127,7 +127,7 @@ def test_direction_is_part_of_the_name() -> None:
     ({"t": "hello", "version": 1, "name": "a" * 33}, "name"),
     ({"t": "hello", "version": -1, "name": "a"}, "version"),
     ({"t": "create_room", "name": "r", "seats": 8}, "seats"),
-    ({"t": "create_room", "name": "r", "seats": 1}, "seats"),
+    ({"t": "create_room", "name": "r", "seats": 0}, "seats"),
     ({"t": "create_room", "name": "r", "declare_s": 29}, "declare_s"),
     ({"t": "create_room", "name": "r", "declare_s": 601}, "declare_s"),
     ({"t": "create_room", "name": "r", "day_limit": True}, "day_limit"),
