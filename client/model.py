@@ -20,6 +20,7 @@ from ..shared.engine.prompts import PROMPTS
 from ..shared.engine.text import dice_line
 from ..shared.engine.turns import PRIORITY
 from ..shared.protocol import CLOSED_BY_OPERATOR, text_fault
+from . import colossus
 from .battle_feed import formula, latest_strike, opposed_targets
 from .chatbook import ChatBook, line_text
 from .i18n import Tr
@@ -231,7 +232,7 @@ class ClientModel:
             spell = e.get("spell", "")
             return self.tr("notice.command_spell", who=self.who(e.get("seat")),
                            spell=self.tr.spell(spell), effect=self.tr.spell_text(spell))
-        return ""
+        return colossus.notice(self, e)
 
     def _on_chat_message(self, msg: dict[str, Any], now: float) -> None:
         self.chat.add({k: v for k, v in msg.items() if k != "t"}, len(self.events))
@@ -358,7 +359,13 @@ class ClientModel:
 
     @property
     def in_battle(self) -> bool:
-        return bool(self.view and self.view.get("battle"))
+        """A battle or a colossus raid is on (anyone may watch it on the battle tab)."""
+        return bool(self.view and (self.view.get("battle") or colossus.raid_of(self.view)))
+
+    @property
+    def battle_screen(self) -> str:
+        """The screen of the battle tab: the raid's while one is on."""
+        return "raid" if colossus.raid_of(self.view) else "battle"
 
     @property
     def over(self) -> bool:
@@ -391,6 +398,8 @@ class ClientModel:
 
     def who(self, seat: int | None) -> str:
         """A camp as players name it: its class (and the player's name from the room)."""
+        if seat == colossus.COLOSSUS:
+            return self.tr("colossus.name")
         if seat is None or seat < 0 or not self.view or seat >= len(self.view["camps"]):
             return "—"
         return self.tr.cls(self.camp(seat)["cls"])
@@ -615,6 +624,9 @@ class ClientModel:
             return tr("option.self") if seat == me else self.who(seat)
 
         help_text = tr(f"verb_help.{verb_of(a)}")
+        raid_label = colossus.option_label(self, a)
+        if raid_label is not None:
+            return Option(raid_label, a, help_text, card=a.get("card", ""))
         if kind == "Move":
             name = tr.square(self.view["map"], a["to"])
             return Option(name, a, help_text, square=a["to"])
@@ -992,6 +1004,8 @@ class ClientModel:
     def event_text(self, e: dict[str, Any]) -> str:
         tr = self.tr
         kind = e.get("type", "")
+        if kind in colossus.EVENTS:
+            return colossus.event_line(self, e)
         who = self.who(e.get("seat"))
         if kind == "DiceRolled":
             purpose_key = f"dice.{e.get('purpose', 'other')}"
@@ -1093,7 +1107,7 @@ def event_kind(e: dict[str, Any]) -> str:
     if kind in ("BattleOpened", "BattleStarted", "BattleEnded", "RoundStarted", "Attacked",
                 "Reacted", "AttackResolved", "DamageDealt", "NoblePhantasmFired",
                 "NoblePhantasmDeclared", "LeftBattle", "ConcentrationDeclared",
-                "ConcentrationRolled", "SkillResisted"):
+                "ConcentrationRolled", "SkillResisted") or kind in colossus.BATTLE_EVENTS:
         return "battle"
     return "event"
 
