@@ -216,6 +216,8 @@ def event_line(m: ClientModel, e: dict[str, Any]) -> str:
     def step(key: str = "move") -> str:
         return tr(f"colossus.step.{e.get(key)}")
 
+    if kind == "RaidRewarded" and not (e.get("strokes") or e.get("mp")):
+        return ""  # a raider of the felling battle that gained nothing (its MP was full)
     if kind == "ColossusAdvanced" and e.get("left") == 0:
         return tr("colossus.event.ColossusDrank", square=square())
     if kind == "ColossusTelegraphed" and st is not None:

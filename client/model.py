@@ -1084,6 +1084,7 @@ class ClientModel:
             "winner": winner, "cls": view["camps"][winner]["cls"] if winner >= 0 else None,
             "you": winner >= 0 and winner == self.me, "reason": reason, "day": self.day,
             "survivors": [c["seat"] for c in view["camps"] if c["alive"]],
+            "raid_won": reason == "colossus_destroyed",
         }
 
 

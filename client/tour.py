@@ -167,7 +167,7 @@ class Tour:
         """The colossus's screens: a climber choosing where to climb (the tiles it may end on
         lit), the raid a round later with a climber the next step will shake off, and the
         city map with the colossus's way to the Dragon Vein after the raid."""
-        from .tour_colossus import climbing_raid, marched, shaken_raid
+        from .tour_colossus import climbing_raid, felled, marched, shaken_raid
 
         app = self.app
         prefix = "colossus" if scenario == "colossus" else "raid_room"
@@ -177,6 +177,7 @@ class Tour:
         feed(app.model, staged.state, staged.events, 0, modules, player)
         app.show("raid")
         app.current.click("verb:ClimbTo")  # the tiles it may end on, as the menu lists them
+        app.current.on_mouse_motion(0, 0, 0, 0)  # the click's hover would hide the prompt
         self.shot(f"{prefix}_climb")
         staged = shaken_raid(scenario)
         feed(app.model, staged.state, staged.events, 0, modules, player)
@@ -187,6 +188,11 @@ class Tour:
         app.show("game")
         self.hover("verb:DeclareRaid")
         self.shot(f"{prefix}_map")
+        if scenario == "colossus_raid":  # its win: every camp left standing
+            staged = felled(scenario)
+            feed(app.model, staged.state, staged.events, 0, modules, player)
+            app.show("end")
+            self.shot(f"{prefix}_end")
         return self.files
 
     def run(self) -> list[Path]:

@@ -26,9 +26,9 @@ from ..shared.modules.colossus.actions import (
 RAID_SEED = 3
 RAID_CLASSES = ("lancer", "saber", "archer")  # seat 0 (the tour's) and Saber climb
 RAID_SQUARE = 40  # next to its waking square (41): in reach of every raider
-ROOM_CLASSES = ("lancer", "saber", "archer", "caster")
 HIT = (5, 5)  # a 2D6 hit check that reaches the colossus's 9 (no critical)
 MISS = (1, 2)
+ARCHER = 2
 DAMAGE = (6, 5)  # the damage dice of a card attack
 
 
@@ -137,4 +137,13 @@ def marched(scenario: str = "colossus") -> Staging:
     return shaken_raid(scenario).march(2)
 
 
-__all__ = ["RAID_CLASSES", "ROOM_CLASSES", "Staging", "climbing_raid", "marched", "shaken_raid"]
+def felled(scenario: str = "colossus_raid", hp: int = 40) -> Staging:
+    """The colossus woken wounded to `hp` (as a scenario file may start it), then felled in
+    round 1 by Archer's arrow at its arm: a raid room is won by every camp still standing."""
+    st = Staging(scenario)
+    st.module.scenario_state(st.state, {"hp": hp})
+    st.open().start_round().timeout(lambda s: s.prompt.seats == {ARCHER})  # Lancer Waits
+    return st.strike(ARCHER, "arm")
+
+
+__all__ = ["RAID_CLASSES", "Staging", "climbing_raid", "felled", "marched", "shaken_raid"]

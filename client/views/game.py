@@ -9,7 +9,7 @@ from typing import Any
 
 from .. import theme as th
 from ..colossus import map_marks
-from ..gfx import Scene
+from ..gfx import Scene, text_width
 from ..model import Cell
 from .common import (
     HEADER_H,
@@ -50,8 +50,8 @@ class GameView(InGameView):
                  height: float) -> None:
         tr, m = self.tr, self.model
         view = m.view
-        self.panel(s, left, bottom, width, height, tr("map.title", city=tr.city(view["map"])),
-                   hollow=True)
+        title = tr("map.title", city=tr.city(view["map"]))
+        self.panel(s, left, bottom, width, height, title, hollow=True)
         moves = m.move_actions()
         right = left + width - 16
         giant = map_marks(view)
@@ -61,8 +61,9 @@ class GameView(InGameView):
                        th.VERMILION, bold=True, anchor_x="right", max_width=width - 300)
             right -= t.content_width + 16
         if moves and m.prompt_kind == "declare":
+            title_w = text_width(title, th.SERIF, 14) + 40
             s.text(tr("map.move_hint"), right, bottom + height - 24, 12, th.SKY,
-                   anchor_x="right", max_width=max(60, right - left - 260))
+                   anchor_x="right", max_width=max(60, right - left - title_w))
         cols, rows = m.grid_size()
         gx, gy = left + 10, bottom + 10
         gw, gh = width - 20, height - 52

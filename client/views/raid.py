@@ -104,13 +104,13 @@ class RaidView(InGameView):
         ground_y = bottom + 8
         rows_bottom = ground_y + GROUND_H + 6
         top_row = max(t["height"] for t in r["tiles"])
-        row_h = (bottom + height - 40 - rows_bottom) / (top_row + 1)
+        row_h = (bottom + height - 50 - rows_bottom) / (top_row + 1)
         col_w = (width - RULER_W - 20) / MAX_COLUMN
         x0 = left + RULER_W + 10
         for h in range(top_row + 1):
             s.text(str(h), left + 10 + RULER_W / 2, rows_bottom + (h + 0.5) * row_h, 10,
                    th.FAINT, anchor_x="center", anchor_y="center")
-        s.text(tr("colossus.height"), left + 10 + RULER_W / 2, bottom + height - 36, 9,
+        s.text(tr("colossus.height"), left + 10 + RULER_W / 2, bottom + height - 44, 9,
                th.FAINT, anchor_x="center", anchor_y="center", max_width=RULER_W + 6)
         centres = {t["id"]: (x0 + (column(t["id"]) - 0.5) * col_w,
                              rows_bottom + (t["height"] + 0.5) * row_h) for t in r["tiles"]}
@@ -234,7 +234,7 @@ class RaidView(InGameView):
                      width: float, height: float) -> None:
         tr, m = self.tr, self.model
         self.panel(s, left, bottom, width, height, tr("colossus.script"))
-        top = bottom + height - 40
+        top = bottom + height - 46
         step = r["step"]
         if step is None:
             s.text(tr("colossus.last_round"), left + 14, top - 10, 15, th.MUTED)

@@ -14,7 +14,13 @@ from grailwar.client import theme as th
 from grailwar.client.i18n import LANGS, Tr
 from grailwar.client.model import event_kind
 from grailwar.client.tour import feed
-from grailwar.client.tour_colossus import Staging, climbing_raid, marched, shaken_raid
+from grailwar.client.tour_colossus import (
+    Staging,
+    climbing_raid,
+    felled,
+    marched,
+    shaken_raid,
+)
 from grailwar.client.views.game import GIANT
 from grailwar.client.views.raid import SHAKEN, TILE_COLOURS
 from grailwar.shared.engine import events_for, legal_actions
@@ -256,6 +262,28 @@ def test_the_battle_tab_shows_the_raid_and_the_map_once_it_is_over(app: Any) -> 
     app.model.handle(state_msg(after.state, ARCHER, {}))
     app.route({"t": "state", "state_id": after.state.version, "view": app.model.view})
     assert app.current.name == "game"
+
+
+@pytest.mark.parametrize("lang", LANGS)
+def test_a_felled_colossus_wins_the_raid_room_for_every_camp_standing(app: Any,
+                                                                      lang: str) -> None:
+    """The end screen says the raid room is won by all, shows each survivor, and the log has
+    the killing blow and the rewards (a raider that gained nothing has no reward line)."""
+    app.set_lang(lang)
+    staged = felled()
+    show(app, staged)
+    app.route({"t": "state", "state_id": staged.state.version, "view": app.model.view})
+    assert app.current.name == "end"
+    render(app, "end")
+    tr, m = app.tr, app.model
+    shown = labels(app)
+    assert tr("end.raid_won") in shown and tr("end.no_winner") not in shown
+    assert any(tr("end.reason_colossus_destroyed") in x for x in shown)
+    assert sum(x in (tr.short(c) for c in ("lancer", "saber", "archer")) for x in shown) >= 3
+    log = [text for _kind, text in m.log_lines()]
+    assert tr("colossus.event.ColossusDestroyed", killer=m.who(ARCHER), top=m.who(ARCHER)) in log
+    assert tr("colossus.event.RaidRewarded", who=m.who(ARCHER), strokes=2, mp=0) in log
+    assert tr("colossus.event.RaidRewarded", who=m.who(SABER), strokes=0, mp=0) not in log
 
 
 def test_the_map_shows_the_colossus_its_way_to_the_vein_and_its_hp(app: Any) -> None:
