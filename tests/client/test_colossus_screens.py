@@ -28,7 +28,7 @@ from grailwar.shared.engine.data import default_ruleset
 from grailwar.shared.modules.colossus.actions import EndClimb, Mount
 from grailwar.shared.modules.colossus.data import load_colossus
 from test_model import model_for, state_msg
-from test_screens import ActRecorder, render
+from test_screens import ActRecorder, record_sends, render
 
 LANCER, SABER, ARCHER = 0, 1, 2
 DATA = load_colossus(default_ruleset())
@@ -309,3 +309,29 @@ def test_the_map_shows_the_colossus_its_way_to_the_vein_and_its_hp(app: Any) -> 
     status = tr("colossus.map_status", hp=st.hp, hp_max=st.hp_max,
                 n=len(path) - 1 - st.path_index)
     assert status in labels(app)
+
+
+def test_the_lobby_steps_through_the_colossus_scenario_and_its_day(app: Any) -> None:
+    """The colossus's options are choices, not switches: each click steps to the next one,
+    create_room carries them, and with both modules on no option covers the create button."""
+    sent = record_sends(app)
+    render(app, "lobby")
+    view, tr = app.current, app.tr
+    view.click("module:colossus")
+    view.click("module:tactics")
+    render(app, "lobby")
+    scenario = view.region_by_id("option:colossus.scenario")
+    assert scenario.label.endswith(tr("option_value.colossus.scenario.colossus"))
+    assert view.region_by_id("option:colossus.colossus_day").label.endswith(": 3")
+    create = view.region_by_id("create")
+    for option in ("tactics.concentration", "colossus.scenario", "colossus.colossus_day"):
+        assert view.region_by_id(f"option:{option}").bottom > create.bottom + create.height
+    view.click("option:colossus.scenario")
+    view.click("option:colossus.colossus_day")
+    render(app, "lobby")
+    assert view.region_by_id("option:colossus.scenario").label.endswith(tr(
+        "option_value.colossus.scenario.colossus_raid"))
+    view.click("module:tactics")
+    view.click("create")
+    assert sent[-1]["modules"] == ["colossus"]
+    assert sent[-1]["options"] == {"colossus": {"scenario": "colossus_raid", "colossus_day": 4}}
