@@ -164,34 +164,35 @@ class Tour:
         return self.files
 
     def colossus(self, scenario: str = "colossus") -> list[Path]:
-        """The colossus's screens: a climber choosing where to climb (the tiles it may end on
-        lit), the raid a round later with a climber the next step will shake off, and the
-        city map with the colossus's way to the Dragon Vein after the raid."""
+        """The colossus's screens. In a Grail War: a climber choosing where to climb (the
+        tiles it may end on lit), the raid a round later with a climber the next step will
+        shake off, and the city map with its way to the Dragon Vein after the raid. In the raid
+        room: that raid, and the room won when it falls."""
         from .tour_colossus import climbing_raid, felled, marched, shaken_raid
 
         app = self.app
-        prefix = "colossus" if scenario == "colossus" else "raid_room"
+        war = scenario == "colossus"
+        prefix = "colossus" if war else "raid_room"
         modules = ["tactics", "colossus"]
         player = PLAYER.get(self.lang, "Ayaka")
-        staged = climbing_raid(scenario)
-        feed(app.model, staged.state, staged.events, 0, modules, player)
-        app.show("raid")
-        app.current.click("verb:ClimbTo")  # the tiles it may end on, as the menu lists them
-        app.current.on_mouse_motion(0, 0, 0, 0)  # the click's hover would hide the prompt
-        self.shot(f"{prefix}_climb")
-        staged = shaken_raid(scenario)
-        feed(app.model, staged.state, staged.events, 0, modules, player)
-        app.show("raid")
-        self.shot(f"{prefix}_raid")
-        staged = marched(scenario)
-        feed(app.model, staged.state, staged.events, 0, modules, player)
-        app.show("game")
-        self.hover("verb:DeclareRaid")
-        self.shot(f"{prefix}_map")
-        if scenario == "colossus_raid":  # its win: every camp left standing
-            staged = felled(scenario)
+
+        def show(staged: Any, screen: str) -> None:
             feed(app.model, staged.state, staged.events, 0, modules, player)
-            app.show("end")
+            app.show(screen)
+
+        if war:
+            show(climbing_raid(scenario), "raid")
+            app.current.click("verb:ClimbTo")  # the tiles it may end on, as the menu lists
+            app.current.on_mouse_motion(0, 0, 0, 0)  # the click's hover would hide the prompt
+            self.shot(f"{prefix}_climb")
+        show(shaken_raid(scenario), "raid")
+        self.shot(f"{prefix}_raid")
+        if war:
+            show(marched(scenario), "game")
+            self.hover("verb:DeclareRaid")
+            self.shot(f"{prefix}_map")
+        else:  # its win: every camp left standing
+            show(felled(scenario), "end")
             self.shot(f"{prefix}_end")
         return self.files
 
