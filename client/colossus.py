@@ -154,8 +154,8 @@ def raid_screen(m: ClientModel) -> dict[str, Any] | None:
         "actor": actor if climbing else None, "slots": raid["slots"],
         "attacked": raid["attacked"], "budget": raid["budget"], "roll": raid["roll_value"],
         "step": step, "step_round": coming, "script": st["script"],
-        "now": step_at(st, raid["round"])["id"], "tilts": raid["tilts"],
         "hit": last_hit(m.events), "fall": data.fall_damage_per_tile,
+        "strike": list(raid["strike"]), "hit_roll": raid["roll"],
     }
 
 
@@ -171,6 +171,11 @@ def map_marks(view: dict[str, Any] | None) -> dict[str, Any] | None:
 
 
 # --- words --------------------------------------------------------------------------------------
+def listing(tr: Any, items: list[str]) -> str:
+    """Names in a sentence: ・ between them in Japanese, commas otherwise."""
+    return ("・" if tr.lang == "ja" else ", ").join(items) or "—"
+
+
 def tile_name(tr: Any, tile: str) -> str:
     return tr(f"colossus.tile.{tile}")
 
@@ -210,8 +215,7 @@ def event_line(m: ClientModel, e: dict[str, Any]) -> str:
         return m.square_name(e.get(key, 0))
 
     def seats(key: str) -> str:
-        sep = "・" if tr.lang == "ja" else ", "
-        return sep.join(m.who(x) for x in e.get(key, [])) or "—"
+        return listing(tr, [m.who(x) for x in e.get(key, [])])
 
     def step(key: str = "move") -> str:
         return tr(f"colossus.step.{e.get(key)}")

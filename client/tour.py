@@ -164,11 +164,12 @@ class Tour:
         return self.files
 
     def colossus(self, scenario: str = "colossus") -> list[Path]:
-        """The colossus's screens. In a Grail War: a climber choosing where to climb (the
-        tiles it may end on lit), the raid a round later with a climber the next step will
-        shake off, and the city map with its way to the Dragon Vein after the raid. In the raid
-        room: that raid, and the room won when it falls."""
-        from .tour_colossus import climbing_raid, felled, marched, shaken_raid
+        """The colossus's screens. In a Grail War: its stomp with the hit roll a raider
+        answers, a climber choosing where to climb (the tiles it may end on lit), the raid a
+        round later with a climber the next step will shake off, and the city map with its way
+        to the Dragon Vein after the raid. In the raid room: that raid, and the room won when
+        it falls."""
+        from .tour_colossus import climbing_raid, felled, marched, shaken_raid, stomped
 
         app = self.app
         war = scenario == "colossus"
@@ -176,11 +177,14 @@ class Tour:
         modules = ["tactics", "colossus"]
         player = PLAYER.get(self.lang, "Ayaka")
 
-        def show(staged: Any, screen: str) -> None:
-            feed(app.model, staged.state, staged.events, 0, modules, player)
+        def show(staged: Any, screen: str, seat: int = 0) -> None:
+            feed(app.model, staged.state, staged.events, seat, modules, player)
             app.show(screen)
 
         if war:
+            staged = stomped(scenario)
+            show(staged, "raid", min(staged.state.prompt.seats))  # the raider answering
+            self.shot(f"{prefix}_reaction")
             show(climbing_raid(scenario), "raid")
             app.current.click("verb:ClimbTo")  # the tiles it may end on, as the menu lists
             app.current.on_mouse_motion(0, 0, 0, 0)  # the click's hover would hide the prompt

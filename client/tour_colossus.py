@@ -107,6 +107,13 @@ class Staging:
         return self.go(action, dice)
 
 
+def stomped(scenario: str = "colossus") -> Staging:
+    """Round 2's stomp on the three raiders, all on the ground (round 1 played on timeouts):
+    the first of them to answer it has its Reaction to choose."""
+    st = Staging(scenario).open().start_round()
+    return st.timeout(lambda s: s.prompt.kind == "raid_reaction")
+
+
 def climbing_raid(scenario: str = "colossus") -> Staging:
     """Round 2, the climbers' phase: Lancer (seat 0) on its left thigh, has just rolled 3 to
     climb (the tiles it may end on are lit); Saber clings to the right hip; Archer below has
@@ -146,4 +153,5 @@ def felled(scenario: str = "colossus_raid", hp: int = 40) -> Staging:
     return st.strike(ARCHER, "arm")
 
 
-__all__ = ["RAID_CLASSES", "Staging", "climbing_raid", "felled", "marched", "shaken_raid"]
+__all__ = ["RAID_CLASSES", "Staging", "climbing_raid", "felled", "marched", "shaken_raid",
+           "stomped"]

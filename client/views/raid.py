@@ -10,7 +10,7 @@ from functools import partial
 from typing import Any
 
 from .. import theme as th
-from ..colossus import SLOTS, STAGES, part_name, raid_screen, step_text, tile_name
+from ..colossus import SLOTS, STAGES, listing, part_name, raid_screen, step_text, tile_name
 from ..gfx import Scene
 from .common import HEADER_H, InGameView, token
 
@@ -18,6 +18,7 @@ BODY = (16, 196, 650, 504)  # left, bottom, width, height
 SIDE = (678, 196, 586, 496)
 HAND = (16, 12, 388, 172)
 BAR = (416, 12, 848, 172)
+SCRIPT_H = 164  # the script panel's height, under the colossus's
 GROUND_H = 46  # the strip under the feet where ground raiders stand
 RULER_W = 34  # the heights' scale left of the body
 # Where each tile sits across the body seen from behind (its column; its row is its height):
@@ -65,8 +66,8 @@ class RaidView(InGameView):
         left, bottom, width, height = SIDE
         top = bottom + height
         self.colossus_panel(s, r, left, top - 112, width, 112)
-        self.script_panel(s, r, left, top - 112 - 12 - 178, width, 178)
-        self.raiders_panel(s, r, left, bottom, width, height - 112 - 178 - 24)
+        self.script_panel(s, r, left, top - 112 - 12 - SCRIPT_H, width, SCRIPT_H)
+        self.raiders_panel(s, r, left, bottom, width, height - 112 - SCRIPT_H - 24)
         self.hand(s, *HAND)
         self.action_bar(s, *BAR)
 
@@ -147,11 +148,11 @@ class RaidView(InGameView):
         acting = r["actor"] is not None and r["actor"] in t["climbers"]
         border = th.GOLD if acting else th.shade(fill, 0.6)
         s.box(x, y, w, h, fill, border, 2 if acting else 1)
-        self.tilt_mark(s, t["tilt"], x + w - 10, y + h / 2, ink)
+        self.tilt_mark(s, t["tilt"], x + w - 8, y + h / 2, ink)
         climbers = t["climbers"]
         if not climbers:  # an occupied tile shows who clings there (its name on hover)
-            s.text(tile_name(tr, t["id"]), x + 5, y + h / 2, 9.5, ink, anchor_y="center",
-                   max_width=w - 22)
+            s.text(tile_name(tr, t["id"]), x + 4, y + h / 2, 9.5, ink, anchor_y="center",
+                   max_width=w - 18)
         for i, seat in enumerate(climbers):
             camp = m.camp(seat)
             token(s, x + 11 + i * 20, y + h / 2, min(9.0, h / 2 - 3), camp["cls"],
@@ -168,7 +169,7 @@ class RaidView(InGameView):
 
     def tilt_mark(self, s: Scene, tilt: str, x: float, y: float, ink: tuple[int, ...]) -> None:
         """The surface's tilt as a stroke: — horizontal, / 45°, | vertical."""
-        d = 6
+        d = 5
         ends = {"horizontal": (-d, 0, d, 0), "tilted": (-d, -d, d, d), "vertical": (0, -d, 0, d)}
         dx1, dy1, dx2, dy2 = ends.get(tilt, ends["horizontal"])
         s.line(x + dx1, y + dy1, x + dx2, y + dy2, 3, ink)
@@ -239,20 +240,22 @@ class RaidView(InGameView):
         if step is None:
             s.text(tr("colossus.last_round"), left + 14, top - 10, 15, th.MUTED)
         else:
-            head = tr("colossus.next_step", round=r["step_round"],
-                      step=tr(f"colossus.step.{step['id']}"))
+            key = "colossus.now_step" if r["stage"] == "reaction" else "colossus.next_step"
+            head = tr(key, round=r["step_round"], step=tr(f"colossus.step.{step['id']}"))
             s.text(head, left + 14, top - 10, 17, th.WHITE, font="serif", bold=True,
                    max_width=width - 28)
+            if r["hit_roll"] is not None and r["strike"]:  # on the title's row
+                self.strike_roll(s, r, left + width - 14, bottom + height - 22)
             s.text(step_text(tr, step), left + 14, top - 34, 13, th.GOLD, max_width=width - 28)
             warn = []
             shaken = [(x, t) for t in r["tiles"] if t["shaken"] for x in t["climbers"]]
             if shaken:
-                warn.append(tr("colossus.warn_shaken", list=", ".join(
+                warn.append(tr("colossus.warn_shaken", list=listing(tr, [
                     f"{m.who(x)} ({tile_name(tr, t['id'])}, −{t['height'] * r['fall']})"
-                    for x, t in shaken)))
+                    for x, t in shaken])))
             struck = [m.who(x["seat"]) for x in r["raiders"] if x["struck"]]
             if struck:
-                warn.append(tr("colossus.warn_struck", list=", ".join(struck)))
+                warn.append(tr("colossus.warn_struck", list=listing(tr, struck)))
             s.text("  ".join(warn), left + 14, top - 56, 12, SHAKEN, bold=True,
                    max_width=width - 28)
         n = len(r["script"])
@@ -264,14 +267,26 @@ class RaidView(InGameView):
             coming = step is not None and number == r["step_round"]
             past = number < r["round"] or (number == r["round"] and r["stage"] == "climb")
             fill = th.GOLD if coming else th.PANEL if past else th.PANEL2
-            s.box(x, bottom + 12, bw, 44, fill, th.GOLD if coming else th.LINE, 1)
+            s.box(x, bottom + 10, bw, 40, fill, th.GOLD if coming else th.LINE, 1)
             ink = th.INK if coming else th.FAINT if past else th.TEXT
-            s.text(str(number), x + 6, bottom + 46, 9, ink, anchor_y="center")
-            s.text(tr(f"colossus.step.{st['id']}"), x + bw / 2, bottom + 30, 12, ink,
+            s.text(str(number), x + 6, bottom + 41, 9, ink, anchor_y="center")
+            s.text(tr(f"colossus.step.{st['id']}"), x + bw / 2, bottom + 27, 12, ink,
                    bold=coming, anchor_x="center", anchor_y="center", max_width=bw - 8)
-            self.add_region(f"step:{number}", x, bottom + 12, bw, 44,
+            self.add_region(f"step:{number}", x, bottom + 10, bw, 40,
                             help=f"{tr('colossus.step.' + st['id'])}\n{step_text(tr, st)}")
             x += bw + gap
+
+    def strike_roll(self, s: Scene, r: dict[str, Any], right: float, y: float) -> None:
+        """Its attack's hit check against the raider answering now, as a badge."""
+        tr, m = self.tr, self.model
+        _natural, total, critical, fumble = r["hit_roll"]
+        text = tr("colossus.strike_roll", who=m.who(r["strike"][0]), total=total)
+        if critical or fumble:
+            text += f"  [{tr('battle.critical' if critical else 'battle.fumble')}]"
+        t = s.text(text, right - 8, y, 13, th.WHITE, bold=True, anchor_x="right",
+                   anchor_y="center")
+        s.box(right - t.content_width - 16, y - 13, t.content_width + 16, 26, th.VERMILION,
+              th.GOLD, 1)
 
     # --- the raiders: where each is, its HP, the acting climber's slots -------------------------
     def raiders_panel(self, s: Scene, r: dict[str, Any], left: float, bottom: float,
@@ -281,7 +296,7 @@ class RaidView(InGameView):
         if r["actor"] is not None:
             self.slots(s, r, left + width - 14, bottom + height - 22)
         rows = r["raiders"]
-        row_h = min(30, (height - 46) / max(1, len(rows)))
+        row_h = min(26, (height - 46) / max(1, len(rows)))
         y = bottom + height - 42 - row_h
         for row in rows:
             cls = row["cls"]
@@ -304,6 +319,19 @@ class RaidView(InGameView):
             self.add_region(f"raider:{row['seat']}", left + 6, y, width - 12, row_h,
                             help=f"{tr.cls(cls)} {m.player_name(row['seat'])}".strip())
             y -= row_h
+        self.feed(s, left + 14, bottom + 10, width - 28, y - bottom - 12)
+
+    def feed(self, s: Scene, left: float, bottom: float, width: float, height: float) -> None:
+        """The raid's latest lines of the log, newest at the bottom, in what room is left."""
+        rows = int(height // 18)
+        if rows <= 0:
+            return
+        lines = [text for kind, text in self.model.log_lines(60) if kind == "battle"][-rows:]
+        y = bottom + 18 * (len(lines) - 1)
+        for i, line in enumerate(lines):
+            s.text(line, left, y + 4, 11, th.TEXT if i == len(lines) - 1 else th.MUTED,
+                   max_width=width)
+            y -= 18
 
     def where(self, row: dict[str, Any]) -> str:
         tr = self.tr

@@ -20,6 +20,7 @@ from grailwar.client.tour_colossus import (
     felled,
     marched,
     shaken_raid,
+    stomped,
 )
 from grailwar.client.views.game import GIANT
 from grailwar.client.views.raid import SHAKEN, TILE_COLOURS
@@ -335,3 +336,28 @@ def test_the_lobby_steps_through_the_colossus_scenario_and_its_day(app: Any) -> 
     view.click("create")
     assert sent[-1]["modules"] == ["colossus"]
     assert sent[-1]["options"] == {"colossus": {"scenario": "colossus_raid", "colossus_day": 4}}
+
+
+@pytest.mark.parametrize("lang", LANGS)
+def test_its_strike_shows_its_hit_roll_to_the_raider_answering_and_the_raid_feed(
+        app: Any, lang: str) -> None:
+    """Round 2's stomp on three raiders on the ground: the step is 'now', its hit check
+    against the raider answering is a badge, every raider is marked struck, and the latest
+    lines of the raid's log are listed under the raiders."""
+    app.set_lang(lang)
+    staged = stomped()
+    target = min(staged.state.prompt.seats)
+    show(app, staged, target)
+    render(app, "raid")
+    tr, m = app.tr, app.model
+    r = colossus.raid_screen(m)
+    assert (r["round"], r["stage"], r["step"]["id"]) == (2, "reaction", "stomp")
+    assert {x["seat"] for x in r["raiders"] if x["struck"]} == {LANCER, SABER, ARCHER}
+    shown = labels(app)
+    assert tr("colossus.now_step", round=2, step=tr("colossus.step.stomp")) in shown
+    total = staged.module.raid(staged.state).roll[1]
+    badge = tr("colossus.strike_roll", who=m.who(target), total=total)
+    assert any(x.startswith(badge) for x in shown)
+    newest = [text for kind, text in m.log_lines() if kind == "battle"][-1]
+    assert newest in shown
+    assert m.prompt_kind == "raid_reaction" and app.current.region_by_id("verb:ReactGuard")
