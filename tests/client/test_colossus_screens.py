@@ -361,3 +361,16 @@ def test_its_strike_shows_its_hit_roll_to_the_raider_answering_and_the_raid_feed
     newest = [text for kind, text in m.log_lines() if kind == "battle"][-1]
     assert newest in shown
     assert m.prompt_kind == "raid_reaction" and app.current.region_by_id("verb:ReactGuard")
+
+
+def test_a_spectator_watches_the_raid_without_actions(app: Any) -> None:
+    """No seat: the raid screen draws the body and the clingers, and offers nothing to do."""
+    staged = shaken_raid()
+    app.model.handle({"t": "joined", "room": 1, "seat": -1, "token": "", "spectator": True})
+    app.model.handle(state_msg(staged.state, None, {}))
+    render(app, "raid")
+    view = app.current
+    r = colossus.raid_screen(app.model)
+    assert {t["id"] for t in r["tiles"] if t["climbers"]} == {"back_3", "hip_r"}
+    assert all(t["choice"] is None for t in r["tiles"]) and not app.model.legal
+    assert not any(reg.id.startswith("verb:") and reg.enabled for reg in view.regions)
