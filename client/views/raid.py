@@ -313,9 +313,12 @@ class RaidView(InGameView):
                    anchor_y="center")
             s.text(self.where(row), left + 300, y + row_h / 2, 12,
                    th.TEXT if row["in"] else th.FAINT, anchor_y="center", max_width=width - 420)
-            if row["np"]:
-                s.text(tr("colossus.np_declared"), left + width - 14, y + row_h / 2, 11,
-                       th.GOLD, anchor_x="right", anchor_y="center", max_width=100)
+            flags = [tr("colossus.np_declared")] if row["np"] else []
+            if row["ready"] and r["stage"] == "round_start":
+                flags.append(tr("battle.ready"))
+            if flags:
+                s.text(" · ".join(flags), left + width - 14, y + row_h / 2, 11, th.GOLD,
+                       anchor_x="right", anchor_y="center", max_width=110)
             self.add_region(f"raider:{row['seat']}", left + 6, y, width - 12, row_h,
                             help=f"{tr.cls(cls)} {m.player_name(row['seat'])}".strip())
             y -= row_h

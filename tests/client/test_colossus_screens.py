@@ -25,8 +25,9 @@ from grailwar.client.tour_colossus import (
 from grailwar.client.views.game import GIANT
 from grailwar.client.views.raid import SHAKEN, TILE_COLOURS
 from grailwar.shared.engine import events_for, legal_actions
+from grailwar.shared.engine.actions import Ready
 from grailwar.shared.engine.data import default_ruleset
-from grailwar.shared.modules.colossus.actions import EndClimb, Mount
+from grailwar.shared.modules.colossus.actions import Climb, EndClimb, Mount
 from grailwar.shared.modules.colossus.data import load_colossus
 from test_model import model_for, state_msg
 from test_screens import ActRecorder, record_sends, render
@@ -374,3 +375,14 @@ def test_a_spectator_watches_the_raid_without_actions(app: Any) -> None:
     assert {t["id"] for t in r["tiles"] if t["climbers"]} == {"back_3", "hip_r"}
     assert all(t["choice"] is None for t in r["tiles"]) and not app.model.legal
     assert not any(reg.id.startswith("verb:") and reg.enabled for reg in view.regions)
+
+
+def test_at_a_round_start_the_raiders_who_are_ready_say_so(app: Any) -> None:
+    staged = Staging().open().go(Climb(SABER)).go(Ready(SABER))
+    show(app, staged, LANCER)
+    render(app, "raid")
+    tr = app.tr
+    shown = labels(app)
+    assert shown.count(tr("battle.ready")) == 1
+    assert tr("colossus.climbing") in shown  # Saber climbs this round
+    assert tr("colossus.stage.round_start") in shown
