@@ -378,6 +378,7 @@ def test_a_spectator_watches_the_raid_without_actions(app: Any) -> None:
 
 
 def test_at_a_round_start_the_raiders_who_are_ready_say_so(app: Any) -> None:
+    app.set_lang("en")  # its "ready" is not the Ready button's
     staged = Staging().open().go(Climb(SABER)).go(Ready(SABER))
     show(app, staged, LANCER)
     render(app, "raid")
