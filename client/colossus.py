@@ -199,7 +199,12 @@ def option_label(m: ClientModel, a: dict[str, Any]) -> str | None:
     if kind == "AttackPart":
         return f"{part_name(tr, a['part'])} · {tr.card(a['kind'])}"
     if kind == "FireAtPart":
-        return part_name(tr, a["part"])
+        return tr("option.target", target=part_name(tr, a["part"]))
+    if kind == "ClimbNoblePhantasm":  # at its own tile's part
+        st = state_of(m.view) or {"board": []}
+        here = (raid_of(m.view) or {}).get("tiles", {}).get(str(a["seat"]))
+        part = next((t["part"] for t in st["board"] if t["id"] == here), "")
+        return tr("option.target", target=part_name(tr, part))
     if kind == "ClimbAttack":
         return tr.card(a["kind"])
     return None

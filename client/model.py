@@ -47,7 +47,10 @@ SLEEP_VERBS = frozenset({"DeclareWait", "DeclareRest"})
 
 # Actions that spend what a camp has once (a Command Spell's strokes, the Noble Phantasm's
 # charge and MP): the screen asks before it sends them, even with one choice only.
-CONFIRM_KINDS = frozenset({"UseCommandSpell", "DeclareNoblePhantasm", "UseNoblePhantasm"})
+CONFIRM_KINDS = frozenset({"UseCommandSpell", "DeclareNoblePhantasm", "UseNoblePhantasm",
+                           "FireAtPart", "ClimbNoblePhantasm"})
+# The question a confirmation asks, where another action's says it (the colossus's firings).
+CONFIRM_TITLES = {"FireAtPart": "UseNoblePhantasm", "ClimbNoblePhantasm": "UseNoblePhantasm"}
 
 
 # The action bar of each prompt kind, in display order, comes from its record (`PROMPTS`). A
@@ -701,7 +704,7 @@ class ClientModel:
             text = f"{option.label}\n{tr.spell_text(action['spell'])}"
         else:
             text = f"{tr.np_name((self.my_camp or {}).get('noble_phantasm'))} {option.label}"
-        return Question(tr(f"confirm.{kind}"), text, tr("confirm.ok"))
+        return Question(tr(f"confirm.{CONFIRM_TITLES.get(kind, kind)}"), text, tr("confirm.ok"))
 
     def is_suicide(self, action: dict[str, Any]) -> bool:
         """A Command Spell that kills one's own Servant (the `suicide` special)."""

@@ -25,9 +25,9 @@ from grailwar.client.tour_colossus import (
 from grailwar.client.views.game import GIANT
 from grailwar.client.views.raid import SHAKEN, TILE_COLOURS
 from grailwar.shared.engine import events_for, legal_actions
-from grailwar.shared.engine.actions import Ready
+from grailwar.shared.engine.actions import DeclareNoblePhantasm, Ready
 from grailwar.shared.engine.data import default_ruleset
-from grailwar.shared.modules.colossus.actions import Climb, EndClimb, Mount
+from grailwar.shared.modules.colossus.actions import COLOSSUS, Climb, EndClimb, Mount
 from grailwar.shared.modules.colossus.data import load_colossus
 from test_model import model_for, state_msg
 from test_screens import ActRecorder, record_sends, render
@@ -387,3 +387,24 @@ def test_at_a_round_start_the_raiders_who_are_ready_say_so(app: Any) -> None:
     assert shown.count(tr("battle.ready")) == 1
     assert tr("colossus.climbing") in shown  # Saber climbs this round
     assert tr("colossus.stage.round_start") in shown
+
+
+def test_a_noble_phantasm_fired_at_a_part_asks_first_and_names_the_part(app: Any) -> None:
+    """Archer's Noble Phantasm, declared at the colossus, fires at a part from the ground only
+    after the player confirms, as every Noble Phantasm does."""
+    app.set_lang("en")
+    staged = Staging().open().go(DeclareNoblePhantasm(ARCHER, COLOSSUS)).start_round()
+    staged.timeout(lambda s: s.prompt.seats == {ARCHER})  # Lancer Waits
+    show(app, staged, ARCHER)
+    app.session = recorder = ActRecorder(app.model)
+    render(app, "raid")
+    m, tr = app.model, app.tr
+    fire = {o.action["part"]: o for o in m.options("FireAtPart")}
+    assert fire["arm"].label == tr("option.target", target=tr("colossus.part.arm"))
+    question = m.confirmation(fire["arm"].action)
+    assert question.title == tr("confirm.UseNoblePhantasm")
+    assert tr.np_name(m.my_camp["noble_phantasm"]) in question.text
+    app.current.send(fire["arm"].action)
+    assert recorder.acts == []  # the dialog asks first
+    app.current.answer_confirm(True)
+    assert recorder.acts == [fire["arm"].action]
