@@ -18,6 +18,7 @@ STAGES = ("ground", "colossus", "climb")  # the round's three phases (T7.1), in 
 SLOTS = 3  # T7.2: a climber's action slots per round
 # The raid's actions whose option names a tile, a part, or a card kind.
 TILE_ACTIONS = frozenset({"Mount", "ClimbTo"})
+GROUND_ACTIONS = frozenset({"AttackPart", "FireAtPart"})  # a ground raider's, at a part
 EVENTS = frozenset({
     "ColossusAwakened", "ColossusAdvanced", "ColossusHeld", "Trampled", "RaidOpened",
     "ColossusTelegraphed", "RaidRoundStarted", "ColossusActed", "SurfaceTilted",
@@ -127,12 +128,13 @@ def raid_screen(m: ClientModel) -> dict[str, Any] | None:
     step = step_at(st, coming) if coming <= data.raid_rounds else None
     on = {int(x): t for x, t in raid["tiles"].items()}
     choices = {a["tile"]: a for a in m.legal if a["type"] in TILE_ACTIONS}
+    reach = {a["part"] for a in m.legal if a["type"] in GROUND_ACTIONS}
     targets = set(struck(st, raid, step)) if step else set()
     tiles = []
     for t in st["board"]:
         tiles.append({**t, "tilt": raid["tilts"][t["surface"]],
                       "climbers": sorted(x for x, tile in on.items() if tile == t["id"]),
-                      "choice": choices.get(t["id"]),
+                      "choice": choices.get(t["id"]), "reach": t["part"] in reach,
                       "shaken": step is not None and shaken(raid, t, step)})
     actor = raid["actor"]
     climbing = raid["stage"] == "climb" and actor is not None

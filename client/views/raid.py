@@ -165,6 +165,9 @@ class RaidView(InGameView):
         if choice is not None:
             s.frame(x - 3, y - 3, w + 6, h + 6, th.SKY, 3)
         on_click = partial(self.send, choice) if choice is not None else None
+        if t["reach"]:  # a ground raider's attack reaches its part: the click opens them
+            s.frame(x - 3, y - 3, w + 6, h + 6, th.GOLD, 2)
+            on_click = partial(self.press_verb, "AttackPart")
         self.add_region(f"tile:{t['id']}", x, y, w, h, on_click, True, self.tile_help(r, t))
 
     def tilt_mark(self, s: Scene, tilt: str, x: float, y: float, ink: tuple[int, ...]) -> None:
@@ -185,6 +188,8 @@ class RaidView(InGameView):
                  f"{tr('colossus.colour.' + t['colour'])} · {tr(kind)}"]
         if t["ground"]:
             lines.append(tr("colossus.ground_tile"))
+        if t["reach"]:
+            lines.append(tr("colossus.reach"))
         if t["shaken"]:
             lines.append(tr("colossus.shaken_next", step=tr(f"colossus.step.{r['step']['id']}")))
         lines.extend(f"{tr.cls(m.camp(x)['cls'])} {m.player_name(x)}".strip()

@@ -408,3 +408,22 @@ def test_a_noble_phantasm_fired_at_a_part_asks_first_and_names_the_part(app: Any
     assert recorder.acts == []  # the dialog asks first
     app.current.answer_confirm(True)
     assert recorder.acts == [fire["arm"].action]
+
+
+def test_a_ground_raider_sees_the_parts_its_attack_reaches_and_a_click_opens_them(
+        app: Any) -> None:
+    """Archer's ground phase: the feet, shins and arms are framed in gold (the chest has no
+    tile), the back is not; a click on a framed tile opens the part attacks."""
+    app.set_lang("ko")
+    staged = Staging().open().start_round()
+    staged.timeout(lambda s: s.prompt.seats == {ARCHER})  # Lancer Waits
+    show(app, staged, ARCHER)
+    image = render(app, "raid")
+    view = app.current
+    r = colossus.raid_screen(app.model)
+    reach = {t["id"] for t in r["tiles"] if t["reach"]}
+    assert reach == {t.id for t in DATA.tiles.values() if t.part in ("feet", "shin", "arm")}
+    assert count(image, box(view.region_by_id("tile:back_1")), th.GOLD) == 0
+    assert app.tr("colossus.reach") in view.region_by_id("tile:hand_l").help
+    assert view.click("tile:foot_l") and app.ui.verb == "AttackPart"
+    assert {o.action["part"] for o in view.current_options()} >= {"feet", "shin", "arm"}
