@@ -427,3 +427,17 @@ def test_a_ground_raider_sees_the_parts_its_attack_reaches_and_a_click_opens_the
     assert app.tr("colossus.reach") in view.region_by_id("tile:hand_l").help
     assert view.click("tile:foot_l") and app.ui.verb == "AttackPart"
     assert {o.action["part"] for o in view.current_options()} >= {"feet", "shin", "arm"}
+
+
+def test_the_tour_renders_the_colossus_screens(app: Any, tmp_path: Any) -> None:
+    """`grailwar tour --scenario colossus` (and colossus_raid): each screen saved as a PNG."""
+    from grailwar.client.tour import Tour, run_tour
+
+    files = Tour(tmp_path, "en", app=app).colossus("colossus")
+    assert [f.name for f in files] == ["colossus_reaction.png", "colossus_climb.png",
+                                       "colossus_raid.png", "colossus_map.png"]
+    room = Tour(tmp_path, "en", app=app).colossus("colossus_raid")
+    assert [f.name for f in room] == ["raid_room_raid.png", "raid_room_end.png"]
+    assert all(f.stat().st_size > 10000 for f in files + room)
+    with pytest.raises(ValueError, match="no screens for scenario"):
+        run_tour(tmp_path, scenario="nonesuch")
