@@ -161,6 +161,20 @@ def raid_screen(m: ClientModel) -> dict[str, Any] | None:
     }
 
 
+def raided(events: list[dict[str, Any]], e: dict[str, Any]) -> bool:
+    """A Raid declaration cancelled because its camp already fought in this turn's raid (the
+    first Raid declared opens it for every camp that declared one)."""
+    place = next((i for i, x in enumerate(events) if x is e), None)
+    if e.get("kind") != "raid" or place is None:
+        return False
+    for x in reversed(events[:place]):
+        if x.get("type") == "TurnStarted":
+            return False
+        if x.get("type") == "RaidOpened":
+            return e.get("seat") in x.get("seats", [])
+    return False
+
+
 def map_marks(view: dict[str, Any] | None) -> dict[str, Any] | None:
     """The colossus on the city map: its square, the squares it has still to walk (the Dragon
     Vein last) and its HP, once awake and until destroyed."""

@@ -1026,6 +1026,8 @@ class ClientModel:
             return tr("event.DeclaredHeld" if e.get("held") else "event.Declared", who=who,
                       kind=decl)
         if kind in ("ActionCancelled", "DeclarationWithdrawn"):
+            if colossus.raided(self.events, e):
+                return ""  # its Raid was spent: it fought in the raid another one opened
             return tr(f"event.{kind}", who=who, kind=tr(f"decl.{e.get('kind')}"))
         if kind == "Investigated":
             result = tr("event.investigate_ok", tier=e.get("tier")) if e.get("success") else \

@@ -441,3 +441,19 @@ def test_the_tour_renders_the_colossus_screens(app: Any, tmp_path: Any) -> None:
     assert all(f.stat().st_size > 10000 for f in files + room)
     with pytest.raises(ValueError, match="no screens for scenario"):
         run_tour(tmp_path, scenario="nonesuch")
+
+
+def test_a_raid_declaration_spent_in_the_raid_is_no_cancellation_in_the_log() -> None:
+    """Every camp that declared Raid fights in the one raid; the engine then cancels their
+    own declarations, which the log does not call cancelled. A Raid cancelled because the
+    colossus was already felled still reads as cancelled."""
+    m = model(marched())
+    tr = m.tr
+    cancelled = [e for e in m.events if e["type"] == "ActionCancelled"]
+    assert {e["seat"] for e in cancelled} == {SABER, ARCHER}
+    assert all(m.event_text(e) == "" for e in cancelled)
+    late = {"type": "ActionCancelled", "seat": SABER, "kind": "raid"}
+    m.handle({"t": "events", "events": [{"type": "TurnStarted", "day": 2, "turn": "noon"},
+                                        late], "log": []})
+    assert m.event_text(m.events[-1]) == tr("event.ActionCancelled", who=m.who(SABER),
+                                            kind=tr("decl.raid"))
