@@ -175,6 +175,13 @@ def raided(events: list[dict[str, Any]], e: dict[str, Any]) -> bool:
     return False
 
 
+def asleep_until(view: dict[str, Any] | None) -> int | None:
+    """The day the colossus wakes, while it still sleeps (None: awake, or no colossus)."""
+    st = state_of(view)
+    return st["wake_day"] if st is not None and not st["awake"] and not st["destroyed"] \
+        else None
+
+
 def map_marks(view: dict[str, Any] | None) -> dict[str, Any] | None:
     """The colossus on the city map: its square, the squares it has still to walk (the Dragon
     Vein last) and its HP, once awake and until destroyed."""

@@ -8,7 +8,7 @@ from itertools import pairwise
 from typing import Any
 
 from .. import theme as th
-from ..colossus import map_marks
+from ..colossus import asleep_until, map_marks
 from ..gfx import Scene, text_width
 from ..model import Cell
 from .common import (
@@ -55,10 +55,13 @@ class GameView(InGameView):
         moves = m.move_actions()
         right = left + width - 16
         giant = map_marks(view)
-        if giant is not None:  # its HP and how far it has still to walk, on the title row
-            t = s.text(tr("colossus.map_status", hp=giant["hp"], hp_max=giant["hp_max"],
-                          n=len(giant["ahead"])), right, bottom + height - 24, 12,
-                       th.VERMILION, bold=True, anchor_x="right", max_width=width - 300)
+        wakes = asleep_until(view)
+        status = tr("colossus.map_status", hp=giant["hp"], hp_max=giant["hp_max"],
+                    n=len(giant["ahead"])) if giant is not None else \
+            tr("colossus.map_asleep", day=wakes) if wakes is not None else ""
+        if status:  # its HP and how far it has still to walk (or when it wakes), on the title
+            t = s.text(status, right, bottom + height - 24, 12, th.VERMILION, bold=True,
+                       anchor_x="right", max_width=width - 300)
             right -= t.content_width + 16
         if moves and m.prompt_kind == "declare":
             title_w = text_width(title, th.SERIF, 14) + 40

@@ -457,3 +457,21 @@ def test_a_raid_declaration_spent_in_the_raid_is_no_cancellation_in_the_log() ->
                                         late], "log": []})
     assert m.event_text(m.events[-1]) == tr("event.ActionCancelled", who=m.who(SABER),
                                             kind=tr("decl.raid"))
+
+
+@pytest.mark.parametrize("lang", LANGS)
+def test_before_it_wakes_the_map_says_when(app: Any, lang: str) -> None:
+    """A Grail War whose colossus wakes on day 3: the map's title row says so, and nothing of
+    it is drawn on the city yet."""
+    from grailwar.shared.engine import new_game
+
+    app.set_lang(lang)
+    rules = default_ruleset()
+    classes = ("saber", "lancer")
+    state = new_game(seed=1, classes=classes, modules=["colossus"],
+                     servants=[rules.servants[c].id for c in classes])
+    feed(app.model, state, [], 0, ["tactics", "colossus"])
+    image = render(app, "game")
+    assert app.tr("colossus.map_asleep", day=3) in labels(app)
+    assert sum(count(image, box(app.current.region_by_id(f"cell:{q}")), GIANT)
+               for q in DATA.paths["akatsukigahama"]) == 0
