@@ -13,17 +13,23 @@ from grailwar.cli import scenario
 from grailwar.shared.bots import make_bot
 from grailwar.shared.bots.determinize import state_from_view
 from grailwar.shared.bots.match import run_match
+from grailwar.shared.bots.policy import rollout_action
 from grailwar.shared.engine import apply, core, legal_actions, new_game, view_for
 from grailwar.shared.engine.actions import (
     ACTION_TYPES,
+    AnswerIntervention,
     DeclareDisengage,
     DeclareEncounter,
     DeclareNoblePhantasm,
     DeclareRest,
     DeclareSoulEating,
     DeclareWait,
+    Move,
     React,
     Ready,
+    UseCommandSpell,
+    UseNoblePhantasm,
+    UseSkill,
     Wait,
     from_dict,
 )
@@ -47,6 +53,7 @@ from grailwar.shared.modules.colossus.actions import (
     Mount,
 )
 from grailwar.shared.modules.colossus.data import load_colossus
+from grailwar.shared.modules.tactics import Concentrate
 from helpers import act, find, game, place, types
 from test_tactics import play_steps
 
@@ -539,13 +546,22 @@ def test_the_view_shows_the_body_and_the_raid_but_no_factor_and_no_dodge():
     assert "factor" not in text and "dodge" not in text and "200" not in text
 
 
-def test_a_rebuilt_state_plays_on_with_guessed_factors():
+def test_a_rebuilt_state_plays_on_with_drawn_factors():
+    """A bot's rebuilt state (`determinize`) holds the public colossus and factors drawn from
+    the values that exist (never read from the real state); it plays on alike."""
     s = climber("crown")
-    rebuilt = state_from_view(view_for(s, 0), RULES, random.Random(1))
-    st = module(rebuilt).st(rebuilt)
-    assert set(st.factors) == {100} and st.raid == module(s).raid(s)._replace(
-        dodge_left=module(rebuilt).data.dodge_uses)
-    assert legal_actions(rebuilt, 0) == legal_actions(s, 0)
+    drawn = set()
+    for seed in range(12):
+        rebuilt = state_from_view(view_for(s, 0), RULES, random.Random(seed))
+        st = module(rebuilt).st(rebuilt)
+        assert set(st.factors) <= {0, 50, 100, 200}
+        assert st.raid._replace(dodge_left=0) == module(s).raid(s)._replace(dodge_left=0)
+        assert legal_actions(rebuilt, 0) == legal_actions(s, 0)
+        drawn.add(st.factors)
+    assert len(drawn) > 1  # drawn, not read: they differ from one rebuild to the next
+    flat = s.clone()
+    module(flat).rebuild(flat, view_for(s, 0)["modules"]["colossus"]["state"])
+    assert set(module(flat).st(flat).factors) == {100}
 
 
 # --- actions on the wire (§4) ------------------------------------------------------------------
@@ -623,7 +639,7 @@ def played(level: str, games: int, classes=("saber", "lancer", "archer"), **opti
 
 
 def test_the_random_bot_plays_every_raid_action():
-    assert played("random", 12, scenario="colossus_raid") >= COLOSSUS_ACTIONS
+    assert played("random", 60, scenario="colossus_raid") >= COLOSSUS_ACTIONS
 
 
 def test_the_normal_bot_raids_and_climbs_and_every_camp_wounds_it_in_a_raid_room():
@@ -656,6 +672,25 @@ def test_the_hard_bot_searches_a_raid_without_errors():
     bot = make_bot("hard", 3, iterations=12)
     action = bot.choose(view_for(s, 0), legal_actions(s, 0))
     assert action in legal_actions(s, 0) and bot.last["errors"] == 0
+
+
+def test_hard_bots_play_a_whole_raid_room_without_search_errors():
+    errors = []
+
+    class Counting:
+        needs_view = True
+
+        def __init__(self, seed: int) -> None:
+            self.bot = make_bot("hard", seed, iterations=4)
+
+        def choose(self, view, legal):
+            action = self.bot.choose(view, legal)
+            errors.append(self.bot.last.get("errors", 0))
+            return action
+
+    s = new_game(seed=3, classes=["saber", "lancer"], modules=["colossus"], options=RAID_ROOM)
+    run_match(s, [Counting(3), Counting(4)], arrival_seed=1)
+    assert s.over and module(s).st(s).raids >= 2 and len(errors) > 50 and not any(errors)
 
 
 def test_a_scenario_file_may_start_the_colossus_wounded_and_nothing_else():
@@ -703,3 +738,181 @@ def test_per_round_effects_tick_in_a_raid():
     assert s.prompt.kind == "raid_start"
     assert s.camps[0].hp == hp + bleed.effect.mod("hp_per_round")
     assert s.camps[0].buffs[0].rounds == 2
+
+
+def test_a_camp_that_waited_within_reach_is_offered_to_join_and_it_is_no_time_with_its_master():
+    s = game(("saber", "lancer", "caster"), modules=["colossus"], options=RAID_ROOM)
+    place(s, 0, 40)
+    place(s, 1, 39)
+    place(s, 2, 0)  # too far to join
+    s, _ = apply(s, DeclareRaid(0))
+    s, _ = apply(s, DeclareWait(1))
+    s, events = apply(s, DeclareWait(2))
+    assert find(events, "RaidOpened")[0].data["offered"] == [1]
+    assert s.prompt.kind == "raid_offer" and s.prompt.seats == {1}
+    s, _ = apply(s, AnswerIntervention(1, True))
+    assert s.prompt.kind == "raid_start" and module(s).raid(s).seats == (0, 1)
+    assert s.camps[1].pos == 40
+    for seat in (1, 0):
+        s, _ = apply(s, DeclareDisengage(seat))
+    assert s.camps[1].pos == 39 and s.camps[1].waits == 0 and s.camps[2].waits == 1
+
+
+# --- concentration in a raid (T4.1, T4.3, Z14) -------------------------------------------------
+def test_a_seized_initiative_puts_the_climbers_before_the_colossus():
+    s = setup(raid(("saber", "lancer")), round=4, tiles=((1, "back_3"),))
+    assert Concentrate(0, "initiative") in legal_actions(s, 0)
+    s, _ = apply(s, Concentrate(0, "initiative"))  # a ground raider seizes it for all (Z14)
+    s, _ = apply(s, Ready(1))
+    s, events = act(s, Ready(0), [6, 6])
+    assert find(events, "RaidRoundStarted")[0].data["seized"]
+    s, events = apply(s, Wait(0))
+    assert s.prompt.kind == "climb" and not find(events, "ColossusActed")
+    s, events = apply(s, EndClimb(1))
+    assert find(events, "ColossusAttacked")[0].data["targets"] == [1]
+    s, _ = guard_all(s, [3, 3])
+    assert s.prompt.kind == "raid_start" and module(s).raid(s).round == 5
+
+
+def test_a_failed_seize_keeps_the_colossus_before_the_climbers():
+    s = setup(raid(("saber", "lancer")), round=4, tiles=((1, "back_3"),))
+    s, _ = apply(s, Concentrate(0, "initiative"))
+    s, _ = apply(s, Ready(1))
+    s, _ = act(s, Ready(0), [1, 1])
+    s, events = act(s, Wait(0), [3, 3])
+    assert s.prompt.kind == "raid_reaction" and find(events, "ColossusAttacked")
+
+
+def test_a_concentration_dodge_makes_the_colossus_miss_and_a_failure_is_a_guard():
+    s = setup(raid(("saber",)), round=2)
+    s, _ = to_colossus_phase(s)
+    hp = s.camps[0].hp
+    assert Concentrate(0, "dodge") in legal_actions(s, 0)
+    done, events = act(s.clone(), Concentrate(0, "dodge"), [6, 6])
+    assert find(events, "ColossusStruck")[0].data["hit"] is False and done.camps[0].hp == hp
+    done, events = act(s.clone(), Concentrate(0, "dodge"), [1, 1, 5, 5])
+    guard = s.camps[0].servant.params["end"] // 10
+    assert find(events, "RaiderWounded")[0].data["amount"] == 35 - guard
+
+
+# --- Command Spells in a raid (§5.5) --------------------------------------------------------
+def spells_of(s: GameState, seat: int) -> set[str]:
+    return {a.spell for a in legal_actions(s, seat) if isinstance(a, UseCommandSpell)}
+
+
+def test_command_spells_work_at_raid_prompts_but_teleport():
+    s = climber("back_1")
+    spells = spells_of(s, 0)
+    assert {"retreat", "fighting_spirit", "hp_recovery"} <= spells and "teleport" not in spells
+
+
+def test_retreat_takes_a_climber_out_of_the_raid():
+    s = climber("nape")
+    s, events = apply(s, UseCommandSpell(0, "retreat", "3"))
+    assert find(events, "LeftRaid")[0].data == {"seat": 0, "how": "retreat"}
+    assert module(s).st(s).raid is None and s.camps[0].pos == 3
+    assert find(events, "RaidEnded")[0].data["reason"] == "empty"
+
+
+def test_war_roar_fires_an_undeclared_np_from_the_ground():
+    s = ready_all(raid(("archer",)))
+    assert not any(isinstance(a, FireAtPart) for a in legal_actions(s, 0))
+    s, _ = apply(s, UseCommandSpell(0, "war_roar"))
+    assert FireAtPart(0, "arm") in legal_actions(s, 0)
+
+
+def test_a_raider_uses_its_own_skills_and_its_battle_start_skills_fire():
+    s = raid(("saber",))  # El Cid: Campeador at the first Round's start
+    assert UseSkill(0, "campeador", -1) in legal_actions(s, 0)
+    s, events = act(s, UseSkill(0, "campeador", -1), [1, 1])
+    assert find(events, "SkillUsed") and any(b.source == "campeador" for b in s.camps[0].buffs)
+    assert not any(isinstance(a, UseSkill) and a.target >= 0 for a in legal_actions(s, 0))
+
+
+def test_battle_start_skills_fire_when_a_raid_opens():
+    s = game(("rider",), modules=["colossus"], options=RAID_ROOM)
+    place(s, 0, 40)
+    s, events = act(s, DeclareRaid(0), [1, 1])
+    assert [e.data["skill"] for e in find(events, "SkillUsed")] == ["bogatyr_oath"]
+
+
+# --- ground raiders on the city map (§5.5 phase ①) ---------------------------------------------
+def test_a_ground_raider_in_its_zone_moves_one_square_then_fires_upward_from_there():
+    s = ready_all(raid(("archer",)))
+    moves = {a.to for a in legal_actions(s, 0) if isinstance(a, Move)}
+    assert moves == {33, 39, 41}  # one square: it starts inside the colossus's zone (T1.7)
+    _, at_feet = act(s.clone(), AttackPart(0, "feet", "B", "B"), [6, 5, 5, 5])
+    s, events = apply(s, Move(0, 33))
+    assert s.prompt.kind == "raid_ground" and not any(isinstance(a, Move)
+                                                      for a in legal_actions(s, 0))
+    parts = {a.part for a in legal_actions(s, 0) if isinstance(a, AttackPart)}
+    assert parts == {"chest", "arm"}  # from a square away: the ranged parts only
+    s, events = act(s, AttackPart(0, "arm", "B", "B"), [6, 5, 5, 5])
+    mods = [find(ev, "DiceRolled")[0].data["mod"] for ev in (events, at_feet)]
+    assert mods[0] == mods[1] - 2  # one square of range: -2
+    assert s.prompt.kind == "raid_start" and s.camps[0].pos == 33
+
+
+def test_a_blocked_line_rules_out_the_ranged_parts():
+    s = ready_all(raid(("archer",)))
+    s = s.clone()
+    place(s, 0, 19)  # (5,2): the Radio Tower (5,3) stands between it and the colossus (5,5)
+    assert not any(isinstance(a, AttackPart | FireAtPart) for a in legal_actions(s, 0))
+    place(s, 0, 38)  # (3,5): two squares west, a clear line
+    assert {a.part for a in legal_actions(s, 0) if isinstance(a, AttackPart)} == {"chest", "arm"}
+
+
+def test_a_ground_raider_off_its_square_escapes_the_stomp_and_cannot_climb():
+    s = setup(raid(("saber", "archer")), round=2)
+    s = ready_all(s)
+    first = min(s.prompt.seats)
+    s, _ = apply(s, Move(first, 39))
+    s, _ = apply(s, Wait(first))
+    s, events = apply(s, Wait(min(s.prompt.seats)))
+    assert find(events, "ColossusAttacked")[0].data["targets"] == [1 - first]
+    s, _ = guard_all(s, [1, 1])
+    assert Climb(first) not in legal_actions(s, first) and Climb(1 - first) in legal_actions(
+        s, 1 - first)
+
+
+def test_the_normal_bot_steps_off_its_square_before_the_stomp_and_comes_back_after():
+    bot = make_bot("normal", 1)
+    s = ready_all(setup(raid(("archer",)), round=2))
+    move = bot.choose(view_for(s, 0), legal_actions(s, 0))
+    assert isinstance(move, Move) and move.to != 40
+    s, _ = apply(s, move)
+    assert isinstance(bot.choose(view_for(s, 0), legal_actions(s, 0)), AttackPart | FireAtPart)
+    s = setup(s, round=3)
+    s, _ = apply(s, Wait(0))
+    s = ready_all(s)
+    assert bot.choose(view_for(s, 0), legal_actions(s, 0)) == Move(0, 40)
+
+
+def test_a_support_np_works_in_a_raid_and_powers_the_next_rounds_first_attack():
+    s = raid(("saber",), servants=["gyebaek"])
+    assert DeclareNoblePhantasm(0, 0) in legal_actions(s, 0)
+    s, _ = apply(s, DeclareNoblePhantasm(0, 0))
+    s, _ = apply(s, Ready(0))
+    assert UseNoblePhantasm(0, 0) in legal_actions(s, 0)
+    s, events = apply(s, UseNoblePhantasm(0, 0))
+    assert find(events, "NoblePhantasmFired") and s.camps[0].pending_power > 0
+    assert any(b.source.startswith("np:") for b in s.camps[0].buffs)
+    s = ready_all(s)
+    plain = s.clone()
+    plain.edit(0).pending_power = 0
+    _, without = act(plain, AttackPart(0, "arm", "B", "B"), [4, 4, 5, 5])
+    s, events = act(s, AttackPart(0, "arm", "B", "B"), [4, 4, 5, 5])
+    bonus = s.rules.numbers.np_buster_power
+    assert find(events, "PartHit")[0].data["amount"] == find(without, "PartHit")[0].data[
+        "amount"] + bonus
+    assert s.camps[0].pending_power == 0
+
+
+def test_the_hard_bots_rollouts_climb_and_strike():
+    rng = random.Random(1)
+    s = climber()
+    assert isinstance(rollout_action(s, 0, legal_actions(s, 0), rng), Mount)
+    s = climber("thigh_l")
+    assert isinstance(rollout_action(s, 0, legal_actions(s, 0), rng), ClimbAttack)
+    s, _ = act(s, ClimbMove(0), [2])
+    assert rollout_action(s, 0, legal_actions(s, 0), rng) == ClimbTo(0, "back_1")

@@ -17,6 +17,7 @@ hidden value is drawn from `rng`, consistent with what the view shows:
   investigation tiers, its stored Buster and Quick bonuses and the skills it used this round;
 - the argument of a rival's hidden declaration (the class it investigates, the turn-action
   skill it uses) and the effect of a buff whose source the view hides ("skill", "np");
+- what a rules module hides (`Module.sample`: the colossus's part factors and dodges left);
 - the dice: the generator is reseeded from `rng`, so the future dice are unknown too.
 """
 
@@ -67,6 +68,7 @@ def state_from_view(view: dict[str, Any], rules: Ruleset, rng: random.Random) ->
     for m in state.modules:  # the set-up first, then what the view shows of the module
         m.setup(state)
         m.rebuild(state, mods[m.name]["state"])
+        m.sample(state, rng.choice)
     for camp, cv in zip(camps, view["camps"], strict=True):
         camp.buffs = tuple(_buff(view, state, camp, bv, rng) for bv in cv["buffs"])
     state.day = view["day"]

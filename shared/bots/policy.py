@@ -7,7 +7,8 @@ plays like the normal bot in a few lines: rest when hurt or before the Master wo
 weaker rivals, fire Noble Phantasms, attack with the strongest card, defend with the counter.
 With the tactics module on it also dodges Noble Phantasms, keeps a ranged Servant out of melee
 (one step back from a foe's square when a zone holds it) and walks around the zones of foes it
-is not heading for; lines of fire need nothing, the legal attacks already respect them.
+is not heading for; lines of fire need nothing, the legal attacks already respect them. In the
+colossus's raids it climbs and strikes (`_RAID`).
 """
 
 from __future__ import annotations
@@ -36,6 +37,17 @@ from ..engine.actions import (
     Wait,
 )
 from ..engine.state import Camp, GameState
+from ..modules.colossus import Colossus
+from ..modules.colossus.actions import (
+    AttackPart,
+    Climb,
+    ClimbAttack,
+    ClimbMove,
+    ClimbNoblePhantasm,
+    EndClimb,
+    FireAtPart,
+    Mount,
+)
 from ..modules.tactics import Concentrate, Tactics
 from .tactical import SHOOTERS, ZONE_COST
 
@@ -78,7 +90,19 @@ def rollout_action(s: GameState, seat: int, legal: list[Action], rng: random.Ran
         return AnswerIntervention(seat, ratio(camp) > 0.8 and rng.random() < 0.3)
     if kind == "critical":
         return ChooseReward(seat, "hp" if ratio(camp) < 0.6 else "card:B")
-    return legal[0]
+    if kind == "climb_step":  # up: the highest tile within the roll
+        tiles = next(m for m in s.modules if isinstance(m, Colossus)).data.tiles
+        return max(legal, key=lambda a: tiles[a.tile].height)
+    preferred = _RAID.get(kind, ())
+    return next((a for want in preferred for a in legal if type(a) is want), legal[0])
+
+
+# The colossus's raids (docs/rules.md §11): the first legal action of the first type listed.
+_RAID: dict[str, tuple[type, ...]] = {
+    "raid_start": (DeclareNoblePhantasm, Climb, Ready),
+    "raid_ground": (FireAtPart, AttackPart, Wait),
+    "climb": (Mount, ClimbNoblePhantasm, ClimbAttack, ClimbMove, EndClimb),
+}
 
 
 def _declare(s: GameState, camp: Camp, legal: list[Action], rng: random.Random) -> Action:

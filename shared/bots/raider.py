@@ -13,7 +13,16 @@ from collections import deque
 from functools import cache
 from typing import Any
 
-from ..engine.actions import Action, DeclareDisengage, DeclareNoblePhantasm, Move, Ready, Wait
+from ..engine.actions import (
+    Action,
+    AnswerIntervention,
+    DeclareDisengage,
+    DeclareNoblePhantasm,
+    Move,
+    Ready,
+    UseNoblePhantasm,
+    Wait,
+)
 from ..engine.data import Ruleset
 from ..modules.colossus.actions import (
     AttackPart,
@@ -27,10 +36,13 @@ from ..modules.colossus.actions import (
     FireAtPart,
     Mount,
 )
+from ..modules.tactics import Concentrate
+from ..modules.tactics.lines import crossed
 
 NEAR_VEIN = 3  # squares left to the vein at which the bot joins raids (spec 003 §7)
 RAID_HP = 0.5  # the share of its HP a camp needs to declare a raid
 CLIMB_HP = 0.35  # ... to climb rather than strike from the ground
+DODGE_HP = 0.5  # below this share of its HP it dodges the colossus's attack with concentration
 GROUND_TARGET = "arm"  # what a ground raider aims at (the chest looks big; nothing gets through)
 _CARD_ORDER = "BAQ"
 
@@ -60,14 +72,23 @@ class RaidPlay:
 
     rules: Ruleset
 
-    def raid_declaration(self, view: dict[str, Any], me: dict[str, Any],
-                         legal: list[Action]) -> Action | None:
+    def wants_raid(self, view: dict[str, Any], me: dict[str, Any]) -> bool:
+        """Healthy enough, and the colossus in a raid room or near the vein."""
         col = colossus_view(view)
         if col is None or not col["awake"] or col["destroyed"] or (
                 me["hp"] < me["max_hp"] * RAID_HP):
-            return None
+            return False
         left = len(col["path"]) - 1 - col["path_index"]
-        if col["scenario"] != "colossus_raid" and left > NEAR_VEIN:
+        return col["scenario"] == "colossus_raid" or left <= NEAR_VEIN
+
+    def _raid_offer(self, view: dict[str, Any], me: dict[str, Any],
+                    legal: list[Action]) -> Action:
+        return AnswerIntervention(me["seat"], self.wants_raid(view, me))
+
+    def raid_declaration(self, view: dict[str, Any], me: dict[str, Any],
+                         legal: list[Action]) -> Action | None:
+        col = colossus_view(view)
+        if not self.wants_raid(view, me):
             return None
         raid = DeclareRaid(me["seat"])
         if raid in legal:
@@ -95,6 +116,17 @@ class RaidPlay:
 
     def _raid_ground(self, view: dict[str, Any], me: dict[str, Any],
                      legal: list[Action]) -> Action:
+        col = colossus_view(view)
+        step = next(x for x in col["script"] if x["id"] == col["raid"]["step"])
+        if step["attack"] and step["attack"]["targets"] == "ground_and_feet":
+            away = self._step_off(view, col, legal)  # the stomp strikes only its square
+            if away is not None:
+                return away
+        elif Move(me["seat"], col["square"]) in legal:  # back under it, to climb next Round
+            return Move(me["seat"], col["square"])
+        boost = UseNoblePhantasm(me["seat"], me["seat"])  # a support NP before striking
+        if boost in legal:
+            return boost
         fire = [a for a in legal if isinstance(a, FireAtPart) and a.part == GROUND_TARGET]
         if fire:
             return fire[0]
@@ -103,9 +135,24 @@ class RaidPlay:
             return min(attacks, key=lambda a: _CARD_ORDER.index(a.kind))
         return Wait(me["seat"])
 
+    def _step_off(self, view: dict[str, Any], col: dict[str, Any],
+                  legal: list[Action]) -> Action | None:
+        """A Move off the colossus's square to one with a clear line to it, if any."""
+        width = self.rules.maps[view["map"]].width
+        walls = set(view["modules"]["tactics"]["state"]["blocking"])
+        square = col["square"]
+        for move in (a for a in legal if isinstance(a, Move)):
+            if not any(q in walls for q in crossed(width, move.to, square)):
+                return move
+        return None
+
     def _raid_reaction(self, view: dict[str, Any], me: dict[str, Any],
                        legal: list[Action]) -> Action:
-        return self._reaction(view, me, legal)
+        """Dodge with concentration when hurt (T4.3), else the normal bot's Reaction."""
+        dodge = Concentrate(me["seat"], "dodge")
+        if dodge in legal and me["hp"] < me["max_hp"] * DODGE_HP:
+            return dodge
+        return self._reaction(view, me, [a for a in legal if a != dodge])
 
     def _climb(self, view: dict[str, Any], me: dict[str, Any], legal: list[Action]) -> Action:
         seat = me["seat"]
@@ -115,6 +162,9 @@ class RaidPlay:
         if mounts:
             return mounts[0]
         here = raid["tiles"][str(seat)]
+        boost = UseNoblePhantasm(seat, seat)
+        if boost in legal and raid["slots"] >= 2:
+            return boost
         strike = [a for a in legal if isinstance(a, ClimbNoblePhantasm)] or sorted(
             (a for a in legal if isinstance(a, ClimbAttack)),
             key=lambda a: _CARD_ORDER.index(a.kind))

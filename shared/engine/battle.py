@@ -79,13 +79,18 @@ def begin_battle(s: GameState) -> None:
         camp.np_target = -1
         camp.skills_used = frozenset()
     core.emit(s, "BattleStarted", seats=list(b.seats), square=b.square)
-    for seat in b.seats:
-        for skill in core.skills_of(s, s.camps[seat], "automatic"):
-            if skill.trigger == "battle_start" and powers.usable_skill(s, s.camps[seat], skill):
-                powers.run_skill(s, seat, skill, -1)
+    battle_start_skills(s, b.seats)
     for m in s.modules:
         m.on_battle_start(s)
     round_upkeep(s)
+
+
+def battle_start_skills(s: GameState, seats: tuple[int, ...]) -> None:
+    """The automatic skills that fire when a battle (or a raid) starts."""
+    for seat in seats:
+        for skill in core.skills_of(s, s.camps[seat], "automatic"):
+            if skill.trigger == "battle_start" and powers.usable_skill(s, s.camps[seat], skill):
+                powers.run_skill(s, seat, skill, -1)
 
 
 def round_upkeep(s: GameState, seats: tuple[int, ...] | None = None) -> None:
@@ -554,16 +559,8 @@ def use_noble_phantasm(s: GameState, action: UseNoblePhantasm) -> None:
     b.acted = True
     np = s.camps[seat].servant.np
     fire_costs(s, seat)
-    n = s.rules.numbers
     if np.kind == "support":
-        core.apply_effect(s, seat, np.self_effect, "np:" + np.id, np.duration, removable=True)
-        if np.card in "BQ":
-            camp = s.edit(seat)
-            camp.pending_round = b.round + 1
-            if np.card == "B":
-                camp.pending_power += n.np_buster_power
-            else:
-                camp.pending_crit += n.np_quick_crit
+        support_np(s, seat, b.round)
         next_activation(s)
         return
     d = distance(city(s), s.camps[seat].pos, s.camps[target].pos)
@@ -573,6 +570,21 @@ def use_noble_phantasm(s: GameState, action: UseNoblePhantasm) -> None:
         next_activation(s)
         return
     roll_hit(s, seat, target, np.card, d, noble_phantasm=True)
+
+
+def support_np(s: GameState, seat: int, round_no: int) -> None:
+    """A fired support NP: its buff, and for a Buster or Quick one a bonus to the first attack
+    of the next round."""
+    np = s.camps[seat].servant.np
+    n = s.rules.numbers
+    core.apply_effect(s, seat, np.self_effect, "np:" + np.id, np.duration, removable=True)
+    if np.card in "BQ":
+        camp = s.edit(seat)
+        camp.pending_round = round_no + 1
+        if np.card == "B":
+            camp.pending_power += n.np_buster_power
+        else:
+            camp.pending_crit += n.np_quick_crit
 
 
 def np_damage(s: GameState, seat: int, d: int) -> list[Part]:
@@ -626,16 +638,18 @@ def take_buster(s: GameState, seat: int) -> int:
     return value
 
 
-def take_pending(s: GameState, seat: int) -> tuple[int, int]:
+def take_pending(s: GameState, seat: int, round_no: int | None = None) -> tuple[int, int]:
     """A non-attack NP's bonus for the first attack of the next round (power, crit); an
-    attack made later than that round finds it gone."""
+    attack made later than that round finds it gone. `round_no`: the round now (default: the
+    battle's; a raid gives its own)."""
     camp = s.camps[seat]
-    if not (camp.pending_power or camp.pending_crit) or s.battle.round < camp.pending_round:
+    now = s.battle.round if round_no is None else round_no
+    if not (camp.pending_power or camp.pending_crit) or now < camp.pending_round:
         return 0, 0
     camp = s.edit(seat)
     out = camp.pending_power, camp.pending_crit
     camp.pending_power = camp.pending_crit = 0
-    return out if s.battle.round == camp.pending_round else (0, 0)
+    return out if now == camp.pending_round else (0, 0)
 
 
 def take_quick(s: GameState, seat: int) -> int:
@@ -819,8 +833,8 @@ def _square_args(seat: int, spell: str, squares: int, skip: int) -> tuple[UseCom
 def _cast_square_spell(s: GameState, action: UseCommandSpell, spell: CommandSpell) -> None:
     """Retreat leaves the battle; a Teleport in battle only moves (battles use the city map)."""
     seat = action.seat
-    if spell.special == "retreat":
-        leave_battle(s, seat, "retreat")
+    if spell.special == "retreat" and s.battle is not None and seat in s.battle.seats:
+        leave_battle(s, seat, "retreat")  # (a raid's module takes its raider out itself)
     camp = s.edit(seat)
     camp.pos = int(action.arg)
     core.emit(s, "Moved", seat=seat, to=camp.pos)

@@ -11,7 +11,7 @@ the engine never calls one. `docs/modules.md` describes each hook and when it ru
 
 from __future__ import annotations
 
-from collections.abc import Mapping, Sequence
+from collections.abc import Callable, Mapping, Sequence
 from dataclasses import dataclass
 from typing import TYPE_CHECKING, Any, ClassVar
 
@@ -150,6 +150,10 @@ class Module:
     def rebuild(self, s: GameState, view: Any) -> None:
         """Set the module's state from its `view` (a bot rebuilding a game from one seat's view),
         sampling nothing: hidden parts stay at their set-up values."""
+
+    def sample(self, s: GameState, choose: Callable[[Sequence[Any]], Any]) -> None:
+        """After `rebuild`, draw each value the view hides with `choose` (one of the given
+        values; `bots.determinize` passes its random generator's choice)."""
 
     def text(self, s: GameState) -> list[str]:
         """Lines of the canonical text form (`to_text`)."""

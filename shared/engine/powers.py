@@ -106,12 +106,15 @@ def register_special(name: str | None, special: SpellSpecial) -> None:
     SPECIALS[name] = special
 
 
-def command_spell_actions(s: GameState, seat: int, in_main: bool = False) -> list[Action]:
-    """Every Command Spell this seat may cast now (never while its Master sleeps)."""
+def command_spell_actions(s: GameState, seat: int, in_main: bool = False,
+                          in_battle: bool | None = None) -> list[Action]:
+    """Every Command Spell this seat may cast now (never while its Master sleeps); a module's
+    battle (the colossus's raid) says `in_battle` itself."""
     camp = s.camps[seat]
     if camp.asleep or camp.spells <= 0:
         return []
-    in_battle = s.battle is not None and seat in s.battle.seats
+    if in_battle is None:
+        in_battle = s.battle is not None and seat in s.battle.seats
     out: list[Action] = []
     for spell in s.rules.command_spells.values():
         if spell.cost > camp.spells or (spell.when == "battle" and not in_battle):

@@ -4,25 +4,30 @@
 The module owns the march between raids (`on_turn_end`), the Raid Turn action (a declaration
 kind of the base window) and the raid battle (`raid.RaidRules`, walked by `advance`). It turns
 tactics on. The colossus is never a seat: it lives in this module's slot. Its part factors and
-its dodges left never leave the engine (`view` shows neither; `rebuild` guesses them).
+its dodges left never leave the engine (`view` shows neither; a bot's rebuilt state draws
+them, `sample`).
 `docs/rules.md` "The colossus" states each rule with its seed section.
 """
 
 from __future__ import annotations
 
-from collections.abc import Mapping
+from collections.abc import Callable, Mapping, Sequence
 from typing import Any, ClassVar
 
 from ...engine import core, prompts, turns
 from ...engine.actions import (
     Action,
+    AnswerIntervention,
     DeclareAmbush,
     DeclareDisengage,
     DeclareEncounter,
     DeclareNoblePhantasm,
     DeclareSoulEating,
+    Move,
     React,
     Ready,
+    UseCommandSpell,
+    UseNoblePhantasm,
     Wait,
 )
 from ...engine.core import city
@@ -30,6 +35,7 @@ from ...engine.data import Ruleset
 from ...engine.geometry import distance
 from ...engine.modules import Module, OptionSpec, register
 from ...engine.state import Declaration, GameState
+from ..tactics import Concentrate
 from .actions import (
     COLOSSUS,
     AttackPart,
@@ -180,6 +186,14 @@ class Colossus(RaidRules, Module):
                 actions = [*actions, DeclareRaid(seat)]
         return actions
 
+    def on_action(self, s: GameState, action: Action) -> None:
+        """Retreat takes a raider out of the raid from anywhere, a climber too (§5.5)."""
+        raid = self.st(s).raid
+        if (raid is not None and isinstance(action, UseCommandSpell)
+                and action.seat in raid.seats
+                and s.rules.command_spells[action.spell].special == "retreat"):
+            self.leave(s, action.seat, "retreat")
+
     def resolve_raid(self, s: GameState, i: int, decl: Declaration) -> None:
         self.open_raid(s, i, decl)
 
@@ -219,6 +233,8 @@ class Colossus(RaidRules, Module):
             "cursor": raid.cursor, "actor": actor, "slots": raid.slots,
             "attacked": raid.attacked, "budget": raid.budget, "roll_value": raid.roll_value,
             "strike": list(raid.strike), "roll": None if raid.roll is None else list(raid.roll),
+            "offered": sorted(raid.offered), "seize": sorted(raid.seize), "seized": raid.seized,
+            "moved": raid.moved,
             "np": {str(x): [s.camps[x].np_target, s.camps[x].np_round] for x in raid.joined},
         }
 
@@ -235,7 +251,8 @@ class Colossus(RaidRules, Module):
                 tuple(sorted((int(x), t) for x, t in rv["tiles"].items())),
                 tuple(rv["initiative"]), tuple(rv["order"]), rv["cursor"], rv["slots"],
                 rv["attacked"], rv["budget"], rv["roll_value"], tuple(rv["strike"]),
-                None if rv["roll"] is None else tuple(rv["roll"]))
+                None if rv["roll"] is None else tuple(rv["roll"]), frozenset(rv["offered"]),
+                frozenset(rv["seize"]), rv["seized"], rv["moved"])
             for x, (target, round_no) in rv["np"].items():
                 camp = s.camps[int(x)]
                 camp.np_target, camp.np_round = target, round_no
@@ -254,6 +271,16 @@ class Colossus(RaidRules, Module):
                 raise ValueError(f"module_state.colossus.{key}: only hp, an integer from 1 "
                                  f"to its HP ({st.hp}) once it is awake")
             self.put(s, hp=value)
+
+    def sample(self, s: GameState, choose: Callable[[Sequence[Any]], Any]) -> None:
+        """A rebuilt state's secrets drawn: each part's factor one of the data's factor values
+        (the table knows which values exist, not where), and the dodges left."""
+        values = sorted(set(self.data.factors.values()))
+        st = self.st(s)
+        raid = st.raid
+        if raid is not None:
+            raid = raid._replace(dodge_left=choose(range(self.data.dodge_uses + 1)))
+        self.put(s, factors=tuple(choose(values) for _ in self.data.factors), raid=raid)
 
     def text(self, s: GameState) -> list[str]:
         st = self.st(s)
@@ -292,32 +319,46 @@ turns.register_declaration(DeclareRaid, "raid",
 prompts.extend("declare", Colossus.name, {DeclareRaid: turns.declare}, ("DeclareRaid",))
 for _kind in (
     prompts.PromptKind(
+        "raid_offer", lambda s, seat: [AnswerIntervention(seat, True),
+                                       AnswerIntervention(seat, False)],
+        {AnswerIntervention: lambda s, a: _colossus(s).answer_offer(s, a)},
+        lambda s, seat: AnswerIntervention(seat, False),
+        verbs=("InterveneJoin", "InterveneStay"), battle=True,
+        doc="camps that declared Wait within reach of a raid that opened"),
+    prompts.PromptKind(
         "raid_start", lambda s, seat: _colossus(s).start_actions(s, seat),
-        dict.fromkeys((Ready, Climb, DeclareNoblePhantasm, DeclareDisengage),
+        dict.fromkeys((Ready, Climb, DeclareNoblePhantasm, DeclareDisengage, Concentrate),
                       lambda s, a: _colossus(s).start_action(s, a)),
         lambda s, seat: Ready(seat),
-        verbs=("Ready", "Climb", "DeclareNoblePhantasm", "DeclareDisengage"),
+        verbs=("Ready", "Climb", "DeclareNoblePhantasm", "DeclareDisengage", "Concentrate",
+               "UseSkill", "UseCommandSpell"),
         battle=True, doc="a raid Round's start: every raider, until all are Ready"),
     prompts.PromptKind(
         "raid_ground", lambda s, seat: _colossus(s).ground_actions(s, seat),
-        dict.fromkeys((AttackPart, FireAtPart, Wait),
+        dict.fromkeys((AttackPart, FireAtPart, UseNoblePhantasm, Move, Wait),
                       lambda s, a: _colossus(s).ground_action(s, a)),
         lambda s, seat: Wait(seat), timer="main_s",
-        verbs=("AttackPart", "FireAtPart", "Wait"), battle=True,
+        verbs=("AttackPart", "FireAtPart", "UseNoblePhantasm", "Move", "Wait", "UseSkill",
+               "UseCommandSpell"),
+        battle=True,
         doc="phase 1: a ground raider's Main Action against the colossus"),
     prompts.PromptKind(
         "raid_reaction", lambda s, seat: _colossus(s).reaction_actions(s, seat),
-        {React: lambda s, a: _colossus(s).react(s, a)},
+        {React: lambda s, a: _colossus(s).react(s, a),
+         Concentrate: lambda s, a: _colossus(s).dodge(s, a)},
         lambda s, seat: React(seat, "G", ""), timer="reaction_s",
-        verbs=("ReactDefend", "ReactLuck", "ReactGuard"), battle=True,
+        verbs=("ReactDefend", "ReactLuck", "ReactGuard", "Concentrate", "UseSkill",
+               "UseCommandSpell"),
+        battle=True,
         doc="phase 2: a target of the colossus's attack"),
     prompts.PromptKind(
         "climb", lambda s, seat: _colossus(s).climb_actions(s, seat),
-        dict.fromkeys((Mount, ClimbMove, ClimbAttack, ClimbNoblePhantasm, Dismount, EndClimb),
+        dict.fromkeys((Mount, ClimbMove, ClimbAttack, ClimbNoblePhantasm, UseNoblePhantasm,
+                       Dismount, EndClimb),
                       lambda s, a: _colossus(s).climb_action(s, a)),
         lambda s, seat: EndClimb(seat), timer="main_s",
         verbs=("Mount", "ClimbMove", "ClimbAttack", "ClimbNoblePhantasm", "Dismount",
-               "EndClimb"), battle=True,
+               "EndClimb", "UseNoblePhantasm", "UseSkill", "UseCommandSpell"), battle=True,
         doc="phase 3: a climber's next slot (three a Round, one attack)"),
     prompts.PromptKind(
         "climb_step", lambda s, seat: _colossus(s).step_actions(s, seat),

@@ -59,6 +59,7 @@ class ColossusData:
     cling_penalty: int
     fall_damage_per_tile: int
     raid_rounds: int
+    zoc_radius: int
     hold_damage: int
     eat_damage: Dice
     dodge_uses: int
@@ -91,6 +92,7 @@ def load_colossus(rules: Ruleset, root: Path | None = None) -> ColossusData:
         "cling_penalty": numbers.integer("cling_penalty", 0, 20),
         "fall_damage_per_tile": numbers.integer("fall_damage_per_tile", 0, 100),
         "raid_rounds": numbers.integer("raid_rounds", 1, 30),
+        "zoc_radius": numbers.integer("zoc_radius", 0, 5),
         "hold_damage": numbers.integer("hold_damage", 0, 100000),
         "eat_damage": numbers.dice("eat_damage"),
         "dodge_uses": numbers.integer("dodge_uses", 0, 10),

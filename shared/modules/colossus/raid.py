@@ -1,7 +1,8 @@
 """The raid battle (spec 003 §5.5, T7): its own stage machine, walked by the module's `advance`.
 
-A Round runs round_start → ground (phase ①) → colossus (phase ②, with a Reaction per target of
-its attack) → climb (phase ③) → the next Round. It reuses the base game's pieces: card spending,
+It opens on an offer to the camps that declared Wait nearby; then a Round runs round_start →
+ground (phase ①) → colossus (phase ②, with a Reaction per target of its attack) → climb
+(phase ③) → the next Round. It reuses the base game's pieces: card spending,
 the damage formulas, checks, criticals and their rewards, fumbles, Guts. The colossus is not a
 seat: its checks are rolled for `COLOSSUS`, and nothing of it lives in `s.camps`.
 """
@@ -11,11 +12,25 @@ from __future__ import annotations
 from collections import deque
 from typing import TYPE_CHECKING, Any
 
-from ...engine import battle, core
-from ...engine.actions import Action, DeclareDisengage, DeclareNoblePhantasm, React, Ready, Wait
-from ...engine.core import CHECK_STAT, COUNTER
+from ...engine import battle, core, powers
+from ...engine.actions import (
+    Action,
+    AnswerIntervention,
+    DeclareDisengage,
+    DeclareNoblePhantasm,
+    Move,
+    React,
+    Ready,
+    UseNoblePhantasm,
+    UseSkill,
+    Wait,
+)
+from ...engine.core import CHECK_STAT, COUNTER, city
 from ...engine.data import Dice
+from ...engine.geometry import distance, reachable
 from ...engine.state import Declaration, GameState, Prompt
+from ..tactics import Concentrate, Tactics
+from ..tactics.lines import crossed, zone
 from .actions import (
     COLOSSUS,
     AttackPart,
@@ -92,7 +107,8 @@ class RaidRules:
     # --- opening and closing --------------------------------------------------------------
     def open_raid(self, s: GameState, i: int, decl: Declaration) -> None:
         """The first Raid declaration of the Turn resolves: every camp that declared Raid and
-        has not fought yet joins and goes to the colossus's square (§5.5)."""
+        has not fought yet joins and goes to the colossus's square; camps that declared Wait
+        within their Movement of it are offered to join (§5.5, base §5.2)."""
         st = self.st(s)
         if not st.awake or st.destroyed or st.raid is not None:
             core.emit(s, "ActionCancelled", seat=decl.seat, kind="raid")
@@ -100,21 +116,53 @@ class RaidRules:
         seats = tuple(sorted({decl.seat, *(d.seat for d in s.decls[i + 1:] if d.kind == "raid"
                                            and s.camps[d.seat].alive
                                            and d.seat not in s.fought)}))
-        homes = tuple((x, s.camps[x].pos) for x in seats)
-        for x in seats:  # hands are dealt as at a battle's start
-            camp = s.edit(x)
-            camp.pos = st.square
-            camp.hand = camp.servant.cards
-            camp.buster = camp.quick = 0
-            camp.np_target = -1
-            camp.skills_used = frozenset()
         s.fought = s.fought | set(seats)
+        offered = frozenset(
+            d.seat for d in s.decls if d.kind == "wait" and s.camps[d.seat].alive
+            and d.seat not in s.fought
+            and distance(city(s), s.camps[d.seat].pos, st.square)
+            <= core.movement(s, s.camps[d.seat]))
         tilts = tuple(self.data.surfaces.values())
-        self.put(s, raids=st.raids + 1,
-                 raid=Raid(seats, seats, homes, tilts, self.data.dodge_uses))
-        core.emit(s, "RaidOpened", seats=list(seats), square=st.square)
+        self.put(s, raids=st.raids + 1, raid=Raid((), (), (), tilts, self.data.dodge_uses,
+                                                  offered=offered))
+        for x in seats:
+            self.enlist(s, x)
+        core.emit(s, "RaidOpened", seats=list(seats), square=st.square, offered=sorted(offered))
         core.emit(s, "ColossusTelegraphed", move=self.step_of(1).id, round=1)
-        battle.round_upkeep(s, seats)
+
+    def enlist(self, s: GameState, seat: int) -> None:
+        """A raider goes to the colossus's square with its hand dealt, as at a battle's start."""
+        raid = self.raid(s)
+        self.put_raid(s, seats=(*raid.seats, seat), joined=(*raid.joined, seat),
+                      homes=(*raid.homes, (seat, s.camps[seat].pos)))
+        camp = s.edit(seat)
+        camp.pos = self.st(s).square
+        camp.hand = camp.servant.cards
+        camp.buster = camp.quick = 0
+        camp.np_target = -1
+        camp.skills_used = frozenset()
+        tactics = self.tactics(s)
+        uses = list(tactics.st(s).uses)
+        uses[seat] = tactics.data.concentration_uses  # refilled, as at a battle's start
+        tactics.put(s, uses=tuple(uses))
+
+    def tactics(self, s: GameState) -> Tactics:
+        return next(m for m in s.modules if isinstance(m, Tactics))
+
+    def concentration_left(self, s: GameState, seat: int) -> int:
+        """Concentration rolls the raider may still declare (0 with the sub-option off)."""
+        tactics = self.tactics(s)
+        if not tactics.concentration:
+            return 0
+        return tactics.st(s).uses[seat] - (seat in self.raid(s).seize)
+
+    def answer_offer(self, s: GameState, action: AnswerIntervention) -> None:
+        seat = action.seat
+        self.put_raid(s, offered=self.raid(s).offered - {seat})
+        if action.join:
+            s.fought = s.fought | {seat}
+            self.enlist(s, seat)
+        core.emit(s, "InterventionAnswered", seat=seat, join=action.join)
 
     def end_raid(self, s: GameState, reason: str) -> None:
         """Climbers come down, everyone goes home; the colossus keeps its wounds (§5.5)."""
@@ -128,15 +176,30 @@ class RaidRules:
         core.emit(s, "RaidEnded", reason=reason, remaining=list(raid.seats), rounds=raid.round)
         self.put(s, raid=None)
 
-    def leave(self, s: GameState, seat: int) -> None:
-        """A ground raider disengages: it is out at once, home again (the colossus never
-        catches anyone)."""
+    def leave(self, s: GameState, seat: int, how: str = "disengaged") -> None:
+        """A ground raider disengages (or any raider's Master calls it back with Retreat): it
+        is out at once, home again (the colossus never catches anyone)."""
         raid = self.raid(s)
         home = next(h for x, h in raid.homes if x == seat)
         s.edit(seat).pos = home
         self.put_raid(s, seats=tuple(x for x in raid.seats if x != seat),
-                      homes=tuple(h for h in raid.homes if h[0] != seat))
-        core.emit(s, "LeftRaid", seat=seat)
+                      homes=tuple(h for h in raid.homes if h[0] != seat),
+                      tiles=raid.with_tile(seat, ""))
+        core.emit(s, "LeftRaid", seat=seat, how=how)
+
+    def skills(self, s: GameState, seat: int, *timings: str) -> list[Action]:
+        """A raider's self-targeted skills, as at a battle prompt ("optional" and the
+        prompt's `timings`): skills aim at seats, and no raider is another's enemy (T3.2)."""
+        camp = s.camps[seat]
+        return [UseSkill(seat, sk.id, -1) for timing in ("optional", *timings)
+                for sk in core.skills_of(s, camp, timing)
+                if sk.target != "enemy" and powers.usable_skill(s, camp, sk)]
+
+    def spells(self, s: GameState, seat: int, in_main: bool = False) -> list[Action]:
+        """The Command Spells of a raider (§5.5: at every prompt; a raid is a battle for them),
+        but Teleport: a raider stays on its square."""
+        return [a for a in powers.command_spell_actions(s, seat, in_main, in_battle=True)
+                if s.rules.command_spells[a.spell].special != "teleport"]
 
     # --- walking -------------------------------------------------------------------------------
     def raid_step(self, s: GameState) -> bool:
@@ -164,6 +227,15 @@ class RaidRules:
             if getattr(self, "_stage_" + raid.stage)(s, raid):
                 return True
 
+    def _stage_offer(self, s: GameState, raid: Raid) -> bool:
+        if raid.offered:
+            s.prompt = Prompt("raid_offer", raid.offered)
+            return True
+        self.put_raid(s, stage="round_start")
+        battle.battle_start_skills(s, raid.seats)
+        battle.round_upkeep(s, raid.seats)
+        return False
+
     def _stage_round_start(self, s: GameState, raid: Raid) -> bool:
         waiting = frozenset(raid.seats) - raid.ready
         if waiting:
@@ -171,20 +243,41 @@ class RaidRules:
             return True
         order = tuple(sorted(raid.seats, key=lambda x: (
             -core.param(s, s.camps[x], "agi"), -core.param(s, s.camps[x], "luk"), x)))
+        # T4.1, Z14: one raider's success seizes the initiative for all: climbers before it
+        won = [self.tactics(s).roll(s, x, "initiative") for x in order if x in raid.seize]
         ground = tuple(x for x in order if not raid.tile_of(x) and x not in raid.climbing)
-        self.put_raid(s, initiative=order, order=ground, cursor=0, stage="ground")
-        core.emit(s, "RaidRoundStarted", round=raid.round, order=list(order))
+        self.put_raid(s, initiative=order, order=ground, cursor=0, stage="ground",
+                      seize=frozenset(), seized=any(won))
+        core.emit(s, "RaidRoundStarted", round=raid.round, order=list(order),
+                  seized=any(won))
         return False
 
     def _stage_ground(self, s: GameState, raid: Raid) -> bool:
         if raid.cursor >= len(raid.order):
-            self.put_raid(s, stage="colossus")
+            self.next_phase(s, "ground")
         elif raid.order[raid.cursor] not in raid.seats:
             self.put_raid(s, cursor=raid.cursor + 1)
         else:
             s.prompt = Prompt("raid_ground", frozenset({raid.order[raid.cursor]}))
             return True
         return False
+
+    def next_phase(self, s: GameState, done: str) -> None:
+        """T7.1: ground, colossus, climbers; ground, climbers, colossus when a raider seized
+        the initiative (T4.1)."""
+        raid = self.raid(s)
+        phases = ("ground", "climb", "colossus") if raid.seized else (
+            "ground", "colossus", "climb")
+        i = phases.index(done) + 1
+        if i == len(phases):
+            self.end_round(s)
+        elif phases[i] == "colossus":
+            self.put_raid(s, stage="colossus")
+        else:
+            climbers = tuple(x for x in raid.initiative if x in raid.seats
+                             and (raid.tile_of(x) or x in raid.climbing))
+            self.put_raid(s, stage="climb", order=climbers, cursor=0, slots=SLOTS,
+                          attacked=False, budget=0)
 
     def _stage_colossus(self, s: GameState, raid: Raid) -> bool:
         """Phase ②: the script's step, tilts first (then shake-offs), then its attack."""
@@ -202,10 +295,8 @@ class RaidRules:
     def _stage_reaction(self, s: GameState, raid: Raid) -> bool:
         strike = tuple(x for x in raid.strike if x in raid.seats)
         if not strike:
-            climbers = tuple(x for x in raid.initiative if x in raid.seats
-                             and (raid.tile_of(x) or x in raid.climbing))
-            self.put_raid(s, stage="climb", strike=(), roll=None, order=climbers, cursor=0,
-                          slots=SLOTS, attacked=False, budget=0)
+            self.put_raid(s, strike=(), roll=None)
+            self.next_phase(s, "colossus")
             return False
         if raid.roll is None:
             attack = self.step_of(raid.round).attack
@@ -216,7 +307,7 @@ class RaidRules:
 
     def _stage_climb(self, s: GameState, raid: Raid) -> bool:
         if raid.cursor >= len(raid.order):
-            self.end_round(s)
+            self.next_phase(s, "climb")
             return False
         actor = raid.order[raid.cursor]
         if actor not in raid.seats or (raid.slots <= 0 and raid.budget <= 0):
@@ -277,9 +368,11 @@ class RaidRules:
         kind = step.attack.targets
         if kind == "all":
             return raid.seats
-        if kind == "ground_and_feet":
-            return tuple(x for x in raid.seats if not raid.tile_of(x)
-                         or tiles[raid.tile_of(x)].surface == "feet")
+        if kind == "ground_and_feet":  # on its square: a ground raider who stepped off is safe
+            square = self.st(s).square
+            return tuple(x for x in raid.seats if (tiles[raid.tile_of(x)].surface == "feet"
+                                                   if raid.tile_of(x)
+                                                   else s.camps[x].pos == square))
         on_back = [(tiles[t].height, -x) for x, t in raid.tiles if tiles[t].surface == "back"]
         return (-max(on_back)[1],) if on_back else ()
 
@@ -334,7 +427,8 @@ class RaidRules:
         raid = self.raid(s)
         camp = s.camps[seat]
         n = s.rules.numbers
-        crit = battle.take_quick(s, seat)
+        power, crit = battle.take_pending(s, seat, raid.round)  # a support NP's bonus
+        crit += battle.take_quick(s, seat)
         if noble_phantasm:
             mod = (n.np_hit_bonus + core.param(s, camp, "np") // n.np_hit_divisor
                    + core.mod(s, camp, "checks"))
@@ -362,7 +456,8 @@ class RaidRules:
         parts = (battle.np_damage(s, seat, distance) if noble_phantasm
                  else battle.normal_damage(s, seat, kind, distance))
         factor = self.st(s).factors[list(self.data.factors).index(part)]
-        self.wound_colossus(s, seat, part, max(0, sum(v for _k, v in parts)) * factor // 100)
+        total = sum(v for _k, v in parts) + power
+        self.wound_colossus(s, seat, part, max(0, total) * factor // 100)
 
     def wound_colossus(self, s: GameState, seat: int, part: str, amount: int) -> None:
         st = self.st(s)
@@ -380,15 +475,19 @@ class RaidRules:
         camp = s.camps[seat]
         out: list[Action] = [Ready(seat)]
         on_ground = not raid.tile_of(seat)
-        if on_ground and seat not in raid.climbing:
+        if on_ground and seat not in raid.climbing and camp.pos == self.st(s).square:
             out.append(Climb(seat))
         np = camp.servant.np
-        if (np.kind == "attack" and camp.np_target < 0 and core.can_pay(camp, np.mp)
-                and camp.hand.count(np.card) >= np.cards):
-            out.append(DeclareNoblePhantasm(seat, COLOSSUS))
+        if (np.kind != "constant" and camp.np_target < 0 and core.can_pay(camp, np.mp)
+                and camp.hand.count(np.card) >= np.cards
+                and not core.buff_active(camp, "np:" + np.id)):
+            out.append(DeclareNoblePhantasm(seat, COLOSSUS if np.kind == "attack" else seat))
         if on_ground and seat not in raid.climbing:
             out.append(DeclareDisengage(seat))
-        return out
+        if seat not in raid.seize and self.concentration_left(s, seat) > 0:
+            out.append(Concentrate(seat, "initiative"))
+        timings = ("round_start", "combat_start") if raid.round == 1 else ("round_start",)
+        return [*out, *self.skills(s, seat, *timings), *self.spells(s, seat)]
 
     def start_action(self, s: GameState, action: Action) -> None:
         raid = self.raid(s)
@@ -398,48 +497,102 @@ class RaidRules:
         elif isinstance(action, Climb):
             self.put_raid(s, climbing=raid.climbing | {seat})
             core.emit(s, "ClimbDeclared", seat=seat)
+        elif isinstance(action, Concentrate):
+            self.put_raid(s, seize=raid.seize | {seat})
+            core.emit(s, "ConcentrationDeclared", seat=seat, use=action.use)
         elif isinstance(action, DeclareNoblePhantasm):
             camp = s.edit(seat)
-            camp.np_target = COLOSSUS
+            camp.np_target = action.target
             camp.np_round = raid.round
-            core.emit(s, "NoblePhantasmDeclared", seat=seat, target=COLOSSUS)
+            core.emit(s, "NoblePhantasmDeclared", seat=seat, target=action.target)
         else:
             self.leave(s, seat)
 
-    def np_charged(self, s: GameState, camp: Camp) -> bool:
+    def np_charged(self, s: GameState, camp: Camp, kind: str = "attack") -> bool:
+        """Its Noble Phantasm of `kind` may fire now: declared (at the colossus, or a support
+        one at itself) and charged, or War Roar; paid for in MP and cards."""
         np = camp.servant.np
         raid = self.raid(s)
-        return (np.kind == "attack" and camp.np_target == COLOSSUS
-                and raid.round >= camp.np_round + np.charge and core.can_pay(camp, np.mp)
+        aim = COLOSSUS if kind == "attack" else camp.seat
+        charged = (camp.war_roar and kind == "attack") or (
+            camp.np_target == aim and raid.round >= camp.np_round + np.charge)
+        return (np.kind == kind and charged and core.can_pay(camp, np.mp)
                 and camp.hand.count(np.card) >= np.cards)
 
+    def support(self, s: GameState, seat: int) -> None:
+        """A support Noble Phantasm fired in a raid works as in a battle (§5.5)."""
+        battle.fire_costs(s, seat)
+        battle.support_np(s, seat, self.raid(s).round)
+
     # --- phase ①: ground raiders --------------------------------------------------------------
+    def ground_moves(self, s: GameState, seat: int) -> list[int]:
+        """§5.5: a ground raider's Move on the city map: the colossus's zone (radius 2, always
+        active) stops it, and one started inside covers one square (T1.6, T1.7); a fellow
+        raider's zone does not; no bystander's square."""
+        grid = city(s)
+        camp = s.camps[seat]
+        square = self.st(s).square
+        zoc = zone(grid.width, grid.height, square, self.data.zoc_radius)
+        raid = self.raid(s)
+        closed = frozenset(c.pos for c in s.camps if c.alive and c.seat not in raid.seats)
+        steps = 1 if camp.pos in zoc else core.movement(s, camp)
+        found = reachable(grid, camp.pos, steps, closed - {camp.pos}, zoc)
+        return sorted(q for q in found if q != camp.pos)
+
+    def ground_parts(self, s: GameState, seat: int) -> dict[str, int]:
+        """The parts a ground raider can strike now, with the range they count at: all of
+        `ground_parts` on its square; from 1 to 3 squares away the ranged ones at that range,
+        with a clear line (T2.3: blocking terrain)."""
+        grid = city(s)
+        pos, square = s.camps[seat].pos, self.st(s).square
+        d = distance(grid, pos, square)
+        if d == 0:
+            return dict(self.data.ground_parts)
+        walls = self.tactics(s).data.blocking[s.settings.map_id]
+        if d > s.rules.numbers.ranged_max or any(q in walls for q in crossed(grid.width, pos,
+                                                                               square)):
+            return {}
+        return {part: d for part, reach in self.data.ground_parts.items() if reach > 0}
+
     def ground_actions(self, s: GameState, seat: int) -> list[Action]:
         camp = s.camps[seat]
         out: list[Action] = [Wait(seat)]
+        if not self.raid(s).moved:
+            out.extend(Move(seat, q) for q in self.ground_moves(s, seat))
         kinds = [k for k in "BAQ" if k in camp.hand]
-        for part in self.data.ground_parts:
+        parts = self.ground_parts(s, seat)
+        for part in parts:
             out.extend(AttackPart(seat, part, k, k) for k in kinds)
         if self.np_charged(s, camp):
-            out.extend(FireAtPart(seat, part) for part, d in self.data.ground_parts.items()
+            out.extend(FireAtPart(seat, part) for part, d in parts.items()
                        if d <= camp.servant.np.range)
-        return out
+        if self.np_charged(s, camp, "support"):
+            out.append(UseNoblePhantasm(seat, seat))
+        return [*out, *self.skills(s, seat, "own_activation"),
+                *self.spells(s, seat, in_main=True)]
 
     def ground_action(self, s: GameState, action: Action) -> None:
         seat = action.seat
+        if isinstance(action, Move):  # the Main Action's Move: the attack may follow
+            s.edit(seat).pos = action.to
+            core.emit(s, "Moved", seat=seat, to=action.to)
+            self.put_raid(s, moved=True)
+            return
         if isinstance(action, AttackPart):
             core.spend_card(s, seat, action.card)
             core.emit(s, "PartAttacked", seat=seat, part=action.part, kind=action.kind,
                       card=action.card)
-            self.strike_part(s, seat, action.part, self.data.ground_parts[action.part],
+            self.strike_part(s, seat, action.part, self.ground_parts(s, seat)[action.part],
                              False, action.kind)
         elif isinstance(action, FireAtPart):
-            self.fire(s, seat, action.part, self.data.ground_parts[action.part])
+            self.fire(s, seat, action.part, self.ground_parts(s, seat)[action.part])
+        elif isinstance(action, UseNoblePhantasm):
+            self.support(s, seat)
         else:
             core.emit(s, "Waited", seat=seat)
         raid = self.st(s).raid
         if raid is not None:
-            self.put_raid(s, cursor=raid.cursor + 1)
+            self.put_raid(s, cursor=raid.cursor + 1, moved=False)
 
     def fire(self, s: GameState, seat: int, part: str, distance: int) -> None:
         battle.fire_costs(s, seat)
@@ -458,16 +611,18 @@ class RaidRules:
         if not here:
             out.extend(Mount(seat, t.id) for t in tiles.values()
                        if t.mount and self.enterable(raid, t))
-            return out
+            return [*out, *self.skills(s, seat, "own_activation"), *self.spells(s, seat)]
         out.append(ClimbMove(seat))
         camp = s.camps[seat]
         if not raid.attacked:
             out.extend(ClimbAttack(seat, k, k) for k in "BAQ" if k in camp.hand)
             if self.np_charged(s, camp):
                 out.append(ClimbNoblePhantasm(seat))
+        if self.np_charged(s, camp, "support"):
+            out.append(UseNoblePhantasm(seat, seat))
         if tiles[here].ground:
             out.append(Dismount(seat))
-        return out
+        return [*out, *self.skills(s, seat, "own_activation"), *self.spells(s, seat)]
 
     def step_actions(self, s: GameState, seat: int) -> list[Action]:
         raid = self.raid(s)
@@ -492,6 +647,9 @@ class RaidRules:
             horizontal = self.tilt(raid, tiles[here]) == "horizontal"
             roll = core.roll_dice(s, _DIE[horizontal], seat, "climb")
             self.put_raid(s, slots=raid.slots - 1, budget=roll, roll_value=roll)
+        elif isinstance(action, UseNoblePhantasm):  # a slot, not the Round's attack
+            self.put_raid(s, slots=raid.slots - 1)
+            self.support(s, seat)
         elif isinstance(action, ClimbTo):
             self.put_raid(s, tiles=raid.with_tile(seat, action.tile), budget=0)
             core.emit(s, "Climbed", seat=seat, start=here, to=action.tile,
@@ -518,4 +676,15 @@ class RaidRules:
             out.append(React(seat, counter, counter))
         out.extend(React(seat, "L", c) for c in cards)
         out.extend(React(seat, "G", c) for c in cards)
-        return out
+        if self.concentration_left(s, seat) > 0:
+            out.append(Concentrate(seat, "dodge"))
+        return [*out, *self.skills(s, seat), *self.spells(s, seat)]
+
+    def dodge(self, s: GameState, action: Concentrate) -> None:
+        """T4.3 against the colossus: a success makes its attack miss this raider; a failure
+        resolves as a Guard with no card."""
+        if not self.tactics(s).roll(s, action.seat, "dodge"):
+            self.react(s, React(action.seat, "G", ""))
+            return
+        core.emit(s, "ColossusStruck", seat=action.seat, hit=False, halved=False)
+        self.put_raid(s, strike=self.raid(s).strike[1:], roll=None)

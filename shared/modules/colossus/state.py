@@ -19,7 +19,7 @@ class Raid(NamedTuple):
     tilts: tuple[str, ...]  # per surface, in the data's order
     dodge_left: int
     round: int = 1
-    stage: str = "round_start"
+    stage: str = "offer"
     ready: frozenset[int] = frozenset()
     climbing: frozenset[int] = frozenset()
     tiles: tuple[tuple[int, str], ...] = ()  # (seat, tile) of every raider on the colossus
@@ -32,6 +32,10 @@ class Raid(NamedTuple):
     roll_value: int = 0  # the ClimbMove roll the budget came from
     strike: tuple[int, ...] = ()
     roll: tuple[int, int, bool, bool] | None = None
+    offered: frozenset[int] = frozenset()  # camps that declared Wait, asked to join
+    seize: frozenset[int] = frozenset()  # raiders who declared Concentrate("initiative")
+    seized: bool = False  # this Round the climbers act before the colossus (T4.1)
+    moved: bool = False  # the ground raider acting has made its Move
 
     def tile_of(self, seat: int) -> str:
         return next((t for x, t in self.tiles if x == seat), "")
