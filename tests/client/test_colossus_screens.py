@@ -194,8 +194,8 @@ def test_every_name_of_the_board_and_script_is_in_every_language() -> None:
                 *(f"colossus.event.{x}" for x in colossus.EVENTS - {"ColossusStruck"}),
                 *(f"colossus.ended.{x}" for x in ("destroyed", "empty", "round_limit",
                                                   "game_over")),
-                *(f"prompt.{x}" for x in ("raid_start", "raid_ground", "raid_reaction", "climb",
-                                          "climb_step")),
+                *(f"prompt.{x}" for x in ("raid_offer", "raid_start", "raid_ground",
+                                          "raid_reaction", "climb", "climb_step")),
                 *(f"dice.{x}" for x in ("climb", "trampled", "colossus_hit",
                                         "colossus_damage", "colossus_dodge")),
                 "decl.raid", "end.reason_colossus", "end.reason_colossus_destroyed"]
@@ -475,3 +475,23 @@ def test_before_it_wakes_the_map_says_when(app: Any, lang: str) -> None:
     assert app.tr("colossus.map_asleep", day=3) in labels(app)
     assert sum(count(image, box(app.current.region_by_id(f"cell:{q}")), GIANT)
                for q in DATA.paths["akatsukigahama"]) == 0
+
+
+def test_a_camp_waiting_nearby_is_offered_the_raid_on_its_screen(app: Any) -> None:
+    """Archer declared Wait next to the colossus while the others raid: the raid screen opens
+    for it with the question and its Join and Stay buttons."""
+    from grailwar.shared.engine.actions import DeclareWait
+    from grailwar.shared.modules.colossus.actions import DeclareRaid
+
+    app.set_lang("en")
+    staged = Staging().go(DeclareRaid(LANCER)).go(DeclareRaid(SABER)).go(DeclareWait(ARCHER))
+    assert staged.state.prompt.kind == "raid_offer" and staged.state.prompt.seats == {ARCHER}
+    show(app, staged, ARCHER)
+    app.route({"t": "state", "state_id": staged.state.version, "view": app.model.view})
+    assert app.current.name == "raid"
+    render(app, "raid")
+    view = app.current
+    assert app.tr("prompt.raid_offer") in labels(app)
+    assert view.region_by_id("verb:InterveneJoin").enabled
+    assert view.region_by_id("verb:InterveneStay").enabled
+    assert {x["seat"] for x in colossus.raid_screen(app.model)["raiders"]} == {LANCER, SABER}
