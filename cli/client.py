@@ -48,6 +48,9 @@ def register(sub: argparse._SubParsersAction) -> None:
     t.add_argument("--seed", type=int, default=None, help="the scripted game's seed")
     t.add_argument("--modules", default="", help="tactics: that module's screens instead (a "
                    "staged battle fed to the client as the server's messages)")
+    t.add_argument("--scenario", default="", choices=("", "colossus", "colossus_raid"),
+                   help="colossus: the colossus's screens in a Grail War (raids staged with "
+                        "forced dice); colossus_raid: the same in its raid room")
     t.add_argument("--size", type=window_size_arg, default=None,
                    help="the window's size, WIDTHxHEIGHT (default 1280x800; e.g. 1366x768)")
     t.set_defaults(run=run_tour)
@@ -192,7 +195,7 @@ def run_tour(args: argparse.Namespace) -> int:
 
     try:
         files = tour(args.out, args.lang, args.seed if args.seed is not None else TOUR_SEED,
-                     tuple(m for m in args.modules.split(",") if m), args.size)
+                     tuple(m for m in args.modules.split(",") if m), args.size, args.scenario)
     except Exception as err:
         if "display" in str(err).lower() or "NoSuchDisplay" in err.__class__.__name__:
             print("grailwar tour: no display; set ARCADE_HEADLESS=1", file=sys.stderr)

@@ -18,6 +18,7 @@ from typing import Any
 from ..shared.engine.prompts import PROMPTS
 from ..shared.protocol import MAX_LISTED, SUMMONING
 from . import config
+from .colossus import raid_of
 from .i18n import Tr
 from .letterbox import (
     MIN_HEIGHT,
@@ -456,19 +457,22 @@ class GrailApp:
                 self.ui.reset()
             view = msg["view"]
             battle = view.get("battle")
+            raid = raid_of(view)
             key = (battle["purpose"], battle["opener"], battle["target"], view["day"],
-                   view["turn"]) if battle else None
+                   view["turn"]) if battle else ("raid", view["day"], view["turn"]) if raid \
+                else None
             new_battle = key is not None and key != self.ui.extra.get("battle")
             self.ui.extra["battle"] = key
+            screen = self.model.battle_screen
             if view.get("over"):
                 if name not in ("end", "log", "dossier"):
                     self.show("end")
             elif name in ("room", "lobby", "title", "end"):
-                self.show("battle" if battle else "game")
-            elif name == "game" and battle and (new_battle or self._prompted_in_battle(view)):
-                self.show("battle")  # a battle breaks out, or it needs this seat
-            elif name == "battle" and not battle:
-                self.show("game")
+                self.show(screen if key else "game")
+            elif name == "game" and key and (new_battle or self._prompted_in_battle(view)):
+                self.show(screen)  # a battle breaks out, or it needs this seat
+            elif name in ("battle", "raid") and (key is None or name != screen):
+                self.show(screen if key else "game")
         elif kind == "left":
             self.ui.reset()
             if self.local is not None:
@@ -476,7 +480,7 @@ class GrailApp:
             else:
                 self.go_lobby()
         elif kind == "error" and msg.get("code") in ("bad_token", "room_not_found") \
-                and self.model.room_id is None and name in ("game", "battle", "room"):
+                and self.model.room_id is None and name in ("game", "battle", "raid", "room"):
             self.go_lobby()
 
     def _prompted_in_battle(self, view: dict[str, Any]) -> bool:

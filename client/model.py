@@ -21,6 +21,7 @@ from ..shared.engine.prompts import PROMPTS
 from ..shared.engine.text import dice_line
 from ..shared.engine.turns import PRIORITY
 from ..shared.protocol import CLOSED_BY_OPERATOR, text_fault
+from . import colossus
 from .battle_feed import formula, latest_strike, opposed_targets
 from .chatbook import ChatBook, line_text
 from .i18n import Tr
@@ -47,7 +48,10 @@ SLEEP_VERBS = frozenset({"DeclareWait", "DeclareRest"})
 
 # Actions that spend what a camp has once (a Command Spell's strokes, the Noble Phantasm's
 # charge and MP): the screen asks before it sends them, even with one choice only.
-CONFIRM_KINDS = frozenset({"UseCommandSpell", "DeclareNoblePhantasm", "UseNoblePhantasm"})
+CONFIRM_KINDS = frozenset({"UseCommandSpell", "DeclareNoblePhantasm", "UseNoblePhantasm",
+                           "FireAtPart", "ClimbNoblePhantasm"})
+# The question a confirmation asks, where another action's says it (the colossus's firings).
+CONFIRM_TITLES = {"FireAtPart": "UseNoblePhantasm", "ClimbNoblePhantasm": "UseNoblePhantasm"}
 
 
 # The action bar of each prompt kind, in display order, comes from its record (`PROMPTS`). A
@@ -229,7 +233,7 @@ class ClientModel:
             spell = e.get("spell", "")
             return self.tr("notice.command_spell", who=self.who(e.get("seat")),
                            spell=self.tr.spell(spell), effect=self.tr.spell_text(spell))
-        return ""
+        return colossus.notice(self, e)
 
     def _on_chat_message(self, msg: dict[str, Any], now: float) -> None:
         self.chat.add({k: v for k, v in msg.items() if k != "t"}, len(self.events))
@@ -354,7 +358,13 @@ class ClientModel:
 
     @property
     def in_battle(self) -> bool:
-        return bool(self.view and self.view.get("battle"))
+        """A battle or a colossus raid is on (anyone may watch it on the battle tab)."""
+        return bool(self.view and (self.view.get("battle") or colossus.raid_of(self.view)))
+
+    @property
+    def battle_screen(self) -> str:
+        """The screen of the battle tab: the raid's while one is on."""
+        return "raid" if colossus.raid_of(self.view) else "battle"
 
     @property
     def over(self) -> bool:
@@ -387,6 +397,8 @@ class ClientModel:
 
     def who(self, seat: int | None) -> str:
         """A camp as players name it: its class (and the player's name from the room)."""
+        if seat == colossus.COLOSSUS:
+            return self.tr("colossus.name")
         if seat is None or seat < 0 or not self.view or seat >= len(self.view["camps"]):
             return "—"
         return self.tr.cls(self.camp(seat)["cls"])
@@ -613,6 +625,9 @@ class ClientModel:
             return tr("option.self") if seat == me else self.who(seat)
 
         help_text = tr(f"verb_help.{verb_of(a)}")
+        raid_label = colossus.option_label(self, a)
+        if raid_label is not None:
+            return Option(raid_label, a, help_text, card=a.get("card", ""))
         if kind == "Move":
             name = tr.square(self.view["map"], a["to"])
             return Option(name, a, help_text, square=a["to"])
@@ -687,7 +702,7 @@ class ClientModel:
             text = f"{option.label}\n{tr.spell_text(action['spell'])}"
         else:
             text = f"{tr.np_name((self.my_camp or {}).get('noble_phantasm'))} {option.label}"
-        return Question(tr(f"confirm.{kind}"), text, tr("confirm.ok"))
+        return Question(tr(f"confirm.{CONFIRM_TITLES.get(kind, kind)}"), text, tr("confirm.ok"))
 
     def is_suicide(self, action: dict[str, Any]) -> bool:
         """A Command Spell that kills one's own Servant (the `suicide` special)."""
@@ -990,6 +1005,8 @@ class ClientModel:
     def event_text(self, e: dict[str, Any]) -> str:
         tr = self.tr
         kind = e.get("type", "")
+        if kind in colossus.EVENTS:
+            return colossus.event_line(self, e)
         who = self.who(e.get("seat"))
         if kind == "DiceRolled":
             purpose_key = f"dice.{e.get('purpose', 'other')}"
@@ -1007,6 +1024,8 @@ class ClientModel:
             return tr("event.DeclaredHeld" if e.get("held") else "event.Declared", who=who,
                       kind=decl)
         if kind in ("ActionCancelled", "DeclarationWithdrawn"):
+            if colossus.raided(self.events, e):
+                return ""  # its Raid was spent: it fought in the raid another one opened
             return tr(f"event.{kind}", who=who, kind=tr(f"decl.{e.get('kind')}"))
         if kind == "Investigated":
             result = tr("event.investigate_ok", tier=e.get("tier")) if e.get("success") else \
@@ -1068,6 +1087,7 @@ class ClientModel:
             "winner": winner, "cls": view["camps"][winner]["cls"] if winner >= 0 else None,
             "you": winner >= 0 and winner == self.me, "reason": reason, "day": self.day,
             "survivors": [c["seat"] for c in view["camps"] if c["alive"]],
+            "raid_won": reason == "colossus_destroyed",
         }
 
 
@@ -1091,7 +1111,7 @@ def event_kind(e: dict[str, Any]) -> str:
     if kind in ("BattleOpened", "BattleStarted", "BattleEnded", "RoundStarted", "Attacked",
                 "Reacted", "AttackResolved", "DamageDealt", "NoblePhantasmFired",
                 "NoblePhantasmDeclared", "LeftBattle", "ConcentrationDeclared",
-                "ConcentrationRolled", "SkillResisted"):
+                "ConcentrationRolled", "SkillResisted") or kind in colossus.BATTLE_EVENTS:
         return "battle"
     return "event"
 

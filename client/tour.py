@@ -7,7 +7,9 @@ bot, with the planned investigations first so the dossier shows the deduction. E
 captured when the game reaches it. Works with ARCADE_HEADLESS=1.
 
 `--modules tactics` shows the tactics module's screens instead: a staged battle
-(`tactics_battle`) fed to the client as the server's messages, with no server.
+(`tactics_battle`) fed to the client as the server's messages, with no server. `--scenario
+colossus` (or `colossus_raid`, the raid room) shows the colossus's: raids staged with forced
+dice (`tour_colossus`), fed the same way.
 """
 
 from __future__ import annotations
@@ -24,6 +26,7 @@ from ..shared.engine.actions import (
 from ..shared.engine.data import CLASSES, default_ruleset
 from ..shared.engine.events import Event
 from ..shared.engine.state import GameState
+from ..shared.modules.colossus import SCENARIOS
 from ..shared.modules.tactics import Concentrate
 from ..shared.protocol import PROTOCOL_VERSION
 from .driver import AutoPlayer
@@ -59,6 +62,21 @@ def state_message(state: GameState, seat: int | None,
     return {"t": "state", "view": view_for(state, seat),
             "legal": [a.to_dict() for a in legal_actions(state, seat)],
             "state_id": state.version, "deadlines": deadlines or {}}
+
+
+def feed(m: Any, state: GameState, events: list[Event], seat: int, modules: list[str],
+         player: str = "Ayaka") -> None:
+    """The messages of `seat` (played by `player`, bots elsewhere) sitting at `state`, the
+    game so far as its history, given to the client model `m`."""
+    m.handle({"t": "welcome", "version": PROTOCOL_VERSION, "server": "tour"})
+    m.handle({"t": "joined", "room": 1, "seat": seat, "token": "", "spectator": False})
+    m.handle({"t": "room", "room": {"modules": modules, "seat_list": [
+        {"seat": i, "kind": "human" if i == seat else "bot",
+         "name": player if i == seat else "", "level": "normal"}
+        for i in range(len(state.camps))]}})
+    m.handle({"t": "history", "first": True, "events": events_for(events, seat), "log": [],
+              "chat": []})
+    m.handle(state_message(state, seat, {str(x): 60 for x in state.prompt.seats}))
 
 
 def tactics_battle(seed: int = TACTICS_SEED) -> tuple[GameState, list[Event]]:
@@ -143,6 +161,43 @@ class Tour:
         app.current.click("verb:Concentrate")
         self.hover("opt:0")
         self.shot("tactics_concentrate")
+        return self.files
+
+    def colossus(self, scenario: str = "colossus") -> list[Path]:
+        """The colossus's screens. In a Grail War: its stomp with the hit roll a raider
+        answers, a climber choosing where to climb (the tiles it may end on lit), the raid a
+        round later with a climber the next step will shake off, and the city map with its way
+        to the Dragon Vein after the raid. In the raid room: that raid, and the room won when
+        it falls."""
+        from .tour_colossus import climbing_raid, felled, marched, shaken_raid, stomped
+
+        app = self.app
+        war = scenario == "colossus"
+        prefix = "colossus" if war else "raid_room"
+        modules = ["tactics", "colossus"]
+        player = PLAYER.get(self.lang, "Ayaka")
+
+        def show(staged: Any, screen: str, seat: int = 0) -> None:
+            feed(app.model, staged.state, staged.events, seat, modules, player)
+            app.show(screen)
+
+        if war:
+            staged = stomped(scenario)
+            show(staged, "raid", min(staged.state.prompt.seats))  # the raider answering
+            self.shot(f"{prefix}_reaction")
+            show(climbing_raid(scenario), "raid")
+            app.current.click("verb:ClimbTo")  # the tiles it may end on, as the menu lists
+            app.current.on_mouse_motion(0, 0, 0, 0)  # the click's hover would hide the prompt
+            self.shot(f"{prefix}_climb")
+        show(shaken_raid(scenario), "raid")
+        self.shot(f"{prefix}_raid")
+        if war:
+            show(marched(scenario), "game")
+            self.hover("verb:DeclareRaid")
+            self.shot(f"{prefix}_map")
+        else:  # its win: every camp left standing
+            show(felled(scenario), "end")
+            self.shot(f"{prefix}_end")
         return self.files
 
     def run(self) -> list[Path]:
@@ -308,14 +363,23 @@ def demo_host(reactor: Any, port: int, player: str, name: str, password: str | N
 
 
 def run_tour(out: str | Path, lang: str = "ja", seed: int = TOUR_SEED,
-             modules: tuple[str, ...] = (), size: tuple[int, int] | None = None) -> list[Path]:
-    """The scripted game's screens, or with `modules` ("tactics") that module's screens, in
-    a window of `size` (the design's 1280x800 unless given)."""
-    unknown = set(modules) - {"tactics"}
+             modules: tuple[str, ...] = (), size: tuple[int, int] | None = None,
+             scenario: str = "") -> list[Path]:
+    """The scripted game's screens, or with `modules` ("tactics") that module's screens, or
+    with `scenario` (colossus, colossus_raid) the colossus's, in a window of `size` (the
+    design's 1280x800 unless given)."""
+    unknown = set(modules) - {"tactics", "colossus"}
     if unknown:
         raise ValueError(f"the tour has no screens for module(s) {', '.join(sorted(unknown))}")
+    if "colossus" in modules and not scenario:
+        scenario = "colossus"
+    if scenario and scenario not in SCENARIOS:
+        raise ValueError(f"the tour has no screens for scenario {scenario!r} "
+                         f"(scenarios: {', '.join(SCENARIOS)})")
     tour = Tour(out, lang, seed, size=size)
     try:
+        if scenario:
+            return tour.colossus(scenario)
         return tour.tactics() if modules else tour.run()
     finally:
         for note in tour.notes:

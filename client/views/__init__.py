@@ -10,12 +10,13 @@ from .help import HelpView
 from .language import LanguageView
 from .lobby import LobbyView
 from .log import LogView
+from .raid import RaidView
 from .room import RoomView
 from .title import TitleView
 
 VIEW_CLASSES = {
     "title": TitleView, "lobby": LobbyView, "room": RoomView, "game": GameView,
-    "battle": BattleView, "dossier": DossierView, "log": LogView, "end": EndView,
+    "battle": BattleView, "raid": RaidView, "dossier": DossierView, "log": LogView, "end": EndView,
     "language": LanguageView, "help": HelpView,
 }
 

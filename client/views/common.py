@@ -168,7 +168,7 @@ class InGameView(BaseView):
     def go_tab(self, tab: str) -> None:
         if tab == "battle" and not self.model.in_battle:
             return
-        self.app.show(tab)
+        self.app.show(self.model.battle_screen if tab == "battle" else tab)
 
     # --- header ---------------------------------------------------------------------------------
     def header(self, s: Scene) -> None:

@@ -4,10 +4,12 @@ action bar and the hand."""
 from __future__ import annotations
 
 from functools import partial
+from itertools import pairwise
 from typing import Any
 
 from .. import theme as th
-from ..gfx import Scene
+from ..colossus import asleep_until, map_marks
+from ..gfx import Scene, text_width
 from ..model import Cell
 from .common import (
     HEADER_H,
@@ -20,6 +22,7 @@ from .common import (
     token,
 )
 
+GIANT = (64, 52, 60)  # the colossus's figure on the map
 MAP = (16, 196, 764, 544)  # left, bottom, width, height
 SIDE = (792, 196, 472, 544)
 HAND = (16, 12, 388, 172)
@@ -47,24 +50,63 @@ class GameView(InGameView):
                  height: float) -> None:
         tr, m = self.tr, self.model
         view = m.view
-        self.panel(s, left, bottom, width, height, tr("map.title", city=tr.city(view["map"])),
-                   hollow=True)
+        title = tr("map.title", city=tr.city(view["map"]))
+        self.panel(s, left, bottom, width, height, title, hollow=True)
         moves = m.move_actions()
+        right = left + width - 16
+        giant = map_marks(view)
+        wakes = asleep_until(view)
+        status = tr("colossus.map_status", hp=giant["hp"], hp_max=giant["hp_max"],
+                    n=len(giant["ahead"])) if giant is not None else \
+            tr("colossus.map_asleep", day=wakes) if wakes is not None else ""
+        if status:  # its HP and how far it has still to walk (or when it wakes), on the title
+            t = s.text(status, right, bottom + height - 24, 12, th.VERMILION, bold=True,
+                       anchor_x="right", max_width=width - 300)
+            right -= t.content_width + 16
         if moves and m.prompt_kind == "declare":
-            s.text(tr("map.move_hint"), left + width - 16, bottom + height - 24, 12, th.SKY,
-                   anchor_x="right", max_width=width - 260)
+            title_w = text_width(title, th.SERIF, 14) + 40
+            s.text(tr("map.move_hint"), right, bottom + height - 24, 12, th.SKY,
+                   anchor_x="right", max_width=max(60, right - left - title_w))
         cols, rows = m.grid_size()
         gx, gy = left + 10, bottom + 10
         gw, gh = width - 20, height - 52
         cw, ch = gw / cols, gh / rows
         selected_targets = m.target_seats(self.app.ui.verb) if self.app.ui.verb else set()
+        centres = {}
         for cell in m.cells():
             x = gx + cell.x * cw
             y = gy + (rows - 1 - cell.y) * ch
-            self.cell(s, cell, x + 2, y + 2, cw - 4, ch - 4, selected_targets)
+            self.cell(s, cell, x + 2, y + 2, cw - 4, ch - 4, selected_targets, giant)
+            centres[cell.index] = (x + cw / 2, y + ch / 2)
+        if giant is not None:
+            self.colossus_path(s, giant, centres, cw, ch)
+
+    def colossus_path(self, s: Scene, giant: dict[str, Any],
+                      centres: dict[int, tuple[float, float]], cw: float, ch: float) -> None:
+        """Its way to the Dragon Vein (a line of steps from its square), the vein ringed, and
+        the colossus itself: a standing figure on its square."""
+        squares = [giant["square"], *giant["ahead"]]
+        for a, b in pairwise(squares):
+            s.line(*centres[a], *centres[b], 4, th.alpha(th.VERMILION, 190))
+        for q in giant["ahead"]:
+            s.circle(*centres[q], 6, th.VERMILION_DARK)
+        vx, vy = centres[giant["vein"]]
+        s.ring(vx, vy, min(cw, ch) / 2 - 10, 3, th.VERMILION)
+        x, y = centres[giant["square"]]
+        x, y = x + cw / 2 - 26, y - 4
+        s.ring(x, y, 21, 2, th.BG)
+        s.circle(x, y, 19, th.VERMILION if giant["raid"] else th.GOLD)
+        s.circle(x, y, 16, GIANT)
+        s.circle(x, y + 7, 5, th.PAPER)  # its head over broad shoulders
+        s.rect(x - 9, y - 8, 18, 12, th.PAPER)
+        s.rect(x - 9, y - 12, 6, 5, th.PAPER)
+        s.rect(x + 3, y - 12, 6, 5, th.PAPER)
+        frac = giant["hp"] / max(1, giant["hp_max"])
+        s.rect(x - 20, y - 28, 40, 6, th.BG)
+        s.rect(x - 19, y - 27, 38 * frac, 4, th.VERMILION)
 
     def cell(self, s: Scene, cell: Cell, x: float, y: float, w: float, h: float,
-             selected_targets: set[int]) -> None:
+             selected_targets: set[int], giant: dict[str, Any] | None = None) -> None:
         tr, m = self.tr, self.model
         rank = th.LEYLINE_DOTS.get(cell.leyline, 0)
         tint = paper(cell)
@@ -108,6 +150,7 @@ class GameView(InGameView):
         if cell.eaten:
             help_lines.append(tr("map.eaten"))
         help_lines.extend(m.cell_help(cell))
+        help_lines.extend(colossus_help(tr, giant, cell.index))
         on_click = None
         if cell.move is not None:
             on_click = partial(self.send, cell.move)
@@ -259,6 +302,20 @@ class GameView(InGameView):
                  f"{tr('panel.command_spells')} {camp['spells']}", tr.ranks(camp["ranks"]),
                  tr("panel.position", square=m.square_name(camp["pos"]))]
         return "\n".join(lines)
+
+
+def colossus_help(tr: Any, giant: dict[str, Any] | None, square: int) -> list[str]:
+    """A square's hover lines about the colossus: it stands here, or walks here later."""
+    if giant is None:
+        return []
+    lines = []
+    if square == giant["square"]:
+        lines.append(tr("colossus.map_here", hp=giant["hp"], hp_max=giant["hp_max"]))
+    if square in giant["ahead"]:
+        lines.append(tr("colossus.map_ahead", n=giant["ahead"].index(square) + 1))
+    if square == giant["vein"]:
+        lines.append(tr("colossus.map_vein"))
+    return lines
 
 
 __all__ = ["HEADER_H", "GameView"]

@@ -30,8 +30,10 @@ class HelpView(BaseView):
         self.close()
 
     def close(self) -> None:
-        battle_over = self.back_to == "battle" and not self.model.in_battle
-        self.app.show("game" if battle_over else self.back_to)
+        fight = self.back_to in ("battle", "raid")
+        battle_over = fight and not self.model.in_battle
+        self.app.show("game" if battle_over else self.model.battle_screen if fight
+                      else self.back_to)
 
     def turn(self, step: int) -> None:
         self.page = (self.page + step) % len(PAGES)

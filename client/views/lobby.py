@@ -42,9 +42,8 @@ class LobbyView(BaseView):
                                         "summoning": SUMMONING[0], "cls": "saber"}
         self.asking: dict[str, Any] | None = None  # the locked room whose password we ask
         self.modules: list[str] = []  # the rules modules switched on for the new room
-        # each module's on/off options (the others keep their defaults)
-        self.module_options = {name: {k: spec.default for k, spec in cls.options.items()
-                                      if isinstance(spec.default, bool)}
+        # each module's options: switches, and choices stepped through (the colossus's)
+        self.module_options = {name: {k: spec.default for k, spec in cls.options.items()}
                                for name, cls in MODULES.items()}
 
         self.refresher: LoopingCall | None = None
@@ -94,7 +93,14 @@ class LobbyView(BaseView):
         self.modules = [m for m in MODULES if (m in self.modules) != (m == name)]
 
     def toggle_option(self, name: str, option: str) -> None:
-        self.module_options[name][option] = not self.module_options[name][option]
+        """A switch flips; an option with choices (the colossus's scenario and day) steps to
+        its next choice."""
+        value = self.module_options[name][option]
+        choices = MODULES[name].options[option].choices
+        if isinstance(value, bool) or not choices:
+            self.module_options[name][option] = not value
+        else:
+            self.module_options[name][option] = choices[(choices.index(value) + 1) % len(choices)]
 
     def join(self, room: dict[str, Any], spectator: bool) -> None:
         if room.get("locked"):
@@ -303,33 +309,42 @@ class LobbyView(BaseView):
                         style="ghost", size=12)
             if chosen:
                 s.frame(bx - 2, by - 2, (width - 40) / 4 - 2, 40, th.GOLD, 2)
-        self.module_rows(s, x, y - 86, left + width - 220)
-        self.button(s, "create", x, bottom + 24, width - 40, 48, tr("lobby.create"),
+        self.module_rows(s, x, y - 82, left + width - 20)
+        self.button(s, "create", x, bottom + 10, width - 40, 40, tr("lobby.create"),
                     self.create, style="primary", size=17)
 
     def module_rows(self, s: Scene, x: float, y: float, right: float) -> None:
-        """A switch per rules module, and below a module switched on, one per option."""
+        """The rules modules' switches in one row, and below, two to a row, the options of the
+        modules switched on (a switch, or a choice stepped through)."""
         tr = self.tr
-        s.text(tr("lobby.modules"), x, y + 15, 14, th.TEXT, anchor_y="center")
-
-        def switch(rid: str, label: str, on: bool, click: Any, help: str = "") -> None:
-            self.button(s, rid, right, y, 198, 30, label, click, help=help,
-                        style="selected" if on else "ghost", size=13)
-
-        for name in MODULES:
+        s.text(tr("lobby.modules"), x, y + 15, 14, th.TEXT, anchor_y="center", max_width=106)
+        left, gap = x + 112, 6
+        bw = (right - left - gap * (len(MODULES) - 1)) / len(MODULES)
+        for i, name in enumerate(MODULES):
             on = name in self.modules
             state = tr("lobby.on" if on else "lobby.off")
-            switch(f"module:{name}", f"{tr.module(name)} · {state}", on,
-                   lambda n=name: self.toggle_module(n), tr(f"module_help.{name}"))
-            y -= 38
-            if not on:
-                continue
-            for option, value in self.module_options[name].items():
-                s.text(tr(f"option.{name}.{option}"), x + 16, y + 15, 13, th.MUTED,
-                       anchor_y="center")
-                switch(f"option:{name}.{option}", tr("lobby.on" if value else "lobby.off"),
-                       value, lambda n=name, o=option: self.toggle_option(n, o))
-                y -= 34
+            self.button(s, f"module:{name}", left + i * (bw + gap), y, bw, 30,
+                        f"{tr.module(name)} · {state}", lambda n=name: self.toggle_module(n),
+                        help=tr(f"module_help.{name}"), style="selected" if on else "ghost",
+                        size=13)
+        shown = [(name, option, value) for name in MODULES if name in self.modules
+                 for option, value in self.module_options[name].items()]
+        ow = (right - x - gap) / 2
+        for i, (name, option, value) in enumerate(shown):
+            ox, oy = x + (i % 2) * (ow + gap), y - 33 * (1 + i // 2)
+            label = f"{tr(f'option.{name}.{option}')}: {self.option_label(name, option, value)}"
+            self.button(s, f"option:{name}.{option}", ox, oy, ow, 29, label,
+                        lambda n=name, o=option: self.toggle_option(n, o),
+                        help=tr(f"module_help.{name}"),
+                        style="selected" if value is not False else "ghost", size=12)
+
+    def option_label(self, name: str, option: str, value: Any) -> str:
+        """A switch's on or off, or the choice an option holds (its name, or its number)."""
+        tr = self.tr
+        if isinstance(value, bool):
+            return tr("lobby.on" if value else "lobby.off")
+        key = f"option_value.{name}.{option}.{value}"
+        return tr(key) if tr.has(key) else str(value)
 
     def _choose(self, cls: str) -> None:
         self.options["cls"] = cls
