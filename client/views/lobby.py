@@ -8,7 +8,7 @@ from typing import Any
 from twisted.internet.task import LoopingCall
 
 from ...shared.engine.data import CLASSES
-from ...shared.engine.modules import MODULES
+from ...shared.engine.modules import MODULES, fewest_camps, normalize
 from ...shared.protocol import SECONDS, SUMMONING
 from .. import theme as th
 from ..gfx import Region, Scene, TextField
@@ -17,7 +17,6 @@ from ..seats import HeldSeat
 from .base import BaseView
 
 ROW_H = 46
-SEAT_CHOICES = (2, 3, 4, 5, 6, 7)
 DAY_CHOICES = (3, 5, 7, 10, 14)
 DECLARE_CHOICES = (30, 60, 120, 300, 600)
 PRIORITY_CHOICES = (0, 10, 20, 30, 60)  # the priority phase (docs/rules.md §3.3); 0 = none
@@ -91,6 +90,16 @@ class LobbyView(BaseView):
 
     def toggle_module(self, name: str) -> None:
         self.modules = [m for m in MODULES if (m in self.modules) != (m == name)]
+        self.fit_seats()
+
+    def seat_choices(self) -> tuple[int, ...]:
+        """2 to 7 seats; from 1 for a game that needs no rivals (the colossus's raid room)."""
+        names, options = normalize(self.modules, {m: self.module_options[m] for m in self.modules})
+        return tuple(range(fewest_camps(names, options), 8))
+
+    def fit_seats(self) -> None:
+        """Back to the fewest seats the chosen modules allow (a raid room's 1 when it is not)."""
+        self.options["seats"] = max(self.options["seats"], self.seat_choices()[0])
 
     def toggle_option(self, name: str, option: str) -> None:
         """A switch flips; an option with choices (the colossus's scenario and day) steps to
@@ -101,6 +110,7 @@ class LobbyView(BaseView):
             self.module_options[name][option] = not value
         else:
             self.module_options[name][option] = choices[(choices.index(value) + 1) % len(choices)]
+        self.fit_seats()
 
     def join(self, room: dict[str, Any], spectator: bool) -> None:
         if room.get("locked"):
@@ -274,7 +284,7 @@ class LobbyView(BaseView):
         y -= 52
         pace, priority = self.options["bot_pace_ms"], self.options["priority_s"]
         for key, label, choices, shown in (
-                ("seats", "lobby.seats", SEAT_CHOICES, str(self.options["seats"])),
+                ("seats", "lobby.seats", self.seat_choices(), str(self.options["seats"])),
                 ("day_limit", "lobby.day_limit", DAY_CHOICES,
                  tr("lobby.days", n=self.options["day_limit"])),
                 ("declare_s", "lobby.declare_s", DECLARE_CHOICES,

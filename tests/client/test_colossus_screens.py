@@ -495,3 +495,23 @@ def test_a_camp_waiting_nearby_is_offered_the_raid_on_its_screen(app: Any) -> No
     assert view.region_by_id("verb:InterveneJoin").enabled
     assert view.region_by_id("verb:InterveneStay").enabled
     assert {x["seat"] for x in colossus.raid_screen(app.model)["raiders"]} == {LANCER, SABER}
+
+
+def test_a_raid_room_may_be_made_for_one_camp_and_a_grail_war_not(app: Any) -> None:
+    """The seat count steps down to 1 only while the raid room is chosen; choosing a Grail
+    War again puts it back to 2, the fewest the server takes for it."""
+    sent = record_sends(app)
+    render(app, "lobby")
+    view = app.current
+    view.options["seats"] = 2
+    view.click("dec:seats")
+    assert view.options["seats"] == 7  # 2 is the fewest: it wraps
+    view.click("module:colossus")
+    view.click("option:colossus.scenario")  # the raid room
+    view.options["seats"] = 2
+    view.click("dec:seats")
+    assert view.options["seats"] == 1
+    view.click("create")
+    assert sent[-1]["seats"] == 1
+    view.click("option:colossus.scenario")  # a Grail War with the colossus again
+    assert view.options["seats"] == 2
