@@ -614,19 +614,16 @@ class Room:
 
     def _after_change(self, events: list) -> None:
         """Timers and bots at once; the views now, or, with `defer_views` (the real server),
-        once the acknowledgement has left: two reactor turns later, so that the turn between
-        writes the ack to its socket before up to seven views are computed. Every change made
-        meanwhile goes out together then: its events in order, and the latest view."""
+        at the next reactor turn: the acknowledgement is on its socket already (`send_now`),
+        and every change made meanwhile (the other seats' timers, a bot) goes out together
+        then: its events in order, and the latest view."""
         self._arm_timers()
         self._unsent.extend(events)
         if not self.defer_views:
             self._send_views()
         elif self._views_call is None:
-            self._views_call = self.clock.callLater(0, self._after_the_ack)
+            self._views_call = self.clock.callLater(0, self._send_views)
         self._schedule_bots()
-
-    def _after_the_ack(self) -> None:
-        self._views_call = self.clock.callLater(0, self._send_views)
 
     def _send_views(self) -> None:
         if self._views_call is not None and self._views_call.active():
