@@ -583,8 +583,8 @@ def test_a_bot_fighting_a_human_keeps_the_short_delay() -> None:
 # --- the acknowledgement first ------------------------------------------------------------------
 def test_with_deferred_views_the_ack_leaves_before_any_view() -> None:
     """The real server (`defer_views`): an action is acknowledged at once, and the views go out
-    two reactor turns later (the turn between writes the ack); changes made meanwhile go out
-    together, their events in order, with one view of the latest state."""
+    at the next reactor turn; changes made meanwhile go out together, their events in order,
+    with one view of the latest state."""
     t = Table(("saber", "lancer"), humans=2).start()
     t.room.defer_views = True
     for m in t.members:
