@@ -22,6 +22,7 @@ from ..shared.protocol import (
     decode,
     encode,
     message,
+    no_delay,
     validate,
 )
 from ..shared.updates import apply_update
@@ -46,9 +47,7 @@ class ServerConnection(Protocol):
         self.last_state: dict[str, Any] | None = None  # what the next `update` applies to
 
     def connectionMade(self) -> None:
-        no_delay = getattr(self.transport, "setTcpNoDelay", None)  # an action goes at once
-        if no_delay is not None:
-            no_delay(True)
+        no_delay(self.transport)
         self.send("hello", version=PROTOCOL_VERSION, name=self.name,
                   features=list(self.features))
         if self.clock is not None:

@@ -22,6 +22,7 @@ from ..shared.protocol import (
     decode,
     encode,
     message,
+    no_delay,
     validate,
 )
 from .audit import audit
@@ -75,11 +76,7 @@ class GrailProtocol(Protocol):
     def connectionMade(self) -> None:
         peer = self.transport.getPeer()
         self.address = getattr(peer, "host", str(peer))
-        # Nagle's algorithm would hold a view written after the ack until the client's delayed
-        # ACK of it (40 ms on Linux): small messages go at once (TLS passes it to the socket).
-        no_delay = getattr(self.transport, "setTcpNoDelay", None)
-        if no_delay is not None:
-            no_delay(True)
+        no_delay(self.transport)
         self.producing = hasattr(self.transport, "registerProducer")
         if self.producing:
             self.transport.registerProducer(self, True)

@@ -334,6 +334,15 @@ def validate(msg: Any, direction: str = "c2s") -> Message:
 
 
 # --- framing -----------------------------------------------------------------------------------
+def no_delay(transport: Any) -> None:
+    """Turn Nagle's algorithm off on a TCP transport (under TLS the wrapper passes it on): it
+    would hold a small message written after another (a view after the ack, a second action)
+    until the peer's delayed ACK, 40 ms on Linux. Transports without it (tests) are left."""
+    turn_off = getattr(transport, "setTcpNoDelay", None)
+    if turn_off is not None:
+        turn_off(True)
+
+
 def encode(msg: dict[str, Any]) -> bytes:
     """One message as a frame: length prefix + msgpack."""
     body = msgpack.packb(msg, use_bin_type=True)
