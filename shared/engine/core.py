@@ -255,8 +255,9 @@ def gain_mp(s: GameState, seat: int, amount: int) -> int:
 
 
 def master_mp_open(camp: Camp) -> bool:
-    """Seed 000 §15: "If all Command Spells are lost, the Master's MP can no longer be used"."""
-    return camp.spells > 0
+    """Seed 000 §15: "If all Command Spells are lost, the Master's MP can no longer be used"
+    (and a module may close the draw: `Camp.draw_open`)."""
+    return camp.spells > 0 and camp.draw_open
 
 
 def can_pay(camp: Camp, amount: int, master_share: int = 0) -> bool:
@@ -314,7 +315,7 @@ def check_mp(s: GameState, seat: int) -> None:
     camp = s.camps[seat]
     if not camp.alive or camp.mp > 0:
         return
-    if camp.spells > 0 and camp.master_mp > 0:
+    if master_mp_open(camp) and camp.master_mp > 0:
         camp = s.edit(seat)
         moved = min(s.rules.numbers.master_transfer, camp.master_mp)
         camp.master_mp -= moved

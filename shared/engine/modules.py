@@ -100,6 +100,16 @@ class Module:
         """The round's initiative order after this module."""
         return order
 
+    def upkeep(self, s: GameState, seat: int, cost: int) -> int:
+        """The daily upkeep `seat` pays at the end of the day after this module (the base
+        formula's result in, a cost out; 0: nothing is paid)."""
+        return cost
+
+    def investigate(self, s: GameState, seat: int, target: int, success: bool) -> bool:
+        """An Investigate of camp `target` by `seat` has been rolled; True when this module
+        settles what it reveals instead of the base tier step (and emits its own events)."""
+        return False
+
     # --- steps and listeners ------------------------------------------------------------------
     def advance(self, s: GameState) -> bool:
         """Called at each step of the engine's walk before the base; True once it set a prompt

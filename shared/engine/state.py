@@ -102,7 +102,8 @@ class Camp:
     """A Servant and its Master, played by one seat."""
 
     __slots__ = (
-        "alive", "asleep", "buffs", "buster", "caught", "cls", "disengage_round", "fleeing",
+        "alive", "asleep", "buffs", "buster", "caught", "cls", "disengage_round", "draw_open",
+        "fleeing",
         "hand", "hp", "known", "master", "master_mp", "moved", "mp", "np_round", "np_shown",
         "np_target",
         "pending_crit", "pending_power", "pending_round", "pos", "quick", "rested", "seat",
@@ -118,6 +119,9 @@ class Camp:
         self.mp = servant.mp
         self.master_mp = master.mp
         self.spells = master.command_spells
+        # Whether the Servant may draw on its Master's MP at all (base §2.4); only a module
+        # closes it (the campaign's spirit form and stray Servants, seed 002 §0, §9).
+        self.draw_open = True
         self.pos = pos
         self.alive = True
         self.hand = servant.cards

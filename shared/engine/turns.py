@@ -226,14 +226,16 @@ def resolve_investigate(s: GameState, _i: int, decl: Declaration) -> None:
     bonus = camp.master.investigation + core.mod(s, camp, "investigation")
     check = core.check_2d6(s, seat, "investigate", bonus, special=False,
                            target=n.investigation_target, private=mine)
+    success = check.total >= n.investigation_target
+    if any(m.investigate(s, seat, target.seat, success) for m in s.modules):
+        return
     tier = camp.known[CLASSES.index(decl.arg)]
-    if check.total >= n.investigation_target:
+    if success:
         camp = s.edit(seat)
         known = list(camp.known)
         tier = known[CLASSES.index(decl.arg)] = min(3, tier + 1)
         camp.known = tuple(known)
-    core.emit(s, "Investigated", mine, None, seat=seat, cls=decl.arg, tier=tier,
-              success=check.total >= n.investigation_target)
+    core.emit(s, "Investigated", mine, None, seat=seat, cls=decl.arg, tier=tier, success=success)
 
 
 def resolve_skill(s: GameState, _i: int, decl: Declaration) -> None:
@@ -383,6 +385,8 @@ def end_day(s: GameState) -> None:
         camp = s.camps[seat]
         cost = max(0, n.upkeep_base + camp.servant.params["np"] // n.upkeep_np_divisor
                    + n.era_upkeep[camp.servant.era] + core.mod(s, camp, "upkeep"))
+        for m in s.modules:
+            cost = m.upkeep(s, seat, cost)
         if core.can_pay(camp, cost):
             core.pay_mp(s, seat, cost)
             core.emit(s, "UpkeepPaid", frozenset({seat}), {"seat": seat}, seat=seat, cost=cost)

@@ -1,0 +1,281 @@
+"""The campaign module (seed 002; spec `shared/modules/002-campaign.md`): contracts and spirit
+form, information points, experience and levels, merit, "+" grades, stances, items, Command
+Spells, bonds, contract cancellation, tags and the summoning of day 0.
+
+The rules are split by spec section into `Section`s (`section.py`), one file each, walked in
+`SECTIONS` order by the `Campaign` module's hooks: `legal`, `damage`, `initiative` and `upkeep`
+chain (each section gets the previous one's result); `modifier` and `skill_check` sum;
+`skill_void`, `investigate` and `judge` are true when any section says so; `advance` stops at
+the first section that set a prompt; `battle_move` joins the stops and keeps the tightest
+limit; the `on_*` listeners call each section in order; `view` is the camps' records (redacted
+for rivals) plus one key per section. Everything the module keeps is in one copy-on-write slot
+(`state.py`); every number is in `resources/campaign/rules.toml` (`data.py`).
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable, Mapping, Sequence
+from typing import Any, ClassVar
+
+from ...engine.actions import Action
+from ...engine.data import Ruleset, Skill
+from ...engine.events import Event
+from ...engine.modules import Module, OptionSpec, register
+from ...engine.state import Camp, GameState
+from . import state as st
+from .contract import Contract
+from .data import CampaignData, load_campaign
+from .info import Information
+from .section import Section
+from .state import CampaignState, CampRecord, VacantMaster
+
+SECTIONS: tuple[type[Section], ...] = (Contract, Information)
+
+# Record fields whose values are NamedTuples (decoded back from a view by their class).
+_NESTED = {"stances": st.Stance, "info": st.Info, "bonds": st.Bond, "devices": st.Device}
+
+
+@register
+class Campaign(Module):
+    name = st.NAME
+    options: ClassVar[dict[str, OptionSpec]] = {
+        # C14.1. Validated and carried in Settings; the summoning section reads it (until it
+        # is built, every value plays as `choose`, the base lobby).
+        "summoning": OptionSpec("choose", ("choose", "random", "relic"),
+                                doc="C14.1: how Servants come to the seats"),
+        # C12.1. Validated and carried; the tags section deals them (until it is built, no
+        # tag is dealt).
+        "tags": OptionSpec("random", ("off", "random"), doc="C12.1: a tag dealt to each camp"),
+    }
+
+    def __init__(self, rules: Ruleset, values: dict[str, Any]) -> None:
+        super().__init__(rules, values)
+        self.data: CampaignData = load_campaign(rules)
+        self.sections: tuple[Section, ...] = tuple(cls(self) for cls in SECTIONS)
+        self.public_fields = frozenset(f for sec in self.sections for f in sec.public_fields)
+
+    def section(self, cls: type[Section]) -> Any:
+        """This module's instance of a section class (for action handlers)."""
+        return next(sec for sec in self.sections if type(sec) is cls)
+
+    # --- set-up and steps ------------------------------------------------------------------------
+    def setup(self, s: GameState) -> None:
+        s.set_mod(self.name, st.fresh_state(s, self.data))
+        for sec in self.sections:
+            sec.setup(s)
+
+    def advance(self, s: GameState) -> bool:
+        return any(sec.advance(s) for sec in self.sections)
+
+    def legal(self, s: GameState, seat: int, actions: list[Action]) -> list[Action]:
+        for sec in self.sections:
+            actions = sec.legal(s, seat, actions)
+        return actions
+
+    def battle_move(self, s: GameState, seat: int) -> tuple[frozenset[int], int | None]:
+        stops: frozenset[int] = frozenset()
+        limit: int | None = None
+        for sec in self.sections:
+            more, most = sec.battle_move(s, seat)
+            stops |= more
+            if most is not None:
+                limit = most if limit is None else min(limit, most)
+        return stops, limit
+
+    def modifier(self, s: GameState, camp: Camp, key: str) -> int:
+        return sum(sec.modifier(s, camp, key) for sec in self.sections)
+
+    def skill_check(self, s: GameState, seat: int, skill: Skill, target: int) -> int:
+        return sum(sec.skill_check(s, seat, skill, target) for sec in self.sections)
+
+    def skill_void(self, s: GameState, seat: int, skill: Skill, target: int) -> bool:
+        return any(sec.skill_void(s, seat, skill, target) for sec in self.sections)
+
+    def damage(self, s: GameState, seat: int, amount: int, source: str) -> int:
+        for sec in self.sections:
+            amount = sec.damage(s, seat, amount, source)
+        return amount
+
+    def initiative(self, s: GameState, order: tuple[int, ...]) -> tuple[int, ...]:
+        for sec in self.sections:
+            order = sec.initiative(s, order)
+        return order
+
+    def upkeep(self, s: GameState, seat: int, cost: int) -> int:
+        for sec in self.sections:
+            cost = sec.upkeep(s, seat, cost)
+        return cost
+
+    def investigate(self, s: GameState, seat: int, target: int, success: bool) -> bool:
+        return any(sec.investigate(s, seat, target, success) for sec in self.sections)
+
+    def judge(self, s: GameState) -> bool:
+        return any(sec.judge(s) for sec in self.sections)
+
+    def on_action(self, s: GameState, action: Action) -> None:
+        for sec in self.sections:
+            sec.on_action(s, action)
+
+    def after_action(self, s: GameState, action: Action, events: list[Event]) -> None:
+        for sec in self.sections:
+            sec.after_action(s, action, events)
+
+    def on_battle_start(self, s: GameState) -> None:
+        st.put(s, battle=st.BattleRecord(lead=("open",) * len(s.camps)))
+        for sec in self.sections:
+            sec.on_battle_start(s)
+
+    def on_join(self, s: GameState, seat: int) -> None:
+        for sec in self.sections:
+            sec.on_join(s, seat)
+
+    def on_activation_end(self, s: GameState, seat: int) -> None:
+        for sec in self.sections:
+            sec.on_activation_end(s, seat)
+
+    def on_round_end(self, s: GameState) -> None:
+        for sec in self.sections:
+            sec.on_round_end(s)
+
+    def on_battle_end(self, s: GameState) -> None:
+        for sec in self.sections:
+            sec.on_battle_end(s)
+        st.put(s, battle=None)
+
+    def on_turn_end(self, s: GameState) -> None:
+        for sec in self.sections:
+            sec.on_turn_end(s)
+
+    def on_day_end(self, s: GameState) -> None:
+        for sec in self.sections:
+            sec.on_day_end(s)
+
+    # --- what leaves the engine ----------------------------------------------------------------
+    def verbs(self) -> tuple[str, ...]:
+        return tuple(v for sec in self.sections for v in sec.verbs())
+
+    def view(self, s: GameState, seat: int | None) -> dict[str, Any]:
+        """Every camp's record: its own whole, a rival's only the sections' public fields (the
+        hidden-information table of spec §4); the public global part; each section's key."""
+        g = st.state(s)
+        out: dict[str, Any] = {
+            "camps": [_encode_record(rec, None if x == seat else self.public_fields)
+                      for x, rec in enumerate(g.camps)],
+            "vacant": [{"master": v.master, "square": v.square} for v in g.vacant],
+            "residual": {str(q): sorted(classes) for q, classes in g.residual},
+            "relics": {relic: x for relic, x in g.relics},
+            "day0": g.day0,
+            "battle": None if g.battle is None else _encode(g.battle),
+        }
+        for sec in self.sections:
+            part = sec.view(s, seat)
+            if part is not None:
+                out[sec.key] = part
+        return out
+
+    def rebuild(self, s: GameState, view: dict[str, Any]) -> None:
+        """The records back from a view: what it shows replaces the set-up values, what it
+        hides stays at them (a vacant Master's carried state: its sheet's)."""
+        g = st.state(s)
+        camps = tuple(rec._replace(**{k: _decode(k, v) for k, v in shown.items()})
+                      for rec, shown in zip(g.camps, view["camps"], strict=True))
+        vacant = tuple(VacantMaster(v["master"], v["square"], self.rules.masters[v["master"]].mp,
+                                    self.rules.masters[v["master"]].command_spells, CampRecord())
+                       for v in view["vacant"])
+        battle = view["battle"]
+        s.set_mod(self.name, CampaignState(
+            camps=camps, vacant=vacant,
+            residual=tuple((int(q), frozenset(c)) for q, c in view["residual"].items()),
+            relics=tuple(view["relics"].items()), day0=view["day0"],
+            battle=None if battle is None else st.BattleRecord(
+                lead=tuple(battle["lead"]), protected=_tuples(battle["protected"]),
+                bond_damage=_tuples(battle["bond_damage"]),
+                legend_given=frozenset(battle["legend_given"]))))
+        for sec in self.sections:
+            if sec.key in view:
+                sec.rebuild(s, view[sec.key])
+
+    def sample(self, s: GameState, choose: Callable[[Sequence[Any]], Any]) -> None:
+        for sec in self.sections:
+            sec.sample(s, choose)
+
+    def text(self, s: GameState) -> list[str]:
+        """One line per camp (the fields that differ from a bare `CampRecord`), one for the
+        global part when it is not empty, then the sections' lines."""
+        g = st.state(s)
+        bare = CampRecord()
+        lines = []
+        for x, rec in enumerate(g.camps):
+            fields = [f"{k} {_compact(k, v)}" for k, v in zip(rec._fields, rec, strict=True)
+                      if v != getattr(bare, k)]
+            lines.append(f"#{x} " + " ".join(fields))
+        rest = [f"{k} {_compact(k, v)}" for k, v in zip(g._fields[1:], g[1:], strict=True)
+                if v != getattr(CampaignState((),), k)]
+        if rest:
+            lines.append(" ".join(rest))
+        for sec in self.sections:
+            lines.extend(sec.text(s))
+        return lines
+
+    def scenario_state(self, s: GameState, values: Mapping[str, Any]) -> None:
+        """`[module_state.campaign.<section key>]` tables, each given to its section."""
+        keys = {sec.key: sec for sec in self.sections}
+        for key, part in values.items():
+            if key not in keys:
+                raise ValueError(f"campaign module_state has no section {key!r}; sections: "
+                                 f"{', '.join(keys)}")
+            keys[key].scenario_state(s, part)
+
+
+def campaign(s: GameState) -> Campaign:
+    """The campaign module of a game that has it on."""
+    return next(m for m in s.modules if isinstance(m, Campaign))
+
+
+# --- the records as plain data ------------------------------------------------------------------
+def _encode(value: Any) -> Any:
+    if isinstance(value, tuple) and hasattr(value, "_fields"):
+        return {k: _encode(v) for k, v in zip(value._fields, value, strict=True)}
+    if isinstance(value, tuple | list):
+        return [_encode(v) for v in value]
+    if isinstance(value, frozenset):
+        return sorted(value)
+    return value
+
+
+def _encode_record(rec: CampRecord, shown: frozenset[str] | None) -> dict[str, Any]:
+    """A record as plain data, all of it (`shown` None) or only the `shown` fields."""
+    return {k: _encode(v) for k, v in zip(rec._fields, rec, strict=True)
+            if shown is None or k in shown}
+
+
+def _tuples(value: Any) -> Any:
+    return tuple(_tuples(v) for v in value) if isinstance(value, list) else value
+
+
+def _decode(field: str, value: Any) -> Any:
+    """One record field back from `_encode`."""
+    nested = _NESTED.get(field)
+    if nested is not None:
+        return tuple(nested(**{k: _tuples(v) for k, v in item.items()}) for item in value)
+    if isinstance(getattr(CampRecord(), field), frozenset):
+        return frozenset(value)
+    return _tuples(value)
+
+
+def _compact(field: str, value: Any) -> str:
+    """A field for the canonical text: tuples in brackets, sets sorted; `info` lists only the
+    camps something is known of."""
+    if field == "info":
+        bare = st.Info()
+        return " ".join(f"{x}:{_compact('', i)}" for x, i in enumerate(value) if i != bare) or "-"
+    if isinstance(value, frozenset):
+        return "{" + ",".join(map(str, sorted(value))) + "}"
+    if isinstance(value, tuple):
+        return "(" + ",".join(_compact("", v) for v in value) + ")"
+    if isinstance(value, bool):
+        return "y" if value else "n"
+    return str(value) if value != "" else "''"
+
+
+__all__ = ["SECTIONS", "Campaign", "campaign"]
