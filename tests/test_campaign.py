@@ -198,8 +198,7 @@ def test_a_camp_sees_its_whole_record_and_a_rival_only_the_public_fields():
     own = view_for(s, 1)["modules"]["campaign"]["state"]["camps"][1]
     assert set(own) == set(st.CampRecord._fields) and own["funds"] == 7
     public = campaign(s).public_fields
-    assert public == {"supply_on", "supply_turn", "spirit_since", "materialized_turn", "stray",
-                      "cancel_turn"}
+    assert public == {"supply_on", "supply_turn", "materialized_turn", "stray", "cancel_turn"}
     for viewer in (0, 2, None):
         rival = view_for(s, viewer)["modules"]["campaign"]["state"]["camps"][1]
         assert set(rival) == public and rival["supply_on"] is False

@@ -551,6 +551,8 @@ def fire_costs(s: GameState, seat: int) -> None:
     viewers = core.knowers(s, seat, 2)  # a Noble Phantasm's name is revealed at tier 2
     base = {"seat": seat, "card": np.card, "kind": np.kind, "scale": np.scale}
     core.emit(s, "NoblePhantasmFired", viewers, {**base, "np": None}, **base, np=np.id)
+    for m in s.modules:
+        m.on_np_fired(s, seat)
 
 
 def use_noble_phantasm(s: GameState, action: UseNoblePhantasm) -> None:

@@ -131,6 +131,9 @@ class Module:
     def on_activation_end(self, s: GameState, seat: int) -> None:
         """`seat`'s activation (its Main Action) is over."""
 
+    def on_np_fired(self, s: GameState, seat: int) -> None:
+        """`seat` has just fired its Noble Phantasm (its costs paid; in a battle or a raid)."""
+
     def on_round_end(self, s: GameState) -> None:
         """The battle round is over (before the next one or the end of the battle)."""
 

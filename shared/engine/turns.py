@@ -133,6 +133,12 @@ def register_declaration(action_type: type[Action], kind: str,
     _RESOLVERS[kind] = resolver
 
 
+def declaration_kind(action: Action) -> str | None:
+    """The turn-action kind an action declares ("wait", "encounter", a module's kind), or None
+    for an action that declares nothing (a Move, a Command Spell)."""
+    return _KIND.get(type(action))
+
+
 def declare(s: GameState, action: Action) -> None:
     kind = _KIND[type(action)]
     target = getattr(action, "target", -1)

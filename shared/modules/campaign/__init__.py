@@ -133,6 +133,10 @@ class Campaign(Module):
         for sec in self.sections:
             sec.on_activation_end(s, seat)
 
+    def on_np_fired(self, s: GameState, seat: int) -> None:
+        for sec in self.sections:
+            sec.on_np_fired(s, seat)
+
     def on_round_end(self, s: GameState) -> None:
         for sec in self.sections:
             sec.on_round_end(s)
@@ -189,8 +193,7 @@ class Campaign(Module):
             relics=tuple(view["relics"].items()), day0=view["day0"],
             battle=None if battle is None else st.BattleRecord(
                 lead=tuple(battle["lead"]), protected=_tuples(battle["protected"]),
-                bond_damage=_tuples(battle["bond_damage"]),
-                legend_given=frozenset(battle["legend_given"]))))
+                bond_damage=_tuples(battle["bond_damage"]))))
         for sec in self.sections:
             if sec.key in view:
                 sec.rebuild(s, view[sec.key])

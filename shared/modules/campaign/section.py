@@ -10,7 +10,7 @@ through it the loaded data and the room's options.
 from __future__ import annotations
 
 from collections.abc import Callable, Mapping, Sequence
-from typing import TYPE_CHECKING, Any, ClassVar
+from typing import TYPE_CHECKING, Any, ClassVar, TypeVar
 
 if TYPE_CHECKING:
     from ...engine.actions import Action
@@ -19,6 +19,8 @@ if TYPE_CHECKING:
     from ...engine.state import Camp, GameState
     from . import Campaign
     from .data import CampaignData
+
+S = TypeVar("S", bound="Section")
 
 
 class Section:
@@ -88,6 +90,8 @@ class Section:
 
     def on_activation_end(self, s: GameState, seat: int) -> None: ...
 
+    def on_np_fired(self, s: GameState, seat: int) -> None: ...
+
     def on_round_end(self, s: GameState) -> None: ...
 
     def on_battle_end(self, s: GameState) -> None: ...
@@ -116,3 +120,10 @@ class Section:
 
     def scenario_state(self, s: GameState, values: Mapping[str, Any]) -> None:
         raise ValueError(f"campaign section {self.key!r} takes no module_state")
+
+
+def section_of(s: GameState, cls: type[S]) -> S:
+    """The running game's instance of a section class (for action handlers, which get only the
+    state)."""
+    module = next(m for m in s.modules if m.name == "campaign")
+    return module.section(cls)

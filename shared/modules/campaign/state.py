@@ -75,7 +75,6 @@ class CampRecord(NamedTuple):
     # §0 / §9 contract (contract.py)
     supply_on: bool = True
     supply_turn: int = -1  # turn_key of the last SetSupply (one change per Turn, C0.2)
-    spirit_since: int = -1  # turn_key before whose declaration the supply was already off (C0.5)
     materialized_turn: int = -1  # turn_key of the Turn it materialized in (C0.3)
     stray: bool = False  # C9.1
     cancel_turn: int = -1  # turn_key of a DeclareCancelContract (C9.1, C9.4)
@@ -131,12 +130,11 @@ class VacantMaster(NamedTuple):
 class BattleRecord(NamedTuple):
     """Per battle (§6.1): each seat's lead exchange this Round (`LEAD`), the Absolute Defense
     protected instance (seat, amount waived), end-of-battle bond damage (holder seat, target
-    seat, amount) and the camps that fired a constant NP's Legend point already (C1.5 ii)."""
+    seat, amount)."""
 
     lead: tuple[str, ...] = ()
     protected: tuple[tuple[int, int], ...] = ()
     bond_damage: tuple[tuple[int, int, int], ...] = ()
-    legend_given: frozenset[int] = frozenset()
 
 
 class CampaignState(NamedTuple):
