@@ -102,8 +102,6 @@ def edit(file: str, old: str | None, new: str):
     (edit("rules.toml", None, "elf = { study = 1 }\n"), "rules.toml", "race_exp.elf"),
     (edit("servants.toml", "[el_cid]\nfame = 0", "[el_cid]\nfame = 3"), "servants.toml",
      "el_cid.fame"),
-    (edit("servants.toml", "twin_blades = 1", "bog_song = 1"), "servants.toml",
-     "el_cid.plus_skills.bog_song"),
     (edit("servants.toml", "twin_blades = 1", "no_such_skill = 1"), "servants.toml",
      "el_cid.plus_skills.no_such_skill"),
     (edit("servants.toml", 'trait = "kind_damage"', 'trait = "thorns"'), "servants.toml",
@@ -117,7 +115,7 @@ def edit(file: str, old: str | None, new: str):
     (edit("masters.toml", '[koga]\nrace = "human"', '[koga]\nrace = "human"\nfunds = 3'),
      "masters.toml", "koga.funds"),
 ], ids=["number-range", "number-type", "number-missing", "number-unknown", "mp-per-level",
-        "research-square", "race", "fame", "plus-not-own", "plus-unknown", "trait", "arg",
+        "research-square", "race", "fame", "plus-unknown", "trait", "arg",
         "servant-unknown", "servant-missing", "master-race", "master-unknown-key"])
 def test_a_campaign_data_error_names_the_file_and_the_field(tmp_path, change, file, field):
     """load_campaign refuses one bad value per case, naming its file and dotted field."""

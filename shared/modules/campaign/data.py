@@ -4,6 +4,7 @@ problem names the file, the field and what is wrong. Every number any section us
 
 from __future__ import annotations
 
+from collections.abc import Mapping
 from dataclasses import dataclass
 from importlib import resources
 from importlib.resources.abc import Traversable
@@ -215,8 +216,10 @@ def _squares(table: Reader, key: str, count: int) -> frozenset[int]:
     return frozenset(value)
 
 
-def _plus_skills(entry: Reader, skills: frozenset[str] | None, known: set[str]) -> dict[str, int]:
-    """`plus_skills = { skill = n }`: skill ids (of this sheet, when `skills` is given), 1-2."""
+def _plus_skills(entry: Reader, known: Mapping[str, object]) -> dict[str, int]:
+    """`plus_skills = { skill = n }`: skill ids of skills.toml, 1 or 2 "+" each (not checked
+    against the sheet: a table may play a sheet with other skills, and a "+" it lacks is
+    simply never used)."""
     if "plus_skills" not in entry:
         return {}
     table = entry.table("plus_skills")
@@ -224,8 +227,6 @@ def _plus_skills(entry: Reader, skills: frozenset[str] | None, known: set[str]) 
     for skill_id in table.ids():
         if skill_id not in known:
             table.fail(skill_id, "unknown skill id (not in skills.toml)")
-        if skills is not None and skill_id not in skills:
-            table.fail(skill_id, "not one of this sheet's skills")
         out[skill_id] = table.integer(skill_id, 1, 2)
     table.finish()
     return out
@@ -248,7 +249,7 @@ def _load_servants(doc: Reader, rules: Ruleset) -> dict[str, ServantExtras]:
             table.finish()
         out[servant_id] = ServantExtras(
             fame=entry.integer("fame", 0, 2),
-            plus_skills=_plus_skills(entry, frozenset(sheet.skills), set(rules.skills)),
+            plus_skills=_plus_skills(entry, rules.skills),
             np_plus=entry.integer("np_plus", 0, 2, default=0), stances=stances)
         entry.finish(hint="a Servant takes fame, plus_skills, np_plus, stances")
     missing = sorted(set(rules.by_id) - set(out))
@@ -279,7 +280,7 @@ def _load_masters(doc: Reader, rules: Ruleset) -> dict[str, MasterExtras]:
         funds = entry.integer("starting_funds", 0, 1000) if "starting_funds" in entry else None
         out[master_id] = MasterExtras(
             race=entry.choice("race", RACES),
-            plus_skills=_plus_skills(entry, frozenset(sheet.skills), set(rules.skills)),
+            plus_skills=_plus_skills(entry, rules.skills),
             starting_funds=funds)
         entry.finish(hint="a Master takes race, plus_skills, starting_funds")
     missing = sorted(set(rules.masters) - set(out))
