@@ -40,6 +40,9 @@ from grailwar.shared.engine.data import CLASSES, default_ruleset
 from grailwar.shared.engine.events import Event, view_event
 from grailwar.shared.engine.state import GameState
 from grailwar.shared.engine.view import events_for
+from grailwar.shared.modules.campaign import campaign
+from grailwar.shared.modules.campaign import state as cp_state
+from grailwar.shared.modules.campaign.info import Information
 from helpers import act, duel, find, game, place, ready_all
 
 RULES = default_ruleset()
@@ -70,7 +73,13 @@ PRIVATE_FIELDS = {
 MP_DICE = ("rest_mp", "rest_master", "soul_eating", "critical_mp", "mana:")
 # Events that only the acting seat may receive at all.
 OWN_EVENTS = {"Investigated": "investigation", "TimeWithMaster": "master",
-              "MasterSkillUnlocked": "master"}
+              "MasterSkillUnlocked": "master",
+              # the campaign (seed 002 spec §4): the points a camp holds and what they revealed
+              "InfoGained": "investigation", "CompositionLearned": "investigation",
+              "TrueNameRevealed": "investigation", "NoblePhantasmDisclosed": "investigation",
+              "MasterLearned": "investigation", "Researched": "investigation",
+              "ExperienceGained": "investigation", "SpiritManaRecovered": "master",
+              "BerserkerSupplyPaid": "master"}
 
 
 def known_tier(state: GameState, viewer: int | None, seat: int) -> int:
@@ -87,23 +96,35 @@ def texts(text: Any) -> set[str]:
     return {text.ja, text.ko, text.en}
 
 
-def secrets(state: GameState, tiers: dict[int, int], viewer: int | None) -> dict[str, str]:
+def secrets(state: GameState, tiers: dict[int, int], viewer: int | None,
+            grants: dict[int, frozenset[str]] | None = None) -> dict[str, str]:
     """Every secret string another camp holds that `viewer` (at `tiers`) may not see, mapped
-    to a description; strings that `viewer` may see for some other reason are left out."""
+    to a description; strings that `viewer` may see for some other reason are left out.
+    `grants` (the campaign's information points, `campaign_grants`) add, per camp, what the
+    points revealed beyond the tiers: "np" (its NP's name and text), "master_name" (the
+    Master's name and profile), "master_skills"."""
     allowed = set(TABLE_IDS)
     hidden: dict[str, tuple[str, list[int]]] = {}
     for camp in state.camps:
         servant, master, t = camp.servant, camp.master, tiers[camp.seat]
+        given = (grants or {}).get(camp.seat, frozenset())
+        own = camp.seat == viewer
         skill_names = {x for sk in servant.skills for x in texts(RULES.skills[sk].name)}
-        by_tier = {1: {**{sk: "skills" for sk in servant.skills},
-                       **{x: "skills" for x in skill_names}},
-                   2: {servant.id: "servant", servant.np.id: "servant",
-                       **{x: "servant" for x in texts(servant.true_name) | texts(servant.np.name)}},
-                   3: {x: "servant" for x in texts(servant.profile) | texts(servant.weakness)},
-                   4: {master.id: "master", **{sk: "master" for sk in master.skills},
-                       **{x: "master" for x in texts(master.name)}}}
-        for need, found in by_tier.items():
-            if camp.seat == viewer or t >= need:
+        groups = [
+            (t >= 1, {**{sk: "skills" for sk in servant.skills},
+                      **{x: "skills" for x in skill_names}}),
+            (t >= 2, {servant.id: "servant", servant.np.id: "servant",
+                      **{x: "servant" for x in texts(servant.true_name)}}),
+            (t >= 2 or "np" in given,
+             {x: "servant" for x in texts(servant.np.name) | texts(servant.np.text)}),
+            (t >= 3, {x: "servant" for x in texts(servant.profile) | texts(servant.weakness)}),
+            ("master_name" in given,
+             {x: "master" for x in texts(master.name) | texts(master.profile)}),
+            ("master_skills" in given, {sk: "master" for sk in master.skills}),
+            (False, {master.id: "master"}),
+        ]
+        for shown, found in groups:
+            if own or shown:
                 allowed.update(found)
             else:
                 for secret, kind in found.items():
@@ -137,7 +158,8 @@ def leaks(data: Any, hidden: dict[str, str]) -> Iterator[tuple[str, str]]:
 # (bot, seed, modules switched on): the base games, and games with the tactics module.
 GAMES = [(bot, seed, ()) for bot in ("heuristic", "random") for seed in (1, 2, 3)] + [
     ("heuristic", 5, ("tactics",)), ("random", 6, ("tactics",)),
-    ("heuristic", 7, ("colossus",)), ("random", 8, ("colossus",))]
+    ("heuristic", 7, ("colossus",)), ("random", 8, ("colossus",)),
+    ("heuristic", 9, ("campaign",)), ("random", 10, ("campaign",))]
 # Modules whose state is public by design: every seat sees the spectator's view of it, except
 # for keys that only concern the prompted seat (tactics: the targets it cannot hit, and why).
 PUBLIC_MODULES = {"tactics": {"ruled_out"}, "colossus": set()}
@@ -156,6 +178,48 @@ def colossus_leaks(data: Any, path: str = "") -> Iterator[str]:
     elif isinstance(data, list):
         for i, value in enumerate(data):
             yield from colossus_leaks(value, f"{path}[{i}]")
+# The campaign's reveal events (mine only): what each adds to the viewer's grants on `about`.
+REVEALS: dict[str, Callable[[dict[str, Any]], set[str]]] = {
+    "CompositionLearned": lambda e: set(),
+    "TrueNameRevealed": lambda e: {"np"},
+    "NoblePhantasmDisclosed": lambda e: {"np"},
+    "MasterLearned": lambda e: {"master_name", *(("master_skills",) if e["level"] >= 2 else ())},
+}
+
+
+def master_keys(master: tuple[int, ...], numbers: Any) -> list[set[str]]:
+    """The campaign view's keys that Master points show (C1.11), level by level."""
+    top = numbers.info_max_master
+    out = []
+    if sum(master) >= numbers.master_reveal:
+        out.append({"master_name", "master_profile", "tag"})
+    if any(x >= top for x in master):
+        out.append({"master_skills", "unlocked"})
+    if all(x >= top for x in master):
+        out.append({"master_mp", "max_master_mp", "level", "race"})
+    return out
+
+
+def campaign_grants(state: GameState, viewer: int | None) -> dict[int, frozenset[str]]:
+    """What the campaign's points let `viewer` see of each camp beyond the base tiers."""
+    if viewer is None or "campaign" not in state.settings.modules:
+        return {}
+    numbers = campaign(state).data.numbers
+    out = {}
+    for x in range(len(state.camps)):
+        if x == viewer:
+            continue
+        info = cp_state.info_on(state, viewer, x)
+        keys = set().union(*master_keys(info.master, numbers))
+        given = {"np"} if info.np_known else set()
+        if "master_name" in keys:
+            given.add("master_name")
+        if "master_skills" in keys:
+            given.add("master_skills")
+        out[x] = frozenset(given)
+    return out
+
+
 VIEWERS_OF = lambda state: [*range(len(state.camps)), None]  # noqa: E731
 
 
@@ -171,26 +235,35 @@ class Audit:
         self.module_views: dict[str, int] = defaultdict(int)
         self.raid_views = 0
         self.spectator: tuple[Any, Any] = (None, None)  # (state, version) -> its module views
+        self.grants_seen: set[str] = set()  # what campaign points revealed beyond the tiers
 
     def fail(self, kind: str, viewer: int | None, message: str) -> None:
         self.counts[kind] += 1
         if len(self.found[kind]) < 8:
             self.found[kind].append(f"{self.label} step {self.step} viewer {viewer}: {message}")
 
-    def play(self, bot: str, seed: int, modules: tuple[str, ...] = ()) -> None:
+    def play(self, bot: str, seed: int, modules: tuple[str, ...] = (),
+             prime: Callable[[GameState], None] | None = None) -> None:
         state = new_game(seed=seed, modules=modules)
+        if prime is not None:
+            prime(state)
         before = [c.known for c in state.camps]
+        granted = {v: campaign_grants(state, v) for v in VIEWERS_OF(state)}
         self.label = f"{bot} seed {seed} modules {list(modules)}"
         self.step = 0
 
         def on_step(s: GameState, events: list[Event]) -> None:
-            nonlocal before
+            nonlocal before, granted
             self.step += 1
             for viewer in VIEWERS_OF(s):
-                self.check_events(s, events, viewer, before)
+                self.check_events(s, events, viewer, before, granted[viewer])
                 self.check_view(s, viewer)
             before = [c.known for c in s.camps]
+            granted = {v: campaign_grants(s, v) for v in VIEWERS_OF(s)}
             self.tiers_seen[modules].update(*before)
+            for grants in granted.values():
+                for given in grants.values():
+                    self.grants_seen.update(given)
 
         bots = [make_bot(bot, seed * 31 + i) for i in range(len(state.camps))]
         run_match(state, bots, on_step=on_step, arrival_seed=seed)
@@ -210,13 +283,52 @@ class Audit:
             for key in sorted(set(camp) - allowed):
                 self.fail(OWN_ONLY.get(key, "view_keys"), viewer,
                           f"camp {seat} (tier {tiers[seat]}) shows key {key!r}")
-        for kind, message in leaks(view, secrets(state, tiers, viewer)):
+        for kind, message in leaks(view, secrets(state, tiers, viewer,
+                                                 campaign_grants(state, viewer))):
             self.fail(kind, viewer, f"view: {message}")
+        self.check_campaign(state, view, viewer)
         for where in colossus_leaks(view["modules"]):
             self.fail("colossus", viewer, f"view: {where}")
         giant = view["modules"].get("colossus")
         self.raid_views += bool(giant and giant["state"]["raid"])
         self.check_public_modules(state, view, viewer)
+
+    def check_campaign(self, state: GameState, view: dict[str, Any],
+                       viewer: int | None) -> None:
+        """The campaign (spec 002 §4): a rival's record shows only its public fields; the
+        points and what they revealed reach their holder only, and exactly as far as the
+        points go (C1.7-C1.11); the base tier a camp holds is the one its points give."""
+        part = view["modules"].get("campaign")
+        if part is None:
+            return
+        module = campaign(state)
+        numbers = module.data.numbers
+        cs = part["state"]
+        self.module_views["campaign"] += 1
+        for x, rec in enumerate(cs["camps"]):
+            extra = set(rec) - module.public_fields if x != viewer else set()
+            if extra:
+                self.fail("campaign", viewer, f"camp {x}'s record shows {sorted(extra)}")
+        if viewer is None:
+            if cs["info"]:
+                self.fail("campaign", viewer, f"the spectator sees points: {cs['info']}")
+            return
+        for x in range(len(state.camps)):
+            if x == viewer:
+                continue
+            info = cp_state.info_on(state, viewer, x)
+            entry = cs["info"][str(x)]
+            want = {"servant", "master", "max", "np_known", "true_name"}
+            if info.np_known and not info.true_name:
+                want.add("np")
+            for keys in master_keys(info.master, numbers):
+                want |= keys
+            if set(entry) != want or entry["servant"] != list(info.servant):
+                self.fail("campaign", viewer, f"points on camp {x} {info} show {entry}")
+            tier = 3 if info.true_name else int(sum(info.servant) >= numbers.class_reveal)
+            if not state.over and known_tier(state, viewer, x) != tier:
+                self.fail("campaign", viewer, f"camp {x} at tier "
+                          f"{known_tier(state, viewer, x)}, its points {info} give {tier}")
 
     def check_public_modules(self, state: GameState, view: dict[str, Any],
                              viewer: int | None) -> None:
@@ -236,23 +348,37 @@ class Audit:
                                              f"the spectator {theirs}")
 
     def check_events(self, state: GameState, events: list[Event], viewer: int | None,
-                     before: list[tuple[int, ...]]) -> None:
-        # Tiers as they stood when each event was made: the step's own Investigated event
-        # raises the investigator's tier for the events after it.
+                     before: list[tuple[int, ...]],
+                     granted: dict[int, frozenset[str]] | None = None) -> None:
+        # Tiers as they stood when each event was made: the step's own Investigated event (in
+        # the campaign, its reveal events) raises the investigator's tier for the events
+        # after it.
         known = list(before[viewer]) if viewer is not None else [0] * len(CLASSES)
+        grants = {x: set(g) for x, g in (granted or {}).items()}
 
         def tiers() -> dict[int, int]:
             return {c.seat: 3 if c.seat == viewer else known[CLASSES.index(c.cls)]
                     for c in state.camps}
 
-        hidden = secrets(state, tiers(), viewer)
+        def hidden_now() -> dict[str, str]:
+            return secrets(state, tiers(), viewer, {x: frozenset(g) for x, g in grants.items()})
+
+        hidden = hidden_now()
         for event in events_for(events, viewer):
             etype, actor = event["type"], event.get("seat")
             mine = actor is not None and actor == viewer
             if etype == "Investigated" and mine and event["success"]:
                 known[CLASSES.index(event["cls"])] = event["tier"]
-                hidden = secrets(state, tiers(), viewer)
+                hidden = hidden_now()
                 continue
+            if mine and etype in REVEALS:
+                if "tier" in event:
+                    known[CLASSES.index(event["cls"])] = event["tier"]
+                grants.setdefault(event["about"], set()).update(REVEALS[etype](event))
+                hidden = hidden_now()
+                continue
+            if etype == "RumorShared" and viewer not in (actor, event["to"]):
+                self.fail("investigation", viewer, f"another pair's RumorShared: {event}")
             for kind, message in event_leaks(event, mine, hidden, lambda a: tiers()[a]):
                 self.fail(kind, viewer, f"event {etype}: {message}")
             for where in colossus_leaks(event):
@@ -290,7 +416,7 @@ def event_leaks(event: dict[str, Any], mine: bool, hidden: dict[str, str],
         yield "hand", f"card fumble of seat {actor} shows the card lost"
     if etype == "DiceRolled":
         purpose = event["purpose"]
-        if purpose == "investigate":
+        if purpose in ("investigate", "research"):
             yield "investigation", f"investigation roll of seat {actor}"
         elif purpose.startswith(MP_DICE) and (event["faces"] or event["total"] is not None):
             yield "mp", f"MP roll {purpose} of seat {actor}: {event}"
@@ -309,7 +435,28 @@ def audit() -> Audit:
     result = Audit()
     for bot, seed, modules in GAMES:
         result.play(bot, seed, modules)
+    result.play("random", 11, ("campaign",), prime=prime_campaign)
     return result
+
+
+def prime_campaign(state: GameState) -> None:
+    """Half of the pairs of camps start one Legend point short of the true name and one point
+    short of each Master maximum, so a whole game reaches the true name, the NP and the
+    Master's sheet (C1.8-C1.11): the points' own reveal events and views are audited, not
+    only the first reveal."""
+    module = campaign(state)
+    top = module.data.numbers.info_max_master
+    for holder in range(len(state.camps)):
+        for other in range(len(state.camps)):
+            if holder == other or (holder + other) % 2:
+                continue
+            most = module.section(Information).servant_max(state, other)
+            cp_state.put_info(state, holder, other, cp_state.Info(
+                (most, most, most, most - 1), (top - 1,) * 3))
+            camp = state.edit(holder)
+            known = list(camp.known)
+            known[CLASSES.index(state.camps[other].cls)] = 1
+            camp.known = tuple(known)
 
 
 def report(audit: Audit, kind: str) -> str:
@@ -318,7 +465,7 @@ def report(audit: Audit, kind: str) -> str:
 
 
 @pytest.mark.parametrize("kind", ["skills", "servant", "master", "mp", "hand", "investigation",
-                                  "view_keys", "modules", "colossus"])
+                                  "view_keys", "modules", "colossus", "campaign"])
 def test_whole_games_leak_nothing(audit: Audit, kind: str) -> None:
     """No view and no event of eight whole bot games (two with the tactics module on) shows a
     secret of this kind to a seat (or to the spectator) that has not revealed it; a public
@@ -329,11 +476,16 @@ def test_whole_games_leak_nothing(audit: Audit, kind: str) -> None:
 def test_audit_saw_every_tier(audit: Audit) -> None:
     """The games are worth auditing: with and without the tactics module, investigations
     reached tiers 1, 2 and 3, so every base hidden field and every tier-dependent part of the
-    views was checked with the module on too; and the tactics state was compared in battle
-    (guards the audit itself)."""
+    views was checked with the module on too; the tactics state was compared in battle; the
+    campaign's points revealed the true name, an NP and the Master's sheet (guards the audit
+    itself)."""
     assert set(audit.tiers_seen) == {modules for _, _, modules in GAMES}
     for modules, tiers in audit.tiers_seen.items():
-        assert tiers >= {1, 2, 3}, f"modules {modules}: only tiers {sorted(tiers)}"
+        # the campaign's true name reveals tiers 2 and 3 at once (C1.8)
+        wanted = {1, 3} if "campaign" in modules else {1, 2, 3}
+        assert tiers >= wanted, f"modules {modules}: only tiers {sorted(tiers)}"
+    assert audit.grants_seen == {"np", "master_name", "master_skills"}
+    assert audit.module_views["campaign"] > 1000
     assert audit.module_views["tactics"] > 100
     assert audit.raid_views > 100  # the colossus's raids were audited, not only its march
 
@@ -630,3 +782,19 @@ def test_the_audit_flags_colossus_secrets() -> None:
         ".state.board[0].factor"]
     assert list(colossus_leaks({"raid": {"dodge_left": 1}})) == [".raid.dodge_left"]
     assert not list(colossus_leaks({"raid": {"tiles": {"0": "crown"}, "hp": 300}}))
+
+
+def test_the_audit_flags_campaign_leaks() -> None:
+    """Guards the campaign's part of the audit: a rival's hidden record field, a Master's name
+    shown without the points, and a base tier above what the points give are each flagged."""
+    state = new_game(seed=3, modules=["campaign"])
+    audit = Audit()
+    view = view_for(state, 0)
+    audit.check_campaign(state, view, 0)
+    assert not audit.counts
+    view["modules"]["campaign"]["state"]["camps"][1]["funds"] = 16
+    view["modules"]["campaign"]["state"]["info"]["2"]["master_name"] = {"en": "?"}
+    audit.check_campaign(state, view, 0)
+    with_tier(state, 0, state.camps[3].cls, 1)
+    audit.check_campaign(state, view_for(state, 0), 0)
+    assert audit.counts["campaign"] == 3, audit.found
