@@ -1026,7 +1026,14 @@ class ClientModel:
         if kind in ("ActionCancelled", "DeclarationWithdrawn"):
             if colossus.raided(self.events, e):
                 return ""  # its Raid was spent: it fought in the raid another one opened
-            return tr(f"event.{kind}", who=who, kind=tr(f"decl.{e.get('kind')}"))
+            key = "event.cancelled_spirit_form" if e.get("reason") == "spirit_form" else \
+                f"event.{kind}"
+            return tr(key, who=who, kind=tr(f"decl.{e.get('kind')}"))
+        if kind == "SupplySet":  # the campaign's spirit form (seed 002 §0)
+            return tr("event.SupplySet_on" if e.get("on") else "event.SupplySet_off", who=who)
+        if kind == "Researched":
+            return tr("event.Researched_ok" if e.get("success") else "event.Researched_ng",
+                      cls=tr.cls(e.get("cls")))
         if kind == "Investigated":
             result = tr("event.investigate_ok", tier=e.get("tier")) if e.get("success") else \
                 tr("event.investigate_ng")

@@ -13,18 +13,23 @@ import shutil
 from pathlib import Path
 
 import pytest
+from grailwar.shared import protocol
 from grailwar.shared.bots import make_bot
 from grailwar.shared.bots.determinize import state_from_view
-from grailwar.shared.engine import apply, legal_actions, new_game, to_text, view_for
+from grailwar.shared.engine import apply, from_dict, legal_actions, new_game, to_text, view_for
+from grailwar.shared.engine.actions import ACTION_TYPES
 from grailwar.shared.engine.data import DataError, default_ruleset
+from grailwar.shared.engine.errors import MalformedActionError
 from grailwar.shared.modules import campaign as campaign_pkg
 from grailwar.shared.modules.campaign import SECTIONS, Campaign, campaign
 from grailwar.shared.modules.campaign import state as st
+from grailwar.shared.modules.campaign.contract import SetSupply
 from grailwar.shared.modules.campaign.data import (
     METHODS,
     SERVANT_CATEGORIES,
     load_campaign,
 )
+from grailwar.shared.modules.campaign.info import DeclareResearch, ShareRumor
 from grailwar.shared.modules.campaign.section import Section
 
 RULES = default_ruleset()
@@ -266,3 +271,35 @@ def test_the_campaign_hooks_walk_every_section_in_order(monkeypatch):
 def test_with_no_module_on_nothing_of_the_campaign_shows():
     plain = new_game(seed=2)
     assert "campaign" not in plain.mods and "campaign" not in to_text(plain)
+
+
+# --- the actions on the wire ------------------------------------------------------------------
+CAMPAIGN_ACTIONS = [SetSupply(0, False), SetSupply(3, True), DeclareResearch(1, "lancer"),
+                    ShareRumor(2, 5)]
+
+
+def test_every_campaign_action_type_is_in_the_sample():
+    assert {type(a) for a in CAMPAIGN_ACTIONS} == {
+        t for t in ACTION_TYPES.values() if t.__module__.startswith(campaign_pkg.__name__)}
+
+
+@pytest.mark.parametrize("action", CAMPAIGN_ACTIONS, ids=str)
+def test_a_campaign_action_round_trips_as_a_dict_and_inside_an_act_message(action):
+    assert from_dict(action.to_dict()) == action
+    msg = protocol.message("act", action=action.to_dict(), state_id=3, ref=1)
+    (body,) = protocol.FrameBuffer().feed(protocol.encode(msg))
+    back = protocol.decode(body)
+    assert protocol.validate(back, "c2s").name == "act"
+    assert from_dict(back["action"]) == action
+
+
+@pytest.mark.parametrize(("data", "named"), [
+    ({"type": "SetSupply", "seat": 0}, "missing field 'on'"),
+    ({"type": "SetSupply", "seat": 0, "on": 1}, "SetSupply.on: expected bool"),
+    ({"type": "DeclareResearch", "seat": 0, "target_class": 2},
+     "DeclareResearch.target_class: expected str"),
+    ({"type": "ShareRumor", "seat": 0, "about": 1, "to": 2}, "'to'"),
+])
+def test_a_malformed_campaign_action_is_refused_by_field(data, named):
+    with pytest.raises(MalformedActionError, match=named):
+        from_dict(data)

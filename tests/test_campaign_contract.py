@@ -222,7 +222,7 @@ def test_c0_5_a_whole_turn_in_spirit_form_gives_the_master_mp_capped(cls, below,
     s, ev = waits(s)
     assert s.camps[0].master_mp == before + gain
     recovered = find(ev, "SpiritManaRecovered")
-    assert [e.data for e in recovered] == [{"seat": 0, "master_mp": gain}]
+    assert [e.data for e in recovered] == [{"seat": 0, "amount": gain}]
     assert view_event(recovered[0], 1) is None  # private to its camp
 
 
@@ -233,7 +233,7 @@ def test_c0_6_a_supplied_berserkers_master_pays_5_at_each_turn_end(master_mp, pa
     s.edit(1).master_mp = master_mp
     s, ev = waits(s)
     assert (s.camps[0].master_mp, s.camps[1].master_mp) == (master_mp - paid, master_mp)
-    assert [e.data for e in find(ev, "BerserkerSupplyPaid")] == [{"seat": 0, "master_mp": paid}]
+    assert [e.data for e in find(ev, "BerserkerSupplyPaid")] == [{"seat": 0, "amount": paid}]
     s, _ = apply(s, SetSupply(0, False))
     s, ev = waits(s)
     assert not find(ev, "BerserkerSupplyPaid")  # A3: not in a Turn with the supply cut

@@ -61,7 +61,7 @@ def info(s: GameState, holder: int, other: int) -> st.Info:
 
 
 def gained(events: list[Event], holder: int) -> list[tuple[int, str, str, str]]:
-    return [(e.data["about"], e.data["side"], e.data["category"], e.data["source"])
+    return [(e.data["target"], e.data["side"], e.data["category"], e.data["source"])
             for e in find(events, "InfoGained") if e.data["seat"] == holder]
 
 
@@ -179,7 +179,7 @@ def test_c1_5_c1_9_a_fired_np_gives_each_other_combatant_legend_and_the_np_not_t
     assert gained(ev, 1) == [(0, S, "legend", "np")] and gained(ev, 2) == []
     assert info(s, 1, 0).np_known and not info(s, 1, 0).true_name
     disclosed = find(ev, "NoblePhantasmDisclosed")
-    assert [e.data for e in disclosed] == [{"seat": 1, "about": 0, "cls": "saber"}]
+    assert [e.data for e in disclosed] == [{"seat": 1, "target": 0, "cls": "saber"}]
     assert view_event(disclosed[0], 0) is None and view_event(disclosed[0], 2) is None
     mine = view_for(s, 1)
     np = s.camps[0].servant.np
@@ -220,7 +220,7 @@ def test_c1_7_three_servant_points_show_the_composition_and_skills_and_no_more()
     assert seen["cards"] == s.camps[1].servant.cards and seen["skills"]
     assert "servant" not in seen and "noble_phantasm" not in seen
     assert [e.data for e in find(ev, "CompositionLearned")] == [
-        {"seat": 0, "about": 1, "cls": "lancer", "tier": 1}]
+        {"seat": 0, "target": 1, "cls": "lancer", "tier": 1}]
     assert "cards" not in view_for(s, None)["camps"][1]
 
 
@@ -232,7 +232,7 @@ def test_c1_8_all_four_at_maximum_reveal_the_true_name_np_profile_and_weakness()
     seen = view_for(s, 0)["camps"][1]
     assert seen["servant"] == "honda_tadakatsu" and seen["profile"] and seen["weakness"]
     assert [e.data for e in find(ev, "TrueNameRevealed")] == [
-        {"seat": 0, "about": 1, "cls": "lancer", "tier": 3}]
+        {"seat": 0, "target": 1, "cls": "lancer", "tier": 3}]
     assert section(s).at_max(s, 0, 1, "encounter")  # every category counts as at maximum
 
 
@@ -274,7 +274,7 @@ def test_c1_11_crossing_a_master_threshold_is_a_private_master_learned_event():
     seed_info(s, 0, 1, master=(1, 1, 0))
     s, ev = investigate(s, 0, "lancer", 12)
     learned = find(ev, "MasterLearned")
-    assert [e.data for e in learned] == [{"seat": 0, "about": 1, "level": 1}]
+    assert [e.data for e in learned] == [{"seat": 0, "target": 1, "level": 1}]
     assert view_event(learned[0], 1) is None
 
 

@@ -374,10 +374,10 @@ class Audit:
             if mine and etype in REVEALS:
                 if "tier" in event:
                     known[CLASSES.index(event["cls"])] = event["tier"]
-                grants.setdefault(event["about"], set()).update(REVEALS[etype](event))
+                grants.setdefault(event["target"], set()).update(REVEALS[etype](event))
                 hidden = hidden_now()
                 continue
-            if etype == "RumorShared" and viewer not in (actor, event["to"]):
+            if etype == "RumorShared" and viewer not in (actor, event["target"]):
                 self.fail("investigation", viewer, f"another pair's RumorShared: {event}")
             for kind, message in event_leaks(event, mine, hidden, lambda a: tiers()[a]):
                 self.fail(kind, viewer, f"event {etype}: {message}")

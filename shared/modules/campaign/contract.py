@@ -141,12 +141,12 @@ class Contract(Section):
                 gain = max(0, min(gain, camp.master.mp - camp.master_mp))
                 s.edit(seat).master_mp += gain
                 core.emit(s, "SpiritManaRecovered", frozenset({seat}), None, seat=seat,
-                          master_mp=gain)
+                          amount=gain)
             elif berserker:
                 paid = min(n.berserker_extra_mp, camp.master_mp)
                 s.edit(seat).master_mp -= paid
                 core.emit(s, "BerserkerSupplyPaid", frozenset({seat}), None, seat=seat,
-                          master_mp=paid)
+                          amount=paid)
 
     # --- what leaves the engine -----------------------------------------------------------------
     def verbs(self) -> tuple[str, ...]:

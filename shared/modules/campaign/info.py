@@ -107,12 +107,12 @@ class Information(Section):
             return
         counts[i] += 1
         new = info._replace(**{side: tuple(counts)})
-        core.emit(s, "InfoGained", mine, None, seat=holder, about=other, side=side,
+        core.emit(s, "InfoGained", mine, None, seat=holder, target=other, side=side,
                   category=category, amount=1, source=source)
         if side == "servant":
             new = self._servant_reveals(s, holder, other, info, new)
         elif self.master_level(new) > self.master_level(info):
-            core.emit(s, "MasterLearned", mine, None, seat=holder, about=other,
+            core.emit(s, "MasterLearned", mine, None, seat=holder, target=other,
                       level=self.master_level(new))
         st.put_info(s, holder, other, new)
 
@@ -127,7 +127,7 @@ class Information(Section):
         tier = self.tier(new)
         if tier > self.tier(old):
             event = "TrueNameRevealed" if tier == 3 else "CompositionLearned"
-            core.emit(s, event, mine, None, seat=holder, about=other, cls=cls, tier=tier)
+            core.emit(s, event, mine, None, seat=holder, target=other, cls=cls, tier=tier)
             camp = s.edit(holder)
             known = list(camp.known)
             known[CLASSES.index(cls)] = tier
@@ -141,7 +141,7 @@ class Information(Section):
             return
         st.put_info(s, holder, other, info._replace(np_known=True))
         core.emit(s, "NoblePhantasmDisclosed", frozenset({holder}), None, seat=holder,
-                  about=other, cls=s.camps[other].cls)
+                  target=other, cls=s.camps[other].cls)
 
     def add_exp(self, s: GameState, seat: int, method: str, source: str) -> None:
         """C1.10: +1 Master experience of `method` (the level-up itself is §2's)."""
@@ -261,7 +261,7 @@ class Information(Section):
         partner = p.target if action.seat == p.opener else p.opener
         st.update(s, action.seat, shared_rumor=True)
         core.emit(s, "RumorShared", frozenset({action.seat, partner}), None, seat=action.seat,
-                  to=partner, about=action.about)
+                  target=partner, about=action.about)
         self.gain(s, partner, action.about, "share", "rumor")
 
     # --- offering ---------------------------------------------------------------------------------
