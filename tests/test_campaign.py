@@ -23,7 +23,11 @@ from grailwar.shared.engine.errors import MalformedActionError
 from grailwar.shared.modules import campaign as campaign_pkg
 from grailwar.shared.modules.campaign import SECTIONS, Campaign, campaign
 from grailwar.shared.modules.campaign import state as st
-from grailwar.shared.modules.campaign.contract import SetSupply
+from grailwar.shared.modules.campaign.contract import (
+    DeclareCancelContract,
+    DeclareRecontract,
+    SetSupply,
+)
 from grailwar.shared.modules.campaign.data import (
     METHODS,
     SERVANT_CATEGORIES,
@@ -275,7 +279,7 @@ def test_with_no_module_on_nothing_of_the_campaign_shows():
 
 # --- the actions on the wire ------------------------------------------------------------------
 CAMPAIGN_ACTIONS = [SetSupply(0, False), SetSupply(3, True), DeclareResearch(1, "lancer"),
-                    ShareRumor(2, 5)]
+                    ShareRumor(2, 5), DeclareCancelContract(4), DeclareRecontract(6, "koga")]
 
 
 def test_every_campaign_action_type_is_in_the_sample():
@@ -299,6 +303,7 @@ def test_a_campaign_action_round_trips_as_a_dict_and_inside_an_act_message(actio
     ({"type": "DeclareResearch", "seat": 0, "target_class": 2},
      "DeclareResearch.target_class: expected str"),
     ({"type": "ShareRumor", "seat": 0, "about": 1, "to": 2}, "'to'"),
+    ({"type": "DeclareRecontract", "seat": 0}, "missing field 'master'"),
 ])
 def test_a_malformed_campaign_action_is_refused_by_field(data, named):
     with pytest.raises(MalformedActionError, match=named):

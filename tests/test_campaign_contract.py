@@ -7,7 +7,7 @@ from collections.abc import Sequence
 
 import pytest
 from grailwar.shared.bots import make_bot
-from grailwar.shared.engine import apply, core, legal_actions
+from grailwar.shared.engine import apply, core, legal_actions, view_for
 from grailwar.shared.engine.actions import (
     ACTION_TYPES,
     AnswerIntervention,
@@ -24,7 +24,12 @@ from grailwar.shared.engine.events import Event, view_event
 from grailwar.shared.engine.game import new_game
 from grailwar.shared.engine.state import GameState
 from grailwar.shared.modules.campaign import state as st
-from grailwar.shared.modules.campaign.contract import Contract, SetSupply
+from grailwar.shared.modules.campaign.contract import (
+    Contract,
+    DeclareCancelContract,
+    DeclareRecontract,
+    SetSupply,
+)
 from grailwar.shared.modules.campaign.section import section_of
 from helpers import find, game, place
 
@@ -253,8 +258,8 @@ def test_c0_7_a_supplied_servant_draws_on_its_masters_mp_by_the_base_rule():
 
 # --- C0.8 (c) no mana sharing between other characters -------------------------------------------
 def test_c0_8_no_action_shares_mana_between_camps():
-    """Over a random campaign game, the campaign's actions offered are only those of §0 and
-    §1 and none moves MP to another camp: there is nothing like a circuit link to offer."""
+    """Over a random campaign game, the campaign's actions offered are only those of §0, §1
+    and §9 and none moves MP to another camp: there is nothing like a circuit link to offer."""
     s = new_game(seed=4, modules=["campaign"])
     bot = make_bot("random", 4)
     seen: set[str] = set()
@@ -266,7 +271,8 @@ def test_c0_8_no_action_shares_mana_between_camps():
         seen |= {type(a).__name__ for a in legal
                  if type(a).__module__.startswith("grailwar.shared.modules.campaign")}
         s, _ = apply(s, bot.choose(None, legal))
-    assert seen <= {"SetSupply", "DeclareResearch", "ShareRumor"} and "SetSupply" in seen
+    assert seen <= {"SetSupply", "DeclareResearch", "ShareRumor", "DeclareCancelContract",
+                    "DeclareRecontract"} and "SetSupply" in seen
     campaign_types = {n for n, t in ACTION_TYPES.items()
                       if t.__module__.startswith("grailwar.shared.modules.campaign")}
     assert not any("Mana" in n or "Circuit" in n for n in campaign_types)
@@ -277,3 +283,142 @@ def test_move_stays_free_in_spirit_form():
     s, _ = apply(s, SetSupply(0, False))
     moves = [a for a in legal_actions(s, 0) if isinstance(a, Move)]
     assert moves and DeclareRest(0) in legal_actions(s, 0)
+
+
+# --- §9 cancellation, stray Servants, vacant Masters, re-contracts ------------------------------
+def cancelled(classes: Sequence[str] = ("saber", "lancer"), **kw) -> tuple[GameState,
+                                                                             list[Event]]:
+    """Seat 0 cancels its contract in the first Turn (the others Wait)."""
+    s = cgame(classes, **kw)
+    assert DeclareCancelContract(0) in legal_actions(s, 0)
+    return run(s, DeclareCancelContract(0), *(DeclareWait(x) for x in range(1, len(classes))))
+
+
+def test_c9_1_a_cancelled_contract_leaves_a_vacant_master_and_a_stray_servant_at_turn_end():
+    s = cgame(masters=["han", "koga"])
+    master, square, master_mp, spells = "han", s.camps[0].pos, s.camps[0].master_mp, 3
+    s, ev = run(s, DeclareCancelContract(0), DeclareWait(1))
+    assert [view_event(e, 1) for e in find(ev, "ContractCancelled")] == [
+        {"type": "ContractCancelled", "seat": 0}]
+    assert [view_event(e, None) for e in find(ev, "MasterVacated")] == [
+        {"type": "MasterVacated", "seat": 0, "master": master, "square": square}]
+    (vacant,) = st.state(s).vacant
+    assert (vacant.master, vacant.square, vacant.master_mp, vacant.spells) == (
+        master, square, master_mp, spells)
+    rec, camp = st.record(s, 0), s.camps[0]
+    assert rec.stray and (camp.spells, camp.master_mp, camp.master.skills) == (0, 0, ())
+    assert view_for(s, 1)["modules"]["campaign"]["state"]["vacant"] == [
+        {"master": master, "square": square}]
+    assert view_for(s, 1)["modules"]["campaign"]["state"]["camps"][0]["stray"]
+
+
+def test_c9_1_the_cancelling_turn_offers_no_recontract_and_a_stray_no_second_cancel():
+    s = cgame()
+    s, _ = run(s, DeclareCancelContract(0), DeclareWait(1))
+    legal = legal_actions(s, 0)
+    assert DeclareCancelContract(0) not in legal
+    assert DeclareRecontract(0, s.camps[0].master.id) in legal  # the next Turn: it may
+    st.update(s, 0, cancel_turn=st.turn_key(s))
+    s._legal.clear()
+    assert not any(isinstance(a, DeclareRecontract) for a in legal_actions(s, 0))
+
+
+def test_c9_2_a_stray_pays_50_of_its_own_mp_every_turn_end_and_no_daily_upkeep():
+    s, ev = cancelled(("saber", "lancer"))
+    mp = s.camps[0].mp
+    paid = find(ev, "StrayUpkeepPaid")
+    assert [e.data for e in paid] == [{"seat": 0, "amount": 50}]  # from the cancelling Turn
+    assert view_event(paid[0], 1) == {"type": "StrayUpkeepPaid", "seat": 0}
+    s, ev = waits(s)
+    s, ev2 = waits(s)
+    assert s.camps[0].mp == mp - 100
+    assert [e.data["seat"] for e in find(ev + ev2, "UpkeepPaid")] == [1]  # night: only seat 1
+
+
+def test_c9_2_a_stray_that_cannot_pay_vanishes():
+    s, _ = cancelled(("saber", "lancer", "archer"))
+    s.edit(0).mp = 50
+    s, ev = waits(s)
+    assert not s.camps[0].alive
+    assert view_event(find(ev, "StrayUpkeepUnpaid")[0], 1) == {"type": "StrayUpkeepUnpaid",
+                                                                "seat": 0}
+
+
+def test_c9_2_a_stray_has_no_master_skills_no_strokes_no_supply_and_investigates_at_0():
+    s, _ = cancelled(masters=["han", "koga"])
+    legal = legal_actions(s, 0)
+    assert not any(isinstance(a, (DeclareSkill, SetSupply)) for a in legal)
+    assert not any(type(a).__name__ == "UseCommandSpell" for a in legal)
+    assert s.camps[0].master.investigation == 0 and not core.master_mp_open(s.camps[0])
+    assert not spirit(s, 0)
+
+
+def test_c9_3_the_vacant_master_keeps_its_mp_strokes_level_merit_bonds_worn_items_and_tag():
+    s = cgame()
+    bond = st.Bond("master", 1, "positive", 2)
+    st.update(s, 0, level=3, exp=(1, 2, 3, 4, 5), merit=(4, 6), tag="overseer",
+              bonds=(bond, st.Bond("servant", 1, "negative", 1)),
+              worn=(("mana_necklace", "master"), ("nekote", "servant")))
+    s.edit(0).master_mp = 77
+    s, _ = run(s, DeclareCancelContract(0), DeclareWait(1))
+    (vacant,) = st.state(s).vacant
+    assert (vacant.master_mp, vacant.spells) == (77, 3)
+    carried = vacant.record
+    assert (carried.level, carried.exp, carried.merit, carried.tag) == (
+        3, (1, 2, 3, 4, 5), (0, 6), "overseer")
+    assert carried.bonds == (bond,) and carried.worn == (("mana_necklace", "master"),)
+    rec = st.record(s, 0)
+    assert (rec.level, rec.merit, rec.tag, rec.worn) == (1, (4, 0), "", (("nekote", "servant"),))
+    assert [b.holder for b in rec.bonds] == ["servant"]
+
+
+def test_c9_3_a_camp_whose_servant_dies_leaves_its_master_vacant_on_its_square():
+    s = cgame(("saber", "lancer", "archer"))
+    s, _ = apply(s, SetSupply(1, False))
+    s.edit(1).mp = 5  # cannot pay the night's upkeep without its Master
+    square, master = s.camps[1].pos, s.camps[1].master.id
+    for _ in range(3):
+        s, ev = waits(s)
+    assert not s.camps[1].alive
+    assert [(v.master, v.square) for v in st.state(s).vacant] == [(master, square)]
+    assert find(ev, "MasterVacated")[0].data == {"seat": 1, "master": master, "square": square}
+
+
+def test_c9_4_a_stray_on_the_vacant_masters_square_recontracts_it_at_turn_end():
+    s = cgame(("saber", "lancer"), masters=["han", "koga"])
+    s.edit(0).master_mp = 150
+    st.update(s, 0, level=2, merit=(1, 5))
+    s, _ = run(s, DeclareCancelContract(0), DeclareWait(1))
+    s, _ = run(s, DeclareCancelContract(1), DeclareWait(0))  # seat 1 cancels too
+    place(s, 1, s.camps[0].pos)  # seat 1 stands on han's square
+    s.edit(1).waits = 2
+    assert DeclareRecontract(1, "han") in legal_actions(s, 1)
+    s, ev = run(s, DeclareRecontract(1, "han"), DeclareWait(0))
+    assert [view_event(e, 0) for e in find(ev, "Recontracted")] == [
+        {"type": "Recontracted", "seat": 1, "master": "han", "square": s.camps[1].pos}]
+    camp, rec = s.camps[1], st.record(s, 1)
+    assert camp.master is s.rules.masters["han"] and (camp.master_mp, camp.spells) == (150, 3)
+    assert (camp.waits, camp.unlocked, camp.draw_open) == (0, False, True)
+    assert not rec.stray and (rec.level, rec.merit) == (2, (0, 5))
+    assert [v.master for v in st.state(s).vacant] == ["koga"]
+    contract = section_of(s, Contract)
+    assert contract.upkeep(s, 1, 40) == 40 and contract.upkeep(s, 0, 40) is None
+
+
+def test_c9_4_of_two_strays_claiming_one_master_the_first_to_resolve_gets_it():
+    s = cgame(("saber", "lancer", "archer"))
+    s, _ = run(s, DeclareCancelContract(0), DeclareCancelContract(1), DeclareWait(2))
+    master = st.state(s).vacant[0].master
+    place(s, 1, s.camps[0].pos)
+    s, ev = run(s, DeclareRecontract(1, master), DeclareRecontract(0, master), DeclareWait(2))
+    assert [e.data for e in find(ev, "ActionCancelled")] == [{"seat": 0, "kind": "recontract"}]
+    assert s.camps[1].master.id == master and st.record(s, 0).stray
+
+
+def test_c9_2_what_the_masters_skills_left_on_the_servant_goes_with_the_master():
+    s = cgame(masters=["baek", "koga"])
+    core.apply_effect(s, 0, s.rules.skills["reinforcement"].effect, "reinforcement", 2,
+                      removable=True, owner=0)
+    s.edit(0).skills_used = frozenset({"reinforcement"})
+    s, _ = run(s, DeclareCancelContract(0), DeclareWait(1))
+    assert not s.camps[0].buffs and s.camps[0].skills_used == frozenset()

@@ -97,13 +97,15 @@ def texts(text: Any) -> set[str]:
 
 
 def secrets(state: GameState, tiers: dict[int, int], viewer: int | None,
-            grants: dict[int, frozenset[str]] | None = None) -> dict[str, str]:
+            grants: dict[int, frozenset[str]] | None = None,
+            public: frozenset[str] = frozenset()) -> dict[str, str]:
     """Every secret string another camp holds that `viewer` (at `tiers`) may not see, mapped
     to a description; strings that `viewer` may see for some other reason are left out.
     `grants` (the campaign's information points, `campaign_grants`) add, per camp, what the
     points revealed beyond the tiers: "np" (its NP's name and text), "master_name" (the
-    Master's name and profile), "master_skills"."""
-    allowed = set(TABLE_IDS)
+    Master's name and profile), "master_skills"; `public` are ids everyone may see (the
+    campaign's vacant Masters, C9.3: public from the moment they are left vacant)."""
+    allowed = set(TABLE_IDS) | public
     hidden: dict[str, tuple[str, list[int]]] = {}
     for camp in state.camps:
         servant, master, t = camp.servant, camp.master, tiers[camp.seat]
@@ -200,6 +202,13 @@ def master_keys(master: tuple[int, ...], numbers: Any) -> list[set[str]]:
     return out
 
 
+def vacant_ids(state: GameState) -> frozenset[str]:
+    """The campaign's vacant Masters: their ids are public (spec 002 §4)."""
+    if "campaign" not in state.settings.modules:
+        return frozenset()
+    return frozenset(v.master for v in cp_state.state(state).vacant)
+
+
 def campaign_grants(state: GameState, viewer: int | None) -> dict[int, frozenset[str]]:
     """What the campaign's points let `viewer` see of each camp beyond the base tiers."""
     if viewer is None or "campaign" not in state.settings.modules:
@@ -236,6 +245,8 @@ class Audit:
         self.raid_views = 0
         self.spectator: tuple[Any, Any] = (None, None)  # (state, version) -> its module views
         self.grants_seen: set[str] = set()  # what campaign points revealed beyond the tiers
+        self.public: frozenset[str] = frozenset()  # ids made public this game (vacant Masters)
+        self.vacated = False
 
     def fail(self, kind: str, viewer: int | None, message: str) -> None:
         self.counts[kind] += 1
@@ -252,9 +263,13 @@ class Audit:
         self.label = f"{bot} seed {seed} modules {list(modules)}"
         self.step = 0
 
+        self.public = frozenset()
+
         def on_step(s: GameState, events: list[Event]) -> None:
             nonlocal before, granted
             self.step += 1
+            self.public = self.public | vacant_ids(s)
+            self.vacated |= bool(self.public)
             for viewer in VIEWERS_OF(s):
                 self.check_events(s, events, viewer, before, granted[viewer])
                 self.check_view(s, viewer)
@@ -284,7 +299,7 @@ class Audit:
                 self.fail(OWN_ONLY.get(key, "view_keys"), viewer,
                           f"camp {seat} (tier {tiers[seat]}) shows key {key!r}")
         for kind, message in leaks(view, secrets(state, tiers, viewer,
-                                                 campaign_grants(state, viewer))):
+                                                 campaign_grants(state, viewer), self.public)):
             self.fail(kind, viewer, f"view: {message}")
         self.check_campaign(state, view, viewer)
         for where in colossus_leaks(view["modules"]):
@@ -361,7 +376,8 @@ class Audit:
                     for c in state.camps}
 
         def hidden_now() -> dict[str, str]:
-            return secrets(state, tiers(), viewer, {x: frozenset(g) for x, g in grants.items()})
+            return secrets(state, tiers(), viewer, {x: frozenset(g) for x, g in grants.items()},
+                           self.public)
 
         hidden = hidden_now()
         for event in events_for(events, viewer):
@@ -486,6 +502,7 @@ def test_audit_saw_every_tier(audit: Audit) -> None:
         assert tiers >= wanted, f"modules {modules}: only tiers {sorted(tiers)}"
     assert audit.grants_seen == {"np", "master_name", "master_skills"}
     assert audit.module_views["campaign"] > 1000
+    assert audit.vacated  # a campaign game left a Master vacant (C9.1, C9.3)
     assert audit.module_views["tactics"] > 100
     assert audit.raid_views > 100  # the colossus's raids were audited, not only its march
 

@@ -100,9 +100,10 @@ class Module:
         """The round's initiative order after this module."""
         return order
 
-    def upkeep(self, s: GameState, seat: int, cost: int) -> int:
+    def upkeep(self, s: GameState, seat: int, cost: int) -> int | None:
         """The daily upkeep `seat` pays at the end of the day after this module (the base
-        formula's result in, a cost out; 0: nothing is paid)."""
+        formula's result in, a cost out); None: this camp pays no daily upkeep at all (no
+        UpkeepPaid either: the campaign's stray Servant pays by the Turn instead)."""
         return cost
 
     def investigate(self, s: GameState, seat: int, target: int, success: bool) -> bool:

@@ -125,12 +125,19 @@ _KIND = {
 }
 
 
+_ARG_FIELD: dict[type[Action], str] = {}  # a module kind's field that is its Declaration.arg
+
+
 def register_declaration(action_type: type[Action], kind: str,
-                         resolver: Callable[[GameState, int, Declaration], None]) -> None:
+                         resolver: Callable[[GameState, int, Declaration], None],
+                         arg: str = "") -> None:
     """A module's turn-action kind (the colossus's Raid): declared like the base kinds (it is
-    an ordinary declaration, held in a priority phase) and resolved in its turn by `resolver`."""
+    an ordinary declaration, held in a priority phase) and resolved in its turn by `resolver`.
+    `arg` names the action's field kept as the declaration's (private) `arg`."""
     _KIND[action_type] = kind
     _RESOLVERS[kind] = resolver
+    if arg:
+        _ARG_FIELD[action_type] = arg
 
 
 def declaration_kind(action: Action) -> str | None:
@@ -142,7 +149,8 @@ def declaration_kind(action: Action) -> str | None:
 def declare(s: GameState, action: Action) -> None:
     kind = _KIND[type(action)]
     target = getattr(action, "target", -1)
-    arg = getattr(action, "target_class", "") or getattr(action, "skill", "")
+    arg = getattr(action, _ARG_FIELD.get(type(action), "target_class"), "") or getattr(
+        action, "skill", "")
     if kind == "soul_eating":  # the square is used up, whoever ends up eating there
         arg = str(s.camps[action.seat].pos)
     decl = Declaration(action.seat, kind, target, getattr(action, "intent", ""), arg)
@@ -393,6 +401,10 @@ def end_day(s: GameState) -> None:
                    + n.era_upkeep[camp.servant.era] + core.mod(s, camp, "upkeep"))
         for m in s.modules:
             cost = m.upkeep(s, seat, cost)
+            if cost is None:
+                break
+        if cost is None:
+            continue
         if core.can_pay(camp, cost):
             core.pay_mp(s, seat, cost)
             core.emit(s, "UpkeepPaid", frozenset({seat}), {"seat": seat}, seat=seat, cost=cost)

@@ -4,7 +4,8 @@ Spells, bonds, contract cancellation, tags and the summoning of day 0.
 
 The rules are split by spec section into `Section`s (`section.py`), one file each, walked in
 `SECTIONS` order by the `Campaign` module's hooks: `legal`, `damage`, `initiative` and `upkeep`
-chain (each section gets the previous one's result); `modifier` and `skill_check` sum;
+chain (each section gets the previous one's result; an `upkeep` of None ends the chain: no
+daily upkeep); `modifier` and `skill_check` sum;
 `skill_void`, `investigate` and `judge` are true when any section says so; `advance` stops at
 the first section that set a prompt; `battle_move` joins the stops and keeps the tightest
 limit; the `on_*` listeners call each section in order; `view` is the camps' records (redacted
@@ -101,9 +102,11 @@ class Campaign(Module):
             order = sec.initiative(s, order)
         return order
 
-    def upkeep(self, s: GameState, seat: int, cost: int) -> int:
+    def upkeep(self, s: GameState, seat: int, cost: int) -> int | None:
         for sec in self.sections:
             cost = sec.upkeep(s, seat, cost)
+            if cost is None:
+                return None
         return cost
 
     def investigate(self, s: GameState, seat: int, target: int, success: bool) -> bool:

@@ -11,12 +11,14 @@ fields are all `public_fields`.
 
 from __future__ import annotations
 
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 from typing import Any
 
 from ...engine import core, prompts, turns
 from ...engine.actions import Action, AnswerIntervention
-from ...engine.state import GameState
+from ...engine.data import Master
+from ...engine.events import Event
+from ...engine.state import Declaration, GameState
 from . import state as st
 from .section import Section, section_of
 
@@ -35,6 +37,26 @@ class SetSupply(Action):
     the declaration prompt, once per Turn."""
 
     on: bool
+
+
+@dataclass(frozen=True, slots=True)
+class DeclareCancelContract(Action):
+    """C9.1: end the contract at the end of this Turn (a Turn action): the Master is left
+    vacant on the square, the Servant goes on stray."""
+
+
+@dataclass(frozen=True, slots=True)
+class DeclareRecontract(Action):
+    """C9.4: a stray Servant takes the vacant Master `master` on its square as its own, at
+    the end of this Turn (a Turn action)."""
+
+    master: str
+
+
+def unbound(master: Master) -> Master:
+    """The sheet a stray Servant plays with (C9.2): no Master skills, no Master MP, no
+    strokes, an investigation modifier of +0 (the id stays, for the camp's own view)."""
+    return replace(master, skills=(), mp=0, investigation=0, command_spells=0)
 
 
 class Contract(Section):
@@ -68,12 +90,25 @@ class Contract(Section):
 
     def _declare_legal(self, s: GameState, seat: int, actions: list[Action]) -> list[Action]:
         rec = st.record(s, seat)
+        if not s.camps[seat].asleep:
+            actions = [*actions, *self._contract_actions(s, seat)]
         if self.spirit(s, seat):
             loud_ok = self.can_materialize(s, seat)
             actions = [a for a in actions if self._allowed_in_spirit(s, a, loud_ok)]
         if not rec.stray and rec.supply_turn != st.turn_key(s):
             actions = [*actions, SetSupply(seat, not rec.supply_on)]
         return actions
+
+    def _contract_actions(self, s: GameState, seat: int) -> list[Action]:
+        """C9.1 a contracted camp may cancel; C9.4 a stray one may take a vacant Master on its
+        square, but not in the Turn it cancelled."""
+        rec = st.record(s, seat)
+        if not rec.stray:
+            return [DeclareCancelContract(seat)]
+        if rec.cancel_turn == st.turn_key(s):
+            return []
+        pos = s.camps[seat].pos
+        return [DeclareRecontract(seat, v.master) for v in st.state(s).vacant if v.square == pos]
 
     def _allowed_in_spirit(self, s: GameState, action: Action, loud_ok: bool) -> bool:
         kind = turns.declaration_kind(action)
@@ -127,8 +162,28 @@ class Contract(Section):
                       reason="spirit_form", target=decl.target)
         return False
 
-    # --- C0.5, C0.6 the Master's MP at the end of each Turn ---------------------------------
+    # --- the end of each Turn ----------------------------------------------------------------
     def on_turn_end(self, s: GameState) -> None:
+        """C0.5 and C0.6 for the contracted camps, then C9.1 the cancellations, C9.2 every
+        stray Servant's upkeep (the one that just cancelled too), C9.4 the re-contracts."""
+        self._supply_mana(s)
+        now = st.turn_key(s)
+        for seat in s.living:
+            rec = st.record(s, seat)
+            if not rec.stray and rec.cancel_turn == now:
+                core.emit(s, "ContractCancelled", seat=seat)
+                self.end_contract(s, seat)
+        self._stray_upkeep(s)
+        if s.over:
+            return
+        for seat in s.living:
+            rec = st.record(s, seat)
+            if rec.stray and rec.recontract:
+                self.recontract(s, seat, rec.recontract)
+
+    def _supply_mana(self, s: GameState) -> None:
+        """C0.5: a whole Turn in spirit form gives the Master MP; C0.6: a supplied Berserker
+        costs its Master 5."""
         n = self.data.numbers
         for seat in s.living:
             rec = st.record(s, seat)
@@ -148,24 +203,128 @@ class Contract(Section):
                 core.emit(s, "BerserkerSupplyPaid", frozenset({seat}), None, seat=seat,
                           amount=paid)
 
+    def _stray_upkeep(self, s: GameState) -> None:
+        """C9.2: stray_upkeep MP from the Servant's own MP at every Turn's end, or it vanishes
+        (the others see that it paid, not how much); the victory check comes after all."""
+        cost = self.data.numbers.stray_upkeep
+        gone = []
+        for seat in s.living:
+            if not st.record(s, seat).stray:
+                continue
+            mine = frozenset({seat})
+            if s.camps[seat].mp > cost:
+                s.edit(seat).mp -= cost
+                core.emit(s, "StrayUpkeepPaid", mine, {"seat": seat}, seat=seat, amount=cost)
+            else:
+                core.emit(s, "StrayUpkeepUnpaid", mine, {"seat": seat}, seat=seat, amount=cost)
+                gone.append(seat)
+        for seat in gone:
+            core.kill(s, seat, "vanished", judge=False)
+        if gone:
+            core.judge_victory(s)
+
+    def upkeep(self, s: GameState, seat: int, cost: int) -> int | None:
+        """C9.2: a stray Servant's upkeep is by the Turn, not by the day."""
+        return None if st.record(s, seat).stray else cost
+
+    # --- §9 the contract's end and a new one --------------------------------------------------
+    def cancel(self, s: GameState, _i: int, decl: Declaration) -> None:
+        """C9.1: resolved in its turn; the contract ends at the end of the Turn."""
+        st.update(s, decl.seat, cancel_turn=st.turn_key(s))
+
+    def claim(self, s: GameState, _i: int, decl: Declaration) -> None:
+        """C9.4: the first stray (in resolution order) to claim a vacant Master still on its
+        square gets it at the end of the Turn; a later one's action is cancelled."""
+        seat, master = decl.seat, decl.arg
+        here = any(v.master == master and v.square == s.camps[seat].pos
+                   for v in st.state(s).vacant)
+        taken = any(st.record(s, x).recontract == master for x in range(len(s.camps)))
+        if not here or taken or not st.record(s, seat).stray:
+            core.emit(s, "ActionCancelled", seat=seat, kind="recontract")
+            return
+        st.update(s, seat, recontract=master)
+
+    def end_contract(self, s: GameState, seat: int) -> None:
+        """The Master leaves as a vacant Master on the camp's square, with its MP, strokes and
+        its part of the record (C9.3); the Servant is stray, with the unbound sheet (C9.2)."""
+        camp = s.edit(seat)
+        rest, part = st.master_part(st.record(s, seat))
+        vacant = st.VacantMaster(camp.master.id, camp.pos, camp.master_mp, camp.spells, part)
+        gone = frozenset(camp.master.skills)  # what its Master's skills left on it goes too
+        camp.buffs = tuple(b for b in camp.buffs if not (b.owner == seat and b.source in gone))
+        camp.skills_used = camp.skills_used - gone
+        camp.master = unbound(camp.master)
+        camp.master_mp = camp.spells = camp.waits = 0
+        camp.unlocked = True  # nothing left to unlock (and no Wait counts for it)
+        camp.draw_open = False
+        st.put_record(s, seat, rest._replace(stray=True, supply_on=True, recontract=""))
+        st.put(s, vacant=(*st.state(s).vacant, vacant))
+        core.emit(s, "MasterVacated", seat=seat, master=vacant.master, square=vacant.square)
+        for sec in self.module.sections:
+            sec.on_contract_end(s, seat)
+
+    def recontract(self, s: GameState, seat: int, master: str) -> None:
+        """C9.4: the vacant Master becomes the camp's: its MP, strokes and record part come
+        with it; the daily upkeep applies again; Wait counter and 4th-skill unlock reset."""
+        g = st.state(s)
+        vacant = next(v for v in g.vacant if v.master == master)
+        camp = s.edit(seat)
+        camp.master = self.rules.masters[master]
+        camp.master_mp, camp.spells = vacant.master_mp, vacant.spells
+        camp.waits = 0
+        camp.unlocked = False
+        camp.draw_open = True
+        rec = st.with_master(st.record(s, seat), vacant.record)
+        st.put_record(s, seat, rec._replace(stray=False, supply_on=True, recontract=""))
+        st.put(s, vacant=tuple(v for v in g.vacant if v is not vacant))
+        core.emit(s, "Recontracted", seat=seat, master=master, square=camp.pos)
+        for sec in self.module.sections:
+            sec.on_contract_start(s, seat)
+
+    def after_action(self, s: GameState, action: Action, events: list[Event]) -> None:
+        """C9.3: a camp whose Servant died leaves its Master vacant on its square."""
+        if s.over:
+            return
+        for camp in s.camps:
+            if not camp.alive and not st.record(s, camp.seat).stray:
+                self.end_contract(s, camp.seat)
+
     # --- what leaves the engine -----------------------------------------------------------------
     def verbs(self) -> tuple[str, ...]:
-        return ("SetSupply",)
+        return ("SetSupply", "DeclareCancelContract", "DeclareRecontract")
 
     def view(self, s: GameState, seat: int | None) -> dict[str, Any]:
         """The camps in spirit form now (public, C0.2), so a table need not work it out."""
         return {"spirit": [x for x in s.living if self.spirit(s, x)]}
 
     def rebuild(self, s: GameState, view: Any) -> None:
-        """The draw follows the (public) supply of each rebuilt record."""
+        """The draw follows the (public) supply of each rebuilt record; a (public) stray camp
+        plays the unbound sheet."""
         for seat in range(len(s.camps)):
             rec = st.record(s, seat)
             open_ = rec.supply_on and not rec.stray
             if s.camps[seat].draw_open != open_:
                 s.edit(seat).draw_open = open_
+            if rec.stray and s.camps[seat].master.skills:
+                camp = s.edit(seat)
+                camp.master = unbound(camp.master)
+                camp.master_mp = camp.spells = 0
+                camp.unlocked = True
 
 
+def _cancel(s: GameState, i: int, decl: Declaration) -> None:
+    section_of(s, Contract).cancel(s, i, decl)
+
+
+def _claim(s: GameState, i: int, decl: Declaration) -> None:
+    section_of(s, Contract).claim(s, i, decl)
+
+
+turns.register_declaration(DeclareCancelContract, "cancel_contract", _cancel)
+turns.register_declaration(DeclareRecontract, "recontract", _claim, arg="master")
 prompts.extend("declare", st.NAME,
-               {SetSupply: lambda s, a: section_of(s, Contract).set_supply(s, a)}, ("SetSupply",))
+               {SetSupply: lambda s, a: section_of(s, Contract).set_supply(s, a),
+                DeclareCancelContract: turns.declare, DeclareRecontract: turns.declare},
+               ("SetSupply", "DeclareCancelContract", "DeclareRecontract"))
 
-__all__ = ["Contract", "SetSupply"]
+__all__ = ["Contract", "DeclareCancelContract", "DeclareRecontract", "SetSupply"]

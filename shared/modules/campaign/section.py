@@ -71,7 +71,7 @@ class Section:
     def initiative(self, s: GameState, order: tuple[int, ...]) -> tuple[int, ...]:
         return order
 
-    def upkeep(self, s: GameState, seat: int, cost: int) -> int:
+    def upkeep(self, s: GameState, seat: int, cost: int) -> int | None:
         return cost
 
     def investigate(self, s: GameState, seat: int, target: int, success: bool) -> bool:
@@ -99,6 +99,14 @@ class Section:
     def on_turn_end(self, s: GameState) -> None: ...
 
     def on_day_end(self, s: GameState) -> None: ...
+
+    # The campaign's own steps (no Module hook): `contract.py` calls them on every section.
+    def on_contract_end(self, s: GameState, seat: int) -> None:
+        """`seat`'s contract has just ended (C9.1 cancelled, C9.3 its Servant died); its
+        Master's part of the record has gone with the vacant Master (C2.9 undoes growth here)."""
+
+    def on_contract_start(self, s: GameState, seat: int) -> None:
+        """`seat` has just re-contracted a vacant Master (C9.4: new internal bonds here)."""
 
     def judge(self, s: GameState) -> bool:
         return False

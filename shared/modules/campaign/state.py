@@ -76,8 +76,9 @@ class CampRecord(NamedTuple):
     supply_on: bool = True
     supply_turn: int = -1  # turn_key of the last SetSupply (one change per Turn, C0.2)
     materialized_turn: int = -1  # turn_key of the Turn it materialized in (C0.3)
-    stray: bool = False  # C9.1
+    stray: bool = False  # no Master: after C9.1, or once a dead Servant's Master left (C9.3)
     cancel_turn: int = -1  # turn_key of a DeclareCancelContract (C9.1, C9.4)
+    recontract: str = ""  # the vacant Master a DeclareRecontract claimed this Turn (C9.4)
     # §2 experience and levels (growth.py)
     level: int = 1
     exp: tuple[int, ...] = (0,) * len(METHODS)
@@ -117,8 +118,8 @@ class CampRecord(NamedTuple):
 
 class VacantMaster(NamedTuple):
     """A Master without a Servant (C9.1, C9.3): it stands on `square` and carries its MP,
-    strokes, unlocked 4th skill and its part of the record (level, experience, merit, bonds,
-    worn items, tag) until a stray camp re-contracts it (C9.4)."""
+    strokes and its part of the record (`master_part`: level, experience, its merit wallet,
+    the bonds it holds, what it wears, its tag) until a stray camp re-contracts it (C9.4)."""
 
     master: str
     square: int
@@ -187,6 +188,33 @@ def fresh_record(s: GameState, seat: int, data: CampaignData) -> CampRecord:
 
 def fresh_state(s: GameState, data: CampaignData) -> CampaignState:
     return CampaignState(camps=tuple(fresh_record(s, x, data) for x in range(len(s.camps))))
+
+
+# --- a contract's two halves (C9.3, C9.4, spec A42: what a character holds stays with it) -------
+# Record fields that belong to the Master whole; merit, bonds and worn items are split by holder.
+MASTER_FIELDS = ("level", "exp", "skill_points", "background_points", "investigation_bonus",
+                 "last_growth", "pending_growth", "tag", "jewels", "revivals")
+
+
+def master_part(rec: CampRecord) -> tuple[CampRecord, CampRecord]:
+    """(the camp's record without its Master, the Master's part as a record of its own)."""
+    bare = CampRecord()
+    part = bare._replace(
+        **{k: getattr(rec, k) for k in MASTER_FIELDS}, merit=(0, rec.merit[1]),
+        bonds=tuple(b for b in rec.bonds if b.holder == "master"),
+        worn=tuple(w for w in rec.worn if w[1] == "master"))
+    rest = rec._replace(
+        **{k: getattr(bare, k) for k in MASTER_FIELDS}, merit=(rec.merit[0], 0),
+        bonds=tuple(b for b in rec.bonds if b.holder != "master"),
+        worn=tuple(w for w in rec.worn if w[1] != "master"))
+    return rest, part
+
+
+def with_master(rec: CampRecord, part: CampRecord) -> CampRecord:
+    """`rec` joined by a Master's part (`master_part`'s second value)."""
+    return rec._replace(
+        **{k: getattr(part, k) for k in MASTER_FIELDS}, merit=(rec.merit[0], part.merit[1]),
+        bonds=(*rec.bonds, *part.bonds), worn=tuple(sorted((*rec.worn, *part.worn))))
 
 
 # --- reading and writing -----------------------------------------------------------------------
