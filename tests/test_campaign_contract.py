@@ -3,9 +3,12 @@ shared/modules/002-campaign.md, docs/rules.md chapter 12)."""
 
 from __future__ import annotations
 
+import tomllib
 from collections.abc import Sequence
+from pathlib import Path
 
 import pytest
+from grailwar.cli import scenario
 from grailwar.shared.bots import make_bot
 from grailwar.shared.engine import apply, core, legal_actions, view_for
 from grailwar.shared.engine.actions import (
@@ -32,6 +35,7 @@ from grailwar.shared.modules.campaign.contract import (
 )
 from grailwar.shared.modules.campaign.section import section_of
 from helpers import find, game, place
+from test_tactics import play_steps
 
 MATERIALIZE = 30
 DECLARATIONS = (DeclareEncounter, DeclareAmbush, DeclareSoulEating, DeclareSkill)
@@ -422,3 +426,26 @@ def test_c9_2_what_the_masters_skills_left_on_the_servant_goes_with_the_master()
     s.edit(0).skills_used = frozenset({"reinforcement"})
     s, _ = run(s, DeclareCancelContract(0), DeclareWait(1))
     assert not s.camps[0].buffs and s.camps[0].skills_used == frozenset()
+
+
+# --- scenario files (tests/scenarios/campaign/) ------------------------------------------------
+SCENARIOS = Path(__file__).parent / "scenarios" / "campaign"
+
+
+@pytest.mark.parametrize("path", sorted(SCENARIOS.glob("*.toml")), ids=lambda p: p.stem)
+def test_campaign_scenario_files_play_as_their_comments_say(path):
+    """Each file plays to its end with every forced die used; each step's named events happen
+    with the named fields; each camp ends with the named values (a Camp attribute, else a
+    field of its campaign record)."""
+    spec = tomllib.loads(path.read_text(encoding="utf-8"))
+    s, log = play_steps(scenario.setup(spec), spec["step"])
+    assert s.forced == ()
+    for want in spec["expect"]["event"]:
+        fields = {k: v for k, v in want.items() if k not in ("step", "type")}
+        assert any(e.type == want["type"] and fields.items() <= e.data.items()
+                   for e in log[want["step"] - 1]), want
+    for seat, values in spec["expect"]["camp"].items():
+        camp, rec = s.camps[int(seat)], st.record(s, int(seat))
+        for key, value in values.items():
+            got = getattr(camp, key) if hasattr(camp, key) else getattr(rec, key)
+            assert got == value, (seat, key)
