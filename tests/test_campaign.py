@@ -16,6 +16,7 @@ import pytest
 from grailwar.shared import protocol
 from grailwar.shared.bots import make_bot
 from grailwar.shared.bots.determinize import state_from_view
+from grailwar.shared.bots.match import run_match
 from grailwar.shared.engine import apply, from_dict, legal_actions, new_game, to_text, view_for
 from grailwar.shared.engine.actions import ACTION_TYPES
 from grailwar.shared.engine.data import DataError, default_ruleset
@@ -308,3 +309,28 @@ def test_a_campaign_action_round_trips_as_a_dict_and_inside_an_act_message(actio
 def test_a_malformed_campaign_action_is_refused_by_field(data, named):
     with pytest.raises(MalformedActionError, match=named):
         from_dict(data)
+
+
+# --- bots ------------------------------------------------------------------------------------
+class Recording:
+    """A bot wrapper that notes the type of every action it plays."""
+
+    def __init__(self, bot) -> None:
+        self.bot, self.needs_view, self.played = bot, bot.needs_view, set()
+
+    def choose(self, view, legal):
+        action = self.bot.choose(view, legal)
+        self.played.add(type(action).__name__)
+        return action
+
+
+def test_random_bots_play_a_whole_campaign_game_with_its_actions():
+    """Seven random bots finish a campaign game; between them they supply and cut, research,
+    cancel and re-contract (ShareRumor, offered only in a negotiation with points to pass on,
+    is in the legal lists too: tests/test_campaign_info.py)."""
+    s = new_game(seed=1, modules=["campaign"])
+    bots = [Recording(make_bot("random", 31 + i)) for i in range(len(s.camps))]
+    run_match(s, bots, arrival_seed=1)
+    played = set().union(*(b.played for b in bots))
+    assert s.over and {"SetSupply", "DeclareResearch", "DeclareCancelContract",
+                       "DeclareRecontract"} <= played

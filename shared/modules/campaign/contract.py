@@ -4,9 +4,10 @@ cancellation, stray Servants, vacant Masters and re-contracts (C9.1-C9.4).
 The contract is the base game's: its upkeep is the base daily upkeep (C0.1) and the Servant
 draws on its Master's MP by the base rule (C0.7). What the campaign adds is the supply switch:
 with it off the Servant is in spirit form, cannot draw on the Master (`Camp.draw_open`), may
-only do quiet things, and gives its Master MP back at the Turn's end. Everything here is public
-(spec §4: spirit form, stray state and vacant Masters are seen by every seat), so its record
-fields are all `public_fields`.
+only do quiet things, and gives its Master MP back at the Turn's end. Nearly everything here
+is public (spec §4: spirit form, stray state and vacant Masters are seen by every seat), so its
+record fields are `public_fields`, all but the Master a re-contract has claimed (it is told at
+the Turn's end, with `Recontracted`).
 """
 
 from __future__ import annotations
