@@ -172,7 +172,7 @@ BAD = {
     "servants_not_ids": ('servants = [1, 2]\n', "servants: a list of Servant ids"),
     "seed_type": ('seed = "seven"\n', "seed"),
     "unknown_module": ('modules = ["tactic"]\n',
-                       "unknown module 'tactic'; modules: tactics, colossus"),
+                       "unknown module 'tactic'; modules: tactics, colossus, campaign"),
     "modules_not_a_list": ('modules = "tactics"\n', "modules must be a list of names"),
     "unknown_option": ('modules = ["tactics"]\n[options.tactics]\nzoc = false\n',
                        "module 'tactics' has no option 'zoc'; options: concentration"),
