@@ -26,6 +26,7 @@ from grailwar.shared.modules.campaign.data import (
     load_campaign,
 )
 from grailwar.shared.modules.campaign.section import Section
+from helpers import past_day0
 
 RULES = default_ruleset()
 DATA = Path(__file__).parent.parent / "resources" / "campaign"
@@ -33,7 +34,8 @@ SPEC = Path("/work/shared/modules/002-campaign.md")
 
 
 def camp_game(seed: int = 1, **options) -> object:
-    return new_game(seed=seed, modules=["campaign"], options={"campaign": options})
+    """A campaign game with these options, on day 1 Morning (its day 0 played by defaults)."""
+    return past_day0(new_game(seed=seed, modules=["campaign"], options={"campaign": options}))
 
 
 # --- options -------------------------------------------------------------------------------
@@ -129,7 +131,7 @@ def test_a_campaign_data_error_names_the_file_and_the_field(tmp_path, change, fi
 
 # --- the slot and the record --------------------------------------------------------------------
 def test_a_fresh_record_holds_every_field_of_spec_6_1_at_its_day_0_value():
-    s = camp_game()
+    s = camp_game(tags="off")
     g = st.state(s)
     assert len(g.camps) == len(s.camps)
     for seat, rec in enumerate(g.camps):
@@ -138,7 +140,9 @@ def test_a_fresh_record_holds_every_field_of_spec_6_1_at_its_day_0_value():
         assert rec.level == 1 and rec.exp == (0,) * len(METHODS) == (0, 0, 0, 0, 0)
         assert (rec.skill_points, rec.background_points, rec.pending_growth) == (0, 0, 0)
         assert rec.merit == (0, 0) and rec.funds == 16
-        assert rec.items == rec.worn == rec.devices == rec.growth == rec.bonds == ()
+        assert rec.items == rec.worn == rec.devices == rec.growth == ()
+        assert rec.bonds == (st.Bond("servant", seat, "positive", 1),
+                             st.Bond("master", seat, "positive", 1))  # day 0's internal bonds
         assert st.cards(rec, campaign(s).data) == camp.servant.cards  # pool = composition
         assert rec.dp == ((0, 0, 0), (0, 0, 0))
         assert [x.order for x in rec.stances] == [camp.servant.cards] * 4
