@@ -235,7 +235,7 @@ class Tags(Section):
         s.edit(seat).spells -= 1
         s.edit(partner).spells += 1
         st.update(s, seat, spell_given_turn=st.turn_key(s))
-        core.emit(s, "CommandSpellGiven", seat=seat, to=partner)
+        core.emit(s, "CommandSpellGiven", seat=seat, target=partner)
 
     # --- the effects
     def modifier(self, s: GameState, camp: Camp, key: str) -> int:
@@ -294,7 +294,7 @@ class Tags(Section):
         kept = min(left, camp.master_mp // per)
         camp.master_mp -= kept * per
         st.update(s, seat, revivals=kept)
-        core.emit(s, "RevivalsUpkept", frozenset({seat}), None, seat=seat, master_mp=kept * per,
+        core.emit(s, "RevivalsUpkept", frozenset({seat}), None, seat=seat, amount=kept * per,
                   revivals=kept)
 
     def after_action(self, s: GameState, action: Action, events: list[Event]) -> None:
@@ -314,7 +314,7 @@ class Tags(Section):
                 gain = min(mp, camp.master.mp - camp.master_mp)
                 camp.master_mp += gain
                 core.emit(s, "HomunculusDrank", frozenset({seat}), None, seat=seat,
-                          about=dead, master_mp=gain)
+                          target=dead, amount=gain)
 
     def _dragon_vein(self, s: GameState, seat: int) -> None:
         """The Rest on overseer_church had its square's own leyline bonus: the rest of
