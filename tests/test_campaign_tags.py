@@ -19,6 +19,7 @@ from grailwar.shared.engine.actions import (
     Move,
     Negotiate,
     UseCommandSpell,
+    from_dict,
 )
 from grailwar.shared.engine.data import CLASSES, PARAMS, DataError, default_ruleset
 from grailwar.shared.engine.events import view_event
@@ -356,6 +357,11 @@ def test_8_on_its_square_every_check_is_1_higher():
 
 
 # --- C12.2 and the [c] parts ------------------------------------------------------------------
+def test_the_tag_actions_travel_as_dicts():
+    for action in (UseJewels(0, 30), GiveCommandSpell(2)):
+        assert from_dict(action.to_dict()) == action
+
+
 def test_the_data_holds_the_eight_tags_only_and_refuses_an_event_tag(tmp_path):
     assert tuple(t.id for t in load_tags(RULES)) == TAGS
     shutil.copytree(DATA / "campaign", tmp_path / "campaign")

@@ -168,15 +168,16 @@ def test_wrong_field_is_named(msg: dict[str, Any], field: str) -> None:
 @pytest.mark.parametrize(("fields", "text"), [
     ({"modules": [3]}, "modules[0]: expected str, got int"),
     ({"modules": ["nonesuch"]},
-     "modules[0]: must be one of ['tactics', 'colossus'], got 'nonesuch'"),
+     "modules[0]: must be one of ['tactics', 'colossus', 'campaign'], got 'nonesuch'"),
     ({"options": {"nonesuch": {}}},
-     "options key 'nonesuch': must be one of ['tactics', 'colossus'], got 'nonesuch'"),
+     "options key 'nonesuch': must be one of ['tactics', 'colossus', 'campaign'], got 'nonesuch'"),
     ({"options": {"tactics": {"concentration": [True]}}},
      "options['tactics']['concentration']: expected bool or int or str, got list"),
     ({"options": {"tactics": {"x" * 33: True}}},
      "options['tactics'] key '" + "x" * 33 + "': above the maximum 32"),
     ({"options": {"x" * 60_000: {}}}, "options key 'xxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxx...: "
-     "must be one of ['tactics', 'colossus'], got 'xxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxx..."),
+     "must be one of ['tactics', 'colossus', 'campaign'], got "
+     "'xxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxx..."),
 ])
 def test_nested_fault_names_its_place(fields: dict[str, Any], text: str) -> None:
     """A fault inside a list or a map is an error of the top field whose message says where
