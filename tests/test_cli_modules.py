@@ -112,7 +112,8 @@ def test_unknown_module_exits_2_naming_it(command: list[str],
     assert main([*command, "--modules", "tactic"]) == 2
     out, err = capsys.readouterr()
     assert out == ""
-    assert err == f"grailwar {command[0]}: unknown module 'tactic'; modules: tactics, colossus\n"
+    assert err == (f"grailwar {command[0]}: unknown module 'tactic'; modules: tactics, "
+                   "colossus, campaign\n")
 
 
 def test_text_play_starts_the_game_with_the_modules(monkeypatch: pytest.MonkeyPatch) -> None:

@@ -183,15 +183,12 @@ class Summoning(Section):
         core.emit(s, "SetupFinished", seat=action.seat)
 
     # --- what leaves the engine ---------------------------------------------------------------
-    def verbs(self) -> tuple[str, ...]:
-        return ()
-
     def view(self, s: GameState, seat: int | None) -> dict[str, Any]:
         """Every relic with its name, hint and taker (the class it brought once taken), and
         who is ready on day 0: all public (spec §4); no relic names its Servant."""
         taken = dict(st.state(s).relics)
         return {
-            "relics": [{"id": r.id, "name": _text(r.name), "hint": _text(r.hint),
+            "relics": [{"id": r.id, "name": as_dict(r.name), "hint": as_dict(r.hint),
                         "seat": taken.get(r.id, -1),
                         "cls": self.relic_class(r) if r.id in taken else ""}
                        for r in self.relics],
@@ -202,7 +199,8 @@ class Summoning(Section):
         st.put(s, day0_ready=frozenset(view["ready"]))
 
 
-def _text(text: Text) -> dict[str, str]:
+def as_dict(text: Text) -> dict[str, str]:
+    """A text as plain data for a view."""
     return {"ja": text.ja, "ko": text.ko, "en": text.en}
 
 
@@ -225,4 +223,5 @@ for _kind in (
 ):
     prompts.register(_kind)
 
-__all__ = ["RELIC", "SETUP", "ChooseRelic", "Relic", "SetupReady", "Summoning", "load_relics"]
+__all__ = ["RELIC", "SETUP", "ChooseRelic", "Relic", "SetupReady", "Summoning", "as_dict",
+           "load_relics"]

@@ -38,6 +38,7 @@ from . import state as st
 from .contract import Contract
 from .info import Information
 from .section import Section, section_of
+from .summoning import as_dict
 
 if TYPE_CHECKING:
     from . import Campaign
@@ -346,18 +347,14 @@ class Tags(Section):
         if seat is None or not st.record(s, seat).tag:
             return None
         tag = self.tag_by_id[st.record(s, seat).tag]
-        return {"mine": {"id": tag.id, "name": _text(tag.name), "text": _text(tag.text)}}
-
-
-def _text(text: Text) -> dict[str, str]:
-    return {"ja": text.ja, "ko": text.ko, "en": text.en}
+        return {"mine": {"id": tag.id, "name": as_dict(tag.name), "text": as_dict(tag.text)}}
 
 
 def _tags(s: GameState) -> Tags:
     return section_of(s, Tags)
 
 
-# ② at every prompt kind there is (the day-0 kinds are registered first, summoning.py);
+# ② at every prompt kind there is (the day-0 kinds too: summoning.py is imported above);
 # ⑤ in a negotiation.
 _HANDLED: dict[str, tuple[type[Action], ...]] = {}
 for _name in list(prompts.PROMPTS):
