@@ -167,6 +167,15 @@ def test_2_the_jewels_are_offered_in_battle_and_not_into_a_full_servant():
     assert UseJewels(0, 50) in legal_actions(s, 0) and s.prompt.kind == "round_start"
 
 
+def test_2_the_normal_bot_pours_the_jewels_into_a_servant_low_on_mp():
+    s = tagged("founding_jewels")
+    bot = make_bot("normal", 1)
+    s.edit(0).mp = s.camps[0].servant.mp // 2
+    assert not isinstance(bot.choose(view_for(s, 0), legal_actions(s, 0)), UseJewels)
+    s.edit(0).mp = 10
+    assert bot.choose(view_for(s, 0), legal_actions(s, 0)) == UseJewels(0, 50)
+
+
 def test_2_while_contracted_every_parameter_is_10_higher():
     s = tagged("founding_jewels")
     camp = s.camps[0]
