@@ -140,8 +140,11 @@ class Room:
         self.options = {k: options.get(k, default) for k, (_lo, _hi, default) in SECONDS.items()}
         self.options["seats"] = options.get("seats", 7)
         self.options["day_limit"] = options.get("day_limit", 7)
-        self.options["summoning"] = options.get("summoning", "random")
         self.modules, self.module_options = game_modules(options)
+        # The campaign's random and relic summoning deal the Servants themselves: the room's
+        # own switch then has no Servant to choose (docs/rules.md "Summoning and day 0").
+        self.options["summoning"] = "random" if self.campaign_deals else options.get(
+            "summoning", "random")
         fewest = fewest_camps(self.modules, self.module_options)
         if self.options["seats"] < fewest:
             raise ProtocolError("bad_field", f"seats: a room of these modules seats at least "
@@ -462,6 +465,11 @@ class Room:
             raise ProtocolError("spectator", "spectators summon no Servant")
         if self.state is not None:
             raise ProtocolError("game_started", "Servants are summoned before the start")
+        if self.campaign_deals:
+            how = ("by a relic draft on day 0"
+                   if self.module_options["campaign"]["summoning"] == "relic" else "at random")
+            raise ProtocolError("bad_field", f"this room's campaign summons its Servants {how}",
+                                "servant")
         if self.options["summoning"] != "choose":
             raise ProtocolError("bad_field", "this room summons Servants at random", "servant")
         seat = self.seats[index]
@@ -499,16 +507,25 @@ class Room:
         self.state = self._new_game()
         self.masters = [c.master.id for c in self.state.camps]
         for seat, camp in zip(self.seats, self.state.camps, strict=True):
-            seat.servant = camp.servant.id  # the room log keeps who was summoned
+            # the room log keeps who was summoned (a campaign that deals summons again from
+            # the seed: its Servants are of other classes than the lobby's)
+            seat.servant = None if self.campaign_deals else camp.servant.id
             self._save_seat(seat)
         self.store.save_room(self.id, True, self.owner, self.masters)
         self.broadcast_room()
         self._after_change([])
 
+    @property
+    def campaign_deals(self) -> bool:
+        """The campaign module deals the classes and Servants (its `summoning` random or
+        relic): the seats' lobby classes only place them until then."""
+        return self.module_options.get("campaign", {}).get("summoning", "choose") != "choose"
+
     def _new_game(self) -> GameState:
+        servants = None if self.campaign_deals else [s.servant for s in self.seats]
         return new_game(seed=self.seed, classes=[s.cls for s in self.seats],
                         day_limit=self.options["day_limit"], masters=self.masters or None,
-                        servants=[s.servant for s in self.seats],
+                        servants=servants,
                         modules=self.modules, options=self.module_options,
                         priority_phase=self.priority_phase)
 

@@ -5,7 +5,7 @@ from __future__ import annotations
 from collections.abc import Iterable, Sequence
 from dataclasses import replace
 
-from grailwar.shared.engine import apply, legal_actions
+from grailwar.shared.engine import apply, default_action, legal_actions
 from grailwar.shared.engine.actions import (
     Action,
     AnswerIntervention,
@@ -21,13 +21,30 @@ from grailwar.shared.engine.game import new_game
 from grailwar.shared.engine.state import GameState
 
 
-def game(classes: Sequence[str] = ("saber", "lancer"), seed: int = 0, **kw) -> GameState:
+def game(classes: Sequence[str] = ("saber", "lancer"), seed: int = 0, day0: bool = False,
+         **kw) -> GameState:
     """A new game in which each camp plays its class's own sheet (`servants/<class>.toml`),
-    unless `servants` says otherwise (None: summoned at random by the seed)."""
+    unless `servants` says otherwise (None: summoned at random by the seed).
+
+    A campaign game deals no tags unless its options ask (a tag would change the numbers a
+    test of another rule counts), and starts past day 0, every seat ready, unless `day0`."""
     if "servants" not in kw:
         rules = kw.get("rules") or default_ruleset()
         kw["servants"] = [rules.servants[c].id for c in classes]
-    return new_game(seed=seed, classes=classes, **kw)
+    if "campaign" in kw.get("modules", ()):
+        options = dict(kw.get("options") or {})
+        options["campaign"] = {"tags": "off", **options.get("campaign", {})}
+        kw["options"] = options
+    s = new_game(seed=seed, classes=classes, **kw)
+    return s if day0 else past_day0(s)
+
+
+def past_day0(s: GameState) -> GameState:
+    """Day 1 Morning of a campaign game: every seat takes the default of each day-0 prompt
+    (the first free relic; ready with the data defaults). Any other game is returned as is."""
+    while s.prompt.kind in ("relic", "setup"):
+        s, _ = apply(s, default_action(s, min(s.prompt.seats)))
+    return s
 
 
 def place(s: GameState, seat: int, pos: int) -> None:

@@ -10,6 +10,7 @@ from __future__ import annotations
 import random
 import re
 import shutil
+from dataclasses import fields
 from pathlib import Path
 
 import pytest
@@ -36,6 +37,7 @@ from grailwar.shared.modules.campaign.data import (
 )
 from grailwar.shared.modules.campaign.info import DeclareResearch, ShareRumor
 from grailwar.shared.modules.campaign.section import Section
+from helpers import past_day0
 
 RULES = default_ruleset()
 DATA = Path(__file__).parent.parent / "resources" / "campaign"
@@ -43,7 +45,8 @@ SPEC = Path("/work/shared/modules/002-campaign.md")
 
 
 def camp_game(seed: int = 1, **options) -> object:
-    return new_game(seed=seed, modules=["campaign"], options={"campaign": options})
+    """A campaign game with these options, on day 1 Morning (its day 0 played by defaults)."""
+    return past_day0(new_game(seed=seed, modules=["campaign"], options={"campaign": options}))
 
 
 # --- options -------------------------------------------------------------------------------
@@ -139,7 +142,7 @@ def test_a_campaign_data_error_names_the_file_and_the_field(tmp_path, change, fi
 
 # --- the slot and the record --------------------------------------------------------------------
 def test_a_fresh_record_holds_every_field_of_spec_6_1_at_its_day_0_value():
-    s = camp_game()
+    s = camp_game(tags="off")
     g = st.state(s)
     assert len(g.camps) == len(s.camps)
     for seat, rec in enumerate(g.camps):
@@ -148,7 +151,9 @@ def test_a_fresh_record_holds_every_field_of_spec_6_1_at_its_day_0_value():
         assert rec.level == 1 and rec.exp == (0,) * len(METHODS) == (0, 0, 0, 0, 0)
         assert (rec.skill_points, rec.background_points, rec.pending_growth) == (0, 0, 0)
         assert rec.merit == (0, 0) and rec.funds == 16
-        assert rec.items == rec.worn == rec.devices == rec.growth == rec.bonds == ()
+        assert rec.items == rec.worn == rec.devices == rec.growth == ()
+        assert rec.bonds == (st.Bond("servant", seat, "positive", 1),
+                             st.Bond("master", seat, "positive", 1))  # day 0's internal bonds
         assert st.cards(rec, campaign(s).data) == camp.servant.cards  # pool = composition
         assert rec.dp == ((0, 0, 0), (0, 0, 0))
         assert [x.order for x in rec.stances] == [camp.servant.cards] * 4
@@ -279,13 +284,25 @@ def test_with_no_module_on_nothing_of_the_campaign_shows():
 
 
 # --- the actions on the wire ------------------------------------------------------------------
+def _sample(cls: type, seat: int) -> object:
+    """One instance of an action type, each field a value of its declared type."""
+    values = {"int": 5, "str": "lancer", "bool": True}
+    return cls(seat, *(values[str(f.type)] for f in fields(cls)[1:]))
+
+
+CAMPAIGN_TYPES = sorted((t for t in ACTION_TYPES.values()
+                         if t.__module__.startswith(campaign_pkg.__name__)),
+                        key=lambda t: t.__name__)
 CAMPAIGN_ACTIONS = [SetSupply(0, False), SetSupply(3, True), DeclareResearch(1, "lancer"),
-                    ShareRumor(2, 5), DeclareCancelContract(4), DeclareRecontract(6, "koga")]
+                    ShareRumor(2, 5), DeclareCancelContract(4), DeclareRecontract(6, "koga"),
+                    *(_sample(t, i % 7) for i, t in enumerate(CAMPAIGN_TYPES))]
 
 
-def test_every_campaign_action_type_is_in_the_sample():
-    assert {type(a) for a in CAMPAIGN_ACTIONS} == {
-        t for t in ACTION_TYPES.values() if t.__module__.startswith(campaign_pkg.__name__)}
+def test_the_sample_holds_every_campaign_action_type():
+    """(Guards the round-trip test below: every section's actions are in it, and they are
+    many: the campaign's sections are registered.)"""
+    assert {type(a) for a in CAMPAIGN_ACTIONS} == set(CAMPAIGN_TYPES)
+    assert len(CAMPAIGN_TYPES) >= 8
 
 
 @pytest.mark.parametrize("action", CAMPAIGN_ACTIONS, ids=str)

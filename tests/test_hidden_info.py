@@ -803,8 +803,9 @@ def test_the_audit_flags_colossus_secrets() -> None:
 
 def test_the_audit_flags_campaign_leaks() -> None:
     """Guards the campaign's part of the audit: a rival's hidden record field, a Master's name
-    shown without the points, and a base tier above what the points give are each flagged."""
-    state = new_game(seed=3, modules=["campaign"])
+    shown without the points, and a base tier above what the points give are each flagged
+    (no tags: the future spirit's would give points at once)."""
+    state = new_game(seed=3, modules=["campaign"], options={"campaign": {"tags": "off"}})
     audit = Audit()
     view = view_for(state, 0)
     audit.check_campaign(state, view, 0)
@@ -815,3 +816,141 @@ def test_the_audit_flags_campaign_leaks() -> None:
     with_tier(state, 0, state.camps[3].cls, 1)
     audit.check_campaign(state, view_for(state, 0), 0)
     assert audit.counts["campaign"] == 3, audit.found
+# --- the campaign's rows (spec 002 §4): tags, the relic draft -------------------------------------
+# Tag events: only the camp dealt the tag receives them (its tag is its own secret, C12.1).
+TAG_EVENTS = frozenset({"TagDealt", "JewelsUsed", "SheathHealed", "HomunculusDrank",
+                        "RevivalsUpkept", "DragonVeinRested"})
+TAG_FIELDS = frozenset({"tag", "jewels", "revivals"})  # a camp record's tag part
+RELIC_KEYS = frozenset({"id", "name", "hint", "seat", "cls"})  # what a relic shows anyone
+
+
+class CampaignAudit:
+    """Whole campaign games (relic draft, tags dealt), every view and event for every seat and
+    the spectator: a rival's tag is in no record, no section view and no event; the relic draft
+    is the same for everyone and never names the Servant a relic calls."""
+
+    def __init__(self) -> None:
+        self.found: dict[str, list[str]] = defaultdict(list)
+        self.seen: dict[str, int] = defaultdict(int)
+        self.label = ""
+        self.servant_words = {w for sheet in RULES.by_id.values()
+                              for w in (sheet.id, *texts(sheet.true_name))}
+
+    def fail(self, kind: str, viewer: int | None, message: str) -> None:
+        if len(self.found[kind]) < 8:
+            self.found[kind].append(f"{self.label} viewer {viewer}: {message}")
+        self.seen[f"leak:{kind}"] += 1
+
+    def play(self, bot: str, seed: int) -> None:
+        state = new_game(seed=seed, modules=("campaign",),
+                         options={"campaign": {"summoning": "relic", "tags": "random"}})
+        self.label = f"{bot} seed {seed}"
+
+        def on_step(s: GameState, events: list[Event]) -> None:
+            relic_views = []
+            for viewer in VIEWERS_OF(s):
+                tags = hidden_tags(s, viewer)
+                part = view_for(s, viewer)["modules"]["campaign"]["state"]
+                self.check_tags(part, tags, viewer)
+                relic_views.append(part["summoning"])
+                self.check_events(events, tags, viewer)
+            if any(v != relic_views[0] for v in relic_views):
+                self.fail("relics", None, "the relic draft differs between viewers")
+            self.check_relics(relic_views[0])
+
+        bots = [make_bot(bot, seed * 31 + i) for i in range(len(state.camps))]
+        run_match(state, bots, on_step=on_step, arrival_seed=seed)
+        assert state.over
+
+    def check_tags(self, part: dict[str, Any], tags: dict[int, str], viewer: int | None) -> None:
+        """`tags`: each camp's tag, "" where the viewer may see it (see `hidden_tags`)."""
+        rivals = {t for x, t in tags.items() if t and x != viewer}
+        for seat, rec in enumerate(part["camps"]):
+            if seat != viewer and TAG_FIELDS & set(rec):
+                self.fail("tags", viewer, f"camp {seat}'s record shows {TAG_FIELDS & set(rec)}")
+        mine = part.get("tags", {}).get("mine")
+        wanted = "" if viewer is None else self.own_tag(part, viewer)
+        if (mine or {}).get("id", "") != wanted:
+            self.fail("tags", viewer, f"the tags view shows {mine}")
+        for path, text in strings(part):
+            if text in rivals:
+                self.fail("tags", viewer, f"a rival's tag {text!r} at {path}")
+        self.seen["tag_views"] += 1
+
+    @staticmethod
+    def own_tag(part: dict[str, Any], viewer: int) -> str:
+        return part["camps"][viewer]["tag"]
+
+    def check_events(self, events: list[Event], tags: dict[int, str],
+                     viewer: int | None) -> None:
+        rivals = {t for x, t in tags.items() if t and x != viewer}
+        for event in events_for(events, viewer):
+            etype = event["type"]
+            if etype in TAG_EVENTS:
+                self.seen[etype] += 1
+                if event.get("seat") != viewer:
+                    self.fail("tags", viewer, f"another camp's {etype}: {event}")
+            if etype == "RelicChosen":
+                self.seen["RelicChosen"] += 1
+            if any(text in rivals for _path, text in strings(event)):
+                self.fail("tags", viewer, f"event {etype} names a rival's tag: {event}")
+
+    def check_relics(self, draft: dict[str, Any]) -> None:
+        for relic in draft["relics"]:
+            if set(relic) != RELIC_KEYS:
+                self.fail("relics", None, f"relic {relic['id']} shows {set(relic)}")
+            if relic["seat"] < 0 and relic["cls"]:
+                self.fail("relics", None, f"free relic {relic['id']} shows its class")
+        for path, text in strings(draft):
+            if text in self.servant_words:
+                self.fail("relics", None, f"the draft names a Servant at {path}: {text!r}")
+        self.seen["relic_views"] += 1
+
+
+def hidden_tags(s: GameState, viewer: int | None) -> dict[int, str]:
+    """Each camp's tag as a secret from `viewer`: "" for its own, and for a rival whose Master
+    the viewer's points revealed (C1.11, a Master total at master_reveal: the information
+    section's reveal, not this audit's subject)."""
+    from grailwar.shared.modules.campaign import state as cst
+    from grailwar.shared.modules.campaign.info import Information
+    from grailwar.shared.modules.campaign.section import section_of
+
+    info = section_of(s, Information)
+    return {x: "" if viewer is not None and (x == viewer or info.master_level(
+                cst.info_on(s, viewer, x)) >= 1) else cst.record(s, x).tag
+            for x in range(len(s.camps))}
+
+
+@pytest.fixture(scope="module")
+def campaign_audit() -> CampaignAudit:
+    result = CampaignAudit()
+    for bot, seed in (("heuristic", 9), ("random", 10)):
+        result.play(bot, seed)
+    return result
+
+
+@pytest.mark.parametrize("kind", ["tags", "relics"])
+def test_whole_campaign_games_leak_no_tag_and_keep_the_relic_draft_public(
+        campaign_audit: CampaignAudit, kind: str) -> None:
+    """Spec 002 §4: tags, own camp only (a rival's through C1.11, the information section's);
+    relic hints and who took which relic, everyone alike, and no relic names its Servant."""
+    assert not campaign_audit.seen[f"leak:{kind}"], "\n  ".join(campaign_audit.found[kind])
+
+
+def test_the_campaign_audit_saw_the_draft_and_the_tags_at_work(
+        campaign_audit: CampaignAudit) -> None:
+    """(Guards the audit: the games drafted relics, dealt tags and used some.)"""
+    seen = campaign_audit.seen
+    assert seen["RelicChosen"] >= 2 * 7 * 8 and seen["TagDealt"] >= 2 * 7
+    assert seen["tag_views"] > 1000 and seen["relic_views"] > 100
+    assert seen["JewelsUsed"] + seen["SheathHealed"] + seen["RevivalsUpkept"] > 0
+
+
+def test_the_campaign_audit_flags_a_rivals_tag() -> None:
+    audit = CampaignAudit()
+    audit.check_tags({"camps": [{"tag": ""}, {"tag": "overseer"}]}, {0: "", 1: "overseer"}, 0)
+    audit.check_tags({"camps": [{"tag": ""}, {}], "info": ["gatekeeper"]},
+                     {0: "", 1: "gatekeeper"}, 0)
+    audit.check_relics({"relics": [{"id": "x", "name": {"en": "Odysseus"}, "hint": {},
+                                    "seat": -1, "cls": "archer"}], "ready": []})
+    assert audit.seen["leak:tags"] == 3 and audit.seen["leak:relics"] == 2

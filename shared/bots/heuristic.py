@@ -9,7 +9,8 @@ from the module's public view: it keeps out of hostile zones it does not mean to
 ranged Servant steps out of melee to shoot, it walks to a square with a clear line, and it
 spends concentration rolls on dodging big hits, seizing the initiative for a kill and enduring
 a hostile spellcaster's magic. With the colossus on it raids it when it nears the Dragon Vein
-(`raider.RaidPlay`).
+(`raider.RaidPlay`). With the campaign on it drafts a relic, readies on day 0 and uses the
+Tohsaka jewels (`day0.Day0Play`).
 """
 
 from __future__ import annotations
@@ -45,6 +46,7 @@ from ..engine.data import Dice, Ruleset, default_ruleset
 from ..engine.deduction import candidates
 from ..modules.tactics import Concentrate, ConcentrateCast
 from . import tactical
+from .day0 import Day0Play
 from .raider import RaidPlay
 from .tactical import ZONE_COST, Field, odds_at_least
 from .tactical import rank_value as _rank
@@ -88,7 +90,7 @@ def expected_damage(rules: Ruleset, me: dict[str, Any], np_round: int, battle_ro
     return best + me["buster"]
 
 
-class HeuristicBot(RaidPlay):
+class HeuristicBot(RaidPlay, Day0Play):
     name = "normal"
     needs_view = True
 
@@ -100,6 +102,9 @@ class HeuristicBot(RaidPlay):
         assert view is not None
         me = view["camps"][view["you"]]
         kind = view["prompt"]["kind"]
+        pour = self.jewels(me, legal)
+        if pour is not None:
+            return pour
         decide = getattr(self, f"_{kind}")
         return decide(view, me, legal)
 
@@ -187,7 +192,8 @@ class HeuristicBot(RaidPlay):
         return AnswerAmbush(me["seat"], _ratio(me) < 0.4)
 
     def _intervene(self, view: dict[str, Any], me: dict[str, Any], legal: list[Action]) -> Action:
-        return AnswerIntervention(me["seat"], _ratio(me) > 0.8 and self.rng.random() < 0.3)
+        join = AnswerIntervention(me["seat"], _ratio(me) > 0.8 and self.rng.random() < 0.3)
+        return join if join in legal else AnswerIntervention(me["seat"], False)
 
     # --- battle ---------------------------------------------------------------------------------
     def _rescue(self, me: dict[str, Any], legal: list[Action]) -> Action | None:

@@ -349,6 +349,8 @@ def take_damage(s: GameState, seat: int, amount: int, lethal_rescue: bool = True
                     emit(s, "SkillTriggered", frozenset({seat}), {"seat": seat, "hp": camp.hp},
                          seat=seat, skill=skill.id, hp=camp.hp)
                     return
+        if any(m.rescue(s, seat) for m in s.modules):
+            return
     camp.hp = 0
     kill(s, seat, "slain")
 

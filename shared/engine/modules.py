@@ -111,6 +111,11 @@ class Module:
         settles what it reveals instead of the base tier step (and emits its own events)."""
         return False
 
+    def rescue(self, s: GameState, seat: int) -> bool:
+        """Damage would kill `seat`'s Servant after Guts and lethal skills (never Suicide's);
+        True when this module held it up (and set its HP itself)."""
+        return False
+
     # --- steps and listeners ------------------------------------------------------------------
     def advance(self, s: GameState) -> bool:
         """Called at each step of the engine's walk before the base; True once it set a prompt

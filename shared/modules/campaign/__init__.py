@@ -5,9 +5,9 @@ Spells, bonds, contract cancellation, tags and the summoning of day 0.
 The rules are split by spec section into `Section`s (`section.py`), one file each, walked in
 `SECTIONS` order by the `Campaign` module's hooks: `legal`, `damage`, `initiative` and `upkeep`
 chain (each section gets the previous one's result; an `upkeep` of None ends the chain: no
-daily upkeep); `modifier` and `skill_check` sum;
-`skill_void`, `investigate` and `judge` are true when any section says so; `advance` stops at
-the first section that set a prompt; `battle_move` joins the stops and keeps the tightest
+daily upkeep); `modifier` and `skill_check` sum; `skill_void`, `investigate`, `rescue` and
+`judge` are true when any section says so; `advance` stops at the first section that set a
+prompt; `battle_move` joins the stops and keeps the tightest
 limit; the `on_*` listeners call each section in order; `view` is the camps' records (redacted
 for rivals) plus one key per section. Everything the module keeps is in one copy-on-write slot
 (`state.py`); every number is in `resources/campaign/rules.toml` (`data.py`).
@@ -29,8 +29,12 @@ from .data import CampaignData, load_campaign
 from .info import Information
 from .section import Section
 from .state import CampaignState, CampRecord, VacantMaster
+from .summoning import Summoning
+from .tags import Tags
 
-SECTIONS: tuple[type[Section], ...] = (Contract, Information)
+# Summoning first: its set-up settles who is summoned before the others' set-up reads it; Tags
+# last: its gatekeeper filters what the others offer.
+SECTIONS: tuple[type[Section], ...] = (Summoning, Contract, Information, Tags)
 
 # Record fields whose values are NamedTuples (decoded back from a view by their class).
 _NESTED = {"stances": st.Stance, "info": st.Info, "bonds": st.Bond, "devices": st.Device}
@@ -40,12 +44,10 @@ _NESTED = {"stances": st.Stance, "info": st.Info, "bonds": st.Bond, "devices": s
 class Campaign(Module):
     name = st.NAME
     options: ClassVar[dict[str, OptionSpec]] = {
-        # C14.1. Validated and carried in Settings; the summoning section reads it (until it
-        # is built, every value plays as `choose`, the base lobby).
+        # C14.1, the summoning section (summoning.py).
         "summoning": OptionSpec("choose", ("choose", "random", "relic"),
                                 doc="C14.1: how Servants come to the seats"),
-        # C12.1. Validated and carried; the tags section deals them (until it is built, no
-        # tag is dealt).
+        # C12.1, the tags section (tags.py).
         "tags": OptionSpec("random", ("off", "random"), doc="C12.1: a tag dealt to each camp"),
     }
 
@@ -114,6 +116,9 @@ class Campaign(Module):
 
     def judge(self, s: GameState) -> bool:
         return any(sec.judge(s) for sec in self.sections)
+
+    def rescue(self, s: GameState, seat: int) -> bool:
+        return any(sec.rescue(s, seat) for sec in self.sections)
 
     def on_action(self, s: GameState, action: Action) -> None:
         for sec in self.sections:

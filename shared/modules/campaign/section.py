@@ -77,6 +77,9 @@ class Section:
     def investigate(self, s: GameState, seat: int, target: int, success: bool) -> bool:
         return False
 
+    def rescue(self, s: GameState, seat: int) -> bool:
+        return False
+
     def advance(self, s: GameState) -> bool:
         return False
 

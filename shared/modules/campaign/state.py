@@ -114,6 +114,7 @@ class CampRecord(NamedTuple):
     tag: str = ""
     jewels: int = 0
     revivals: int = 0
+    spell_given_turn: int = -1  # turn_key of the Overseer's last GiveCommandSpell (⑤)
 
 
 class VacantMaster(NamedTuple):
@@ -146,6 +147,7 @@ class CampaignState(NamedTuple):
     residual: tuple[tuple[int, frozenset[str]], ...] = ()  # square -> classes (C1.15)
     relics: tuple[tuple[str, int], ...] = ()  # relic id -> the seat that took it (C14.2)
     day0: str = "done"
+    day0_ready: frozenset[int] = frozenset()  # seats that sent SetupReady (C14.3, summoning.py)
     battle: BattleRecord | None = None
 
 
