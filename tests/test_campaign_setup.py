@@ -213,7 +213,7 @@ def test_relic_opens_a_draft_for_every_seat_with_every_relic_free():
     assert legal_actions(s, 0) == [ChooseRelic(0, r.id) for r in RELICS]
 
 
-def test_a_relic_brings_its_servant_class_and_start_square_and_is_public():
+def test_a_relic_brings_its_servant_class_and_start_square_and_only_its_class_is_public():
     s = day0("relic")
     s, events = apply(s, ChooseRelic(0, "thousandth_sword"))
     camp = s.camps[0]
@@ -223,10 +223,12 @@ def test_a_relic_brings_its_servant_class_and_start_square_and_is_public():
                                              camp.servant.cards)
     assert st.cards(st.record(s, 0), section_of(s, Summoning).data) == camp.servant.cards
     (chosen,) = find(events, "RelicChosen")
+    assert view_event(chosen, 0)["relic"] == "thousandth_sword"
     for viewer in (0, 1, None):
-        assert view_event(chosen, viewer)["relic"] == "thousandth_sword"
         assert view_event(chosen, viewer)["cls"] == "lancer"
         assert "servant" not in view_event(chosen, viewer)
+    for viewer in (1, None):  # the shipped file names the relic's Servant: its taker's alone
+        assert view_event(chosen, viewer)["relic"] == ""
 
 
 def test_first_come_first_served_and_a_drafted_class_closes_its_other_relics():
@@ -257,17 +259,24 @@ def test_after_the_draft_the_tags_are_dealt_then_the_setup_prompt_opens():
     assert s.prompt == ("setup", frozenset({0, 1, 2}))
 
 
-def test_a_free_relic_shows_its_name_and_hint_only_and_everyone_sees_the_same():
+def test_the_draft_shows_names_hints_and_drafted_classes_and_the_taken_relic_to_its_taker():
+    """A free relic shows its name and hint only; once a class is drafted, each of its relics
+    shows that class to everyone, and which of them was taken only to its taker."""
     s = day0("relic")
     s, _ = apply(s, ChooseRelic(1, "pike_bone_harp"))
-    views = [view_for(s, x)["modules"]["campaign"]["state"]["summoning"] for x in (0, 1, 2, None)]
-    assert all(v == views[0] for v in views)
-    relics = {r["id"]: r for r in views[0]["relics"]}
-    assert relics["pike_bone_harp"]["seat"] == 1 and relics["pike_bone_harp"]["cls"] == "caster"
-    assert relics["thousandth_sword"] == {
+    views = {x: view_for(s, x)["modules"]["campaign"]["state"]["summoning"]
+             for x in (0, 1, 2, None)}
+    assert views[0] == views[2] == views[None] != views[1]
+    casters = {r.id for r in RELICS if RULES.by_id[r.servant].cls == "caster"}
+    for viewer, view in views.items():
+        relics = {r["id"]: r for r in view["relics"]}
+        assert {i for i, r in relics.items() if r["cls"]} == casters
+        assert {i for i, r in relics.items() if r["seat"] >= 0} == (
+            {"pike_bone_harp"} if viewer == 1 else set())
+    assert {r["id"]: r for r in views[0]["relics"]}["thousandth_sword"] == {
         "id": "thousandth_sword", "seat": -1, "cls": "",
         "name": {"ja": "千本目の太刀", "ko": "천 번째 칼", "en": "The Thousandth Sword"},
-        "hint": relics["thousandth_sword"]["hint"]}
+        "hint": {r["id"]: r for r in views[0]["relics"]}["thousandth_sword"]["hint"]}
     servant_ids = set(RULES.by_id)
     assert not any(token in servant_ids for r in views[0]["relics"] for token in
                    json.dumps(r).replace('"', " ").split())
@@ -278,7 +287,11 @@ def test_a_bot_rebuilds_the_day_0_state_from_its_view():
     s, _ = run(s, ChooseRelic(1, "pike_bone_harp"), ChooseRelic(0, RELICS[0].id),
                ChooseRelic(2, "thousandth_sword"), SetupReady(2))
     rebuilt = state_from_view(view_for(s, 0), RULES, random.Random(1))
-    assert st.state(rebuilt).relics == st.state(s).relics
+    own, *others = st.state(rebuilt).relics
+    assert own == (RELICS[0].id, 0)  # the others' are a relic of their class, not theirs
+    assert sorted(seat for _r, seat in others) == [1, 2]
+    assert section_of(rebuilt, Summoning).free_relics(rebuilt) == section_of(
+        s, Summoning).free_relics(s)
     assert st.state(rebuilt).day0_ready == frozenset({2}) and rebuilt.day == 0
     assert [c.cls for c in rebuilt.camps] == [c.cls for c in s.camps]
 

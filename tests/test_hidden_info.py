@@ -847,16 +847,16 @@ class CampaignAudit:
         self.label = f"{bot} seed {seed}"
 
         def on_step(s: GameState, events: list[Event]) -> None:
-            relic_views = []
+            drafted = {c.cls for x, c in enumerate(s.camps)
+                       if any(seat == x for _r, seat in cp_state.state(s).relics)}
             for viewer in VIEWERS_OF(s):
                 tags = hidden_tags(s, viewer)
                 part = view_for(s, viewer)["modules"]["campaign"]["state"]
                 self.check_tags(part, tags, viewer)
-                relic_views.append(part["summoning"])
+                self.check_relics(part["summoning"], viewer, drafted)
+                if set(part["relics"].values()) - {viewer}:
+                    self.fail("relics", viewer, f"the taken relics show {part['relics']}")
                 self.check_events(events, tags, viewer)
-            if any(v != relic_views[0] for v in relic_views):
-                self.fail("relics", None, "the relic draft differs between viewers")
-            self.check_relics(relic_views[0])
 
         bots = [make_bot(bot, seed * 31 + i) for i in range(len(state.camps))]
         run_match(state, bots, on_step=on_step, arrival_seed=seed)
@@ -892,18 +892,25 @@ class CampaignAudit:
                     self.fail("tags", viewer, f"another camp's {etype}: {event}")
             if etype == "RelicChosen":
                 self.seen["RelicChosen"] += 1
+                if event["seat"] != viewer and event["relic"]:
+                    self.fail("relics", viewer, f"another camp's relic: {event}")
             if any(text in rivals for _path, text in strings(event)):
                 self.fail("tags", viewer, f"event {etype} names a rival's tag: {event}")
 
-    def check_relics(self, draft: dict[str, Any]) -> None:
+    def check_relics(self, draft: dict[str, Any], viewer: int | None,
+                     drafted: set[str]) -> None:
+        """Which relic a camp took is its own (the shipped file names each relic's Servant): a
+        relic shows a seat only to that seat, and a class only once it is drafted."""
         for relic in draft["relics"]:
             if set(relic) != RELIC_KEYS:
-                self.fail("relics", None, f"relic {relic['id']} shows {set(relic)}")
-            if relic["seat"] < 0 and relic["cls"]:
-                self.fail("relics", None, f"free relic {relic['id']} shows its class")
+                self.fail("relics", viewer, f"relic {relic['id']} shows {set(relic)}")
+            if relic["seat"] not in (-1, viewer):
+                self.fail("relics", viewer, f"relic {relic['id']} shows its taker")
+            if relic["cls"] and relic["cls"] not in drafted:
+                self.fail("relics", viewer, f"free relic {relic['id']} shows its class")
         for path, text in strings(draft):
             if text in self.servant_words:
-                self.fail("relics", None, f"the draft names a Servant at {path}: {text!r}")
+                self.fail("relics", viewer, f"the draft names a Servant at {path}: {text!r}")
         self.seen["relic_views"] += 1
 
 
@@ -930,10 +937,11 @@ def campaign_audit() -> CampaignAudit:
 
 
 @pytest.mark.parametrize("kind", ["tags", "relics"])
-def test_whole_campaign_games_leak_no_tag_and_keep_the_relic_draft_public(
+def test_whole_campaign_games_leak_no_tag_and_no_rivals_relic(
         campaign_audit: CampaignAudit, kind: str) -> None:
     """Spec 002 §4: tags, own camp only (a rival's through C1.11, the information section's);
-    relic hints and who took which relic, everyone alike, and no relic names its Servant."""
+    relic names and hints and the drafted classes, everyone alike; which relic a camp took,
+    its own (the relic names its Servant in the shipped file); no relic names its Servant."""
     assert not campaign_audit.seen[f"leak:{kind}"], "\n  ".join(campaign_audit.found[kind])
 
 
@@ -952,5 +960,7 @@ def test_the_campaign_audit_flags_a_rivals_tag() -> None:
     audit.check_tags({"camps": [{"tag": ""}, {}], "info": ["gatekeeper"]},
                      {0: "", 1: "gatekeeper"}, 0)
     audit.check_relics({"relics": [{"id": "x", "name": {"en": "Odysseus"}, "hint": {},
-                                    "seat": -1, "cls": "archer"}], "ready": []})
-    assert audit.seen["leak:tags"] == 3 and audit.seen["leak:relics"] == 2
+                                    "seat": -1, "cls": "archer"}], "ready": []}, 0, set())
+    audit.check_relics({"relics": [{"id": "y", "name": {}, "hint": {}, "seat": 2,
+                                    "cls": "saber"}], "ready": []}, 0, {"saber"})
+    assert audit.seen["leak:tags"] == 3 and audit.seen["leak:relics"] == 3

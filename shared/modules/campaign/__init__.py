@@ -175,7 +175,7 @@ class Campaign(Module):
                       for x, rec in enumerate(g.camps)],
             "vacant": [{"master": v.master, "square": v.square} for v in g.vacant],
             "residual": {str(q): sorted(classes) for q, classes in g.residual},
-            "relics": {relic: x for relic, x in g.relics},
+            "relics": {relic: x for relic, x in g.relics if x == seat},  # its own (summoning)
             "day0": g.day0,
             "battle": None if g.battle is None else _encode(g.battle),
         }

@@ -175,8 +175,10 @@ class Summoning(Section):
         relic = self.relic_by_id[action.relic]
         st.put(s, relics=(*st.state(s).relics, (relic.id, action.seat)))
         self.summon(s, action.seat, self.rules.by_id[relic.servant])
-        core.emit(s, "RelicChosen", seat=action.seat, relic=relic.id,
-                  cls=self.relic_class(relic), square=s.camps[action.seat].pos)
+        shown = {"seat": action.seat, "cls": self.relic_class(relic),
+                 "square": s.camps[action.seat].pos}
+        core.emit(s, "RelicChosen", frozenset({action.seat}), {**shown, "relic": ""},
+                  **shown, relic=relic.id)
 
     def ready(self, s: GameState, action: SetupReady) -> None:
         st.put(s, day0_ready=st.state(s).day0_ready | {action.seat})
@@ -184,19 +186,33 @@ class Summoning(Section):
 
     # --- what leaves the engine ---------------------------------------------------------------
     def view(self, s: GameState, seat: int | None) -> dict[str, Any]:
-        """Every relic with its name, hint and taker (the class it brought once taken), and
-        who is ready on day 0: all public (spec §4); no relic names its Servant."""
+        """Every relic with its name and hint, the class it calls once that class is drafted,
+        and who is ready on day 0. Which relic of a drafted class was taken is its taker's
+        alone: the shipped relics.toml names each relic's Servant, so a relic seen taken by a
+        camp would be that camp's true name."""
         taken = dict(st.state(s).relics)
+        drafted = {self.relic_class(self.relic_by_id[r]) for r in taken}
         return {
             "relics": [{"id": r.id, "name": as_dict(r.name), "hint": as_dict(r.hint),
-                        "seat": taken.get(r.id, -1),
-                        "cls": self.relic_class(r) if r.id in taken else ""}
+                        "seat": seat if seat is not None and taken.get(r.id) == seat else -1,
+                        "cls": cls if (cls := self.relic_class(r)) in drafted else ""}
                        for r in self.relics],
             "ready": sorted(st.state(s).day0_ready),
         }
 
     def rebuild(self, s: GameState, view: Any) -> None:
-        st.put(s, day0_ready=frozenset(view["ready"]))
+        """Who is ready, the viewer's own relic, and for each other drafted class the first
+        relic of that class as its camp's (which one it took is hidden; any of them closes
+        the class alike)."""
+        own = [(r["id"], r["seat"]) for r in view["relics"] if r["seat"] >= 0]
+        classes = {self.relic_class(self.relic_by_id[r]) for r, _ in own}
+        holders = {camp.cls: camp.seat for camp in s.camps}
+        others = []
+        for r in view["relics"]:
+            if r["cls"] and r["cls"] not in classes:
+                classes.add(r["cls"])
+                others.append((r["id"], holders[r["cls"]]))
+        st.put(s, day0_ready=frozenset(view["ready"]), relics=(*own, *others))
 
 
 def as_dict(text: Text) -> dict[str, str]:
