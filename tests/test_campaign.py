@@ -138,7 +138,9 @@ def test_a_fresh_record_holds_every_field_of_spec_6_1_at_its_day_0_value():
         assert rec.level == 1 and rec.exp == (0,) * len(METHODS) == (0, 0, 0, 0, 0)
         assert (rec.skill_points, rec.background_points, rec.pending_growth) == (0, 0, 0)
         assert rec.merit == (0, 0) and rec.funds == 16
-        assert rec.items == rec.worn == rec.devices == rec.growth == rec.bonds == ()
+        assert rec.items == rec.worn == rec.devices == rec.growth == ()
+        assert rec.bonds == (st.Bond("master", seat, "positive", 1),  # C8.2 internal bonds
+                             st.Bond("servant", seat, "positive", 1))
         assert st.cards(rec, campaign(s).data) == camp.servant.cards  # pool = composition
         assert rec.dp == ((0, 0, 0), (0, 0, 0))
         assert [x.order for x in rec.stances] == [camp.servant.cards] * 4

@@ -17,7 +17,8 @@ from typing import TYPE_CHECKING, Any, ClassVar
 
 if TYPE_CHECKING:
     from .actions import Action
-    from .data import Ruleset, Skill
+    from .core import Check
+    from .data import CommandSpell, Ruleset, Skill
     from .events import Event
     from .state import Camp, GameState
 
@@ -104,6 +105,22 @@ class Module:
         """The daily upkeep `seat` pays at the end of the day after this module (the base
         formula's result in, a cost out; 0: nothing is paid)."""
         return cost
+
+    def opposed(self, s: GameState, att: int, dfn: int, reaction: str, att_check: Check,
+                dfn_check: Check, wins: bool) -> bool:
+        """Whether the attacker `att` wins the opposed check against `dfn`'s `reaction` ("L" or
+        a card's counter kind), the base's answer `wins` in."""
+        return wins
+
+    def reductions(self, s: GameState, att: int, seat: int, halve: bool, guard: bool,
+                   taken: bool) -> tuple[bool, bool, bool]:
+        """Which of the defender's reductions apply to damage `att` deals `seat`: Luck
+        halving, the Guard, the damage-taken modifiers (the base's answer in)."""
+        return halve, guard, taken
+
+    def command_spells(self) -> Mapping[str, CommandSpell]:
+        """Command Spells this module adds to the base table (`powers.spell_table`)."""
+        return {}
 
     def investigate(self, s: GameState, seat: int, target: int, success: bool) -> bool:
         """An Investigate of camp `target` by `seat` has been rolled; True when this module

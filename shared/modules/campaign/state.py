@@ -109,6 +109,8 @@ class CampRecord(NamedTuple):
     shared_rumor: bool = False  # ShareRumor sent in the current negotiation (C1.13)
     # §8 bonds (bonds.py)
     bonds: tuple[Bond, ...] = ()
+    awarded: frozenset[tuple[str, int]] = frozenset()  # (holder, target) awarded this Turn
+    awarded_turn: int = -1  # turn_key the awards were made in (C8.3)
     # §12 tags (tags.py)
     tag: str = ""
     jewels: int = 0
@@ -130,11 +132,15 @@ class VacantMaster(NamedTuple):
 class BattleRecord(NamedTuple):
     """Per battle (§6.1): each seat's lead exchange this Round (`LEAD`), the Absolute Defense
     protected instance (seat, amount waived), end-of-battle bond damage (holder seat, target
-    seat, amount)."""
+    seat, amount); `marks`, (what, seat) pairs of the battle's short-lived facts (a stance
+    chosen this Round, a Command Spell waiting for its moment: stances.py, spells.py); the
+    exchange being resolved (attacker, defender, reaction kind, an NP's), or empty."""
 
     lead: tuple[str, ...] = ()
     protected: tuple[tuple[int, int], ...] = ()
     bond_damage: tuple[tuple[int, int, int], ...] = ()
+    marks: frozenset[tuple[str, int]] = frozenset()
+    exchange: tuple[int, int, str, bool] | tuple[()] = ()
 
 
 class CampaignState(NamedTuple):
@@ -146,6 +152,9 @@ class CampaignState(NamedTuple):
     relics: tuple[tuple[str, int], ...] = ()  # relic id -> the seat that took it (C14.2)
     day0: str = "done"
     battle: BattleRecord | None = None
+    # C8.8: bond damage still to settle, in order: (step, seat asked, victim, amount); steps
+    # "share" and "split" are prompts, "end" deals what the shares left (bonds.py).
+    bond_queue: tuple[tuple[str, int, int, int], ...] = ()
 
 
 # --- initial values -------------------------------------------------------------------------------
