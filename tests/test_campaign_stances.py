@@ -155,7 +155,7 @@ def test_c5_4_a_new_battle_starts_in_the_normal_stance():
     assert st.record(s, 0).stance_now == "normal"
 
 
-# --- C5.5 the cards never change -------------------------------------------------------------------
+# --- C5.5 the cards never change ---------------------------------------------------------------
 def test_c5_5_choosing_a_stance_leaves_the_hand_and_pool_alone():
     s = to_round(cduel(), 2)
     hand, pool = s.camps[0].hand, st.record(s, 0).pool
