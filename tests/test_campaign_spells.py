@@ -262,7 +262,7 @@ def test_c7_8_it_lasts_one_round_and_does_not_change_who_wins_the_exchange(race)
 # --- C7.9 Binding Order --------------------------------------------------------------------------
 def test_c7_9_binding_order_raises_the_servants_bond_to_its_master_by_3_up_to_5():
     s = game(modules=["campaign"], rules=RULES)
-    s, ev = cast(s, 0, "binding_order")
+    s, _ = cast(s, 0, "binding_order")
     bond = next(b for b in st.record(s, 0).bonds if b.holder == "servant")
     assert bond.grade == 4 and bond.target == 0
     s, _ = cast(s, 0, "binding_order")
