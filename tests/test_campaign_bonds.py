@@ -316,3 +316,18 @@ def test_c8_10_a_wait_with_the_master_raises_both_internal_bonds():
     s, _ = run(s, DeclareWait(0), DeclareRest(1), DeclareRest(2))
     assert bond(s, 0, "servant", 0).grade == bond(s, 0, "master", 0).grade == 2
     assert bond(s, 1, "servant", 1).grade == 1  # it rested
+
+
+@pytest.mark.parametrize("values,named", [
+    ({"bond": [{"seat": 0, "holder": "servant", "target": 1, "polarity": "warm", "grade": 1}]},
+     "polarity"),
+    ({"bond": [{"seat": 0, "holder": "servant", "target": 1, "polarity": "positive",
+                "grade": 6}]}, "grade"),
+    ({"bond": [{"seat": 0, "holder": "servant", "target": 1, "polarity": "positive",
+                "grade": 1, "colour": "red"}]}, "keys are"),
+    ({"bonds": []}, "has no key 'bonds'"),
+])
+def test_a_bad_scenario_bond_is_refused_with_what_is_wrong(values, named):
+    s = cgame()
+    with pytest.raises(ValueError, match=named):
+        campaign(s).scenario_state(s, {"bonds": values})

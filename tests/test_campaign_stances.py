@@ -3,10 +3,12 @@ shared/modules/002-campaign.md, docs/rules.md chapter 12). Forced dice throughou
 
 from __future__ import annotations
 
+import tomllib
 from dataclasses import replace
 from pathlib import Path
 
 import pytest
+from grailwar.cli import scenario
 from grailwar.shared.engine import apply, core, legal_actions
 from grailwar.shared.engine.actions import (
     Attack,
@@ -16,6 +18,7 @@ from grailwar.shared.engine.actions import (
     UseNoblePhantasm,
     UseSkill,
     Wait,
+    from_dict,
 )
 from grailwar.shared.engine.data import DataError, default_ruleset, read_table
 from grailwar.shared.engine.errors import IllegalActionError
@@ -476,3 +479,39 @@ def test_c5_12_a_trait_entry_must_be_a_known_trait_with_its_argument(tmp_path: P
     with pytest.raises(DataError) as err:
         load_traits(read_table(tmp_path, "campaign/traits.toml"))
     assert "campaign/traits.toml" in str(err.value) and field in str(err.value)
+
+
+# --- scenario files (tests/scenarios/campaign/) -------------------------------------------------
+SCENARIOS = Path(__file__).parent / "scenarios" / "campaign"
+MINE = ("stance_resistance", "bond_both_ways", "absolute_defense_swap")
+
+
+@pytest.mark.parametrize("name", MINE)
+def test_campaign_scenario_files_play_as_their_comments_say(name):
+    """Stance resistance ③, a bond resolved both ways, Absolute Defense's swap: each file plays
+    to its end with every forced die used, each step's named events happen with the named
+    fields, and the HP the file names is right."""
+    spec = tomllib.loads((SCENARIOS / f"{name}.toml").read_text(encoding="utf-8"))
+    s = scenario.setup(spec)
+    log = []
+    for step in spec["step"]:
+        s.forced = (*s.forced, *step.get("dice", ()))
+        s, events = apply(s, from_dict(step["action"]))
+        log.append(events)
+    assert s.forced == ()
+    for want in spec["expect"]["event"]:
+        fields = {k: v for k, v in want.items() if k not in ("step", "type")}
+        assert any(e.type == want["type"] and fields.items() <= e.data.items()
+                   for e in log[want["step"] - 1]), want
+    for seat, hp in spec["expect"].get("hp", {}).items():
+        assert s.camps[int(seat)].hp == hp, seat
+
+
+@pytest.mark.parametrize("values,named", [
+    ({"resistant": [[0, 0]]}, "two different seats"), ({"resistant": [[0, 9]]}, "viewer, other"),
+    ({"resist": []}, "has no key 'resist'"),
+])
+def test_a_bad_scenario_resistance_is_refused_with_what_is_wrong(values, named):
+    s = cduel()
+    with pytest.raises(ValueError, match=named):
+        next(m for m in s.modules if m.name == "campaign").scenario_state(s, {"stances": values})

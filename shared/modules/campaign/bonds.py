@@ -428,6 +428,32 @@ class Bonds(Section):
                     self._grade_events(s, seat, new)
 
     # --- what leaves the engine -----------------------------------------------------------------
+    def scenario_state(self, s: GameState, values: Any) -> None:
+        """`[[module_state.campaign.bonds.bond]]` tables: seat, holder, target, polarity,
+        grade (0-5, or bond_max_value) and optionally fixed and battles, each a bond the camp
+        at `seat` starts with (replacing one of the same holder and target)."""
+        unknown = sorted(set(values) - {"bond"})
+        if unknown:
+            raise ValueError(f"campaign bonds module_state has no key {unknown[0]!r}; keys: bond")
+        n = self.data.numbers
+        for spec in values.get("bond", []):
+            fields = {"seat", "holder", "target", "polarity", "grade", "fixed", "battles"}
+            if not isinstance(spec, dict) or set(spec) - fields:
+                raise ValueError(f"campaign bond {spec!r}: keys are {', '.join(sorted(fields))}")
+            seat, target = spec.get("seat"), spec.get("target")
+            grade = spec.get("grade")
+            ok = (all(type(x) is int and 0 <= x < len(s.camps) for x in (seat, target))
+                  and spec.get("holder") in HOLDERS and spec.get("polarity") in POLARITIES
+                  and type(grade) is int and (0 <= grade <= n.bond_grade_max
+                                              or grade == n.bond_max_value))
+            if not ok:
+                raise ValueError(f"campaign bond {spec!r}: seat and target are seats, holder "
+                                 f"one of {HOLDERS}, polarity one of {POLARITIES}, grade 0-"
+                                 f"{n.bond_grade_max} or {n.bond_max_value}")
+            self._put(s, seat, st.Bond(spec["holder"], target, spec["polarity"], grade,
+                                       bool(spec.get("fixed", False)),
+                                       int(spec.get("battles", 0))))
+
     def verbs(self) -> tuple[str, ...]:
         return ("SetBond", "AwardBond", "ResolveBond")
 

@@ -434,6 +434,24 @@ class Stances(Section):
         return 0
 
     # --- what leaves the engine -----------------------------------------------------------------
+    def scenario_state(self, s: GameState, values: Any) -> None:
+        """`resistant = [[viewer, other], ...]`: `viewer` starts with every Servant category
+        of `other` at its maximum (C1.12), so it resists each of `other`'s stances."""
+        unknown = sorted(set(values) - {"resistant"})
+        if unknown:
+            raise ValueError(f"campaign stances module_state has no key {unknown[0]!r}; "
+                             "keys: resistant")
+        info = section_of(s, Information)
+        for pair in values.get("resistant", []):
+            if not (isinstance(pair, list) and len(pair) == 2 and all(
+                    type(x) is int and 0 <= x < len(s.camps) for x in pair) and pair[0] != pair[1]):
+                raise ValueError(f"campaign stances resistant: {pair!r} is not [viewer, other], "
+                                 "two different seats")
+            viewer, other = pair
+            top = info.servant_max(s, other)
+            held = st.info_on(s, viewer, other)
+            st.put_info(s, viewer, other, held._replace(servant=(top,) * len(held.servant)))
+
     def verbs(self) -> tuple[str, ...]:
         return ("ChooseStance", "ArrangeStance", "NameStance")
 
