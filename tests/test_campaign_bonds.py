@@ -5,7 +5,9 @@ and split prompts, the five events, and the Wait bonus."""
 from __future__ import annotations
 
 import pytest
-from grailwar.shared.engine import apply, default_action, legal_actions, view_for
+from grailwar.shared.bots import make_bot
+from grailwar.shared.bots.match import run_match
+from grailwar.shared.engine import apply, default_action, legal_actions, new_game, view_for
 from grailwar.shared.engine.actions import (
     ACTION_TYPES,
     DeclareAmbush,
@@ -331,3 +333,74 @@ def test_a_bad_scenario_bond_is_refused_with_what_is_wrong(values, named):
     s = cgame()
     with pytest.raises(ValueError, match=named):
         campaign(s).scenario_state(s, {"bonds": values})
+
+
+# --- bots ---------------------------------------------------------------------------------------
+def share_state() -> GameState:
+    """A `share` prompt for seat 2 (see the end-damage test above)."""
+    s = cgame()
+    give(s, 0, st.Bond("master", 1, "negative", 3))
+    give(s, 2, st.Bond("servant", 1, "positive", 2))
+    s = battle(s)
+    s, _ = apply(s, ResolveBond(0, "master", 1, "end_damage"))
+    s, _ = truce(s)
+    return s
+
+
+def split_state() -> GameState:
+    s = cgame()
+    give(s, 0, st.Bond("master", 1, "negative", 2))
+    s = battle(s)
+    s, _ = apply(s, ResolveBond(0, "master", 1, "mid_damage"))
+    return s
+
+
+@pytest.mark.parametrize("level", ["random", "normal"])
+@pytest.mark.parametrize("make,kind", [(share_state, ShareBondDamage),
+                                       (split_state, SplitBondDamage)])
+def test_both_bots_answer_the_share_and_split_prompts(level, make, kind):
+    s = make()
+    seat = min(s.prompt.seats)
+    bot = make_bot(level, 1)
+    action = bot.choose(view_for(s, seat) if bot.needs_view else None, legal_actions(s, seat))
+    assert isinstance(action, kind) and action in legal_actions(s, seat)
+
+
+def test_the_random_bot_plays_every_stance_and_bond_action_over_campaign_games():
+    seen: set[str] = set()
+
+    class Recording:
+        needs_view = False
+
+        def __init__(self, seed: int) -> None:
+            self.bot = make_bot("random", seed)
+
+        def choose(self, view, legal):
+            action = self.bot.choose(view, legal)
+            seen.add(type(action).__name__)
+            return action
+
+    for g in range(3):
+        s = new_game(seed=g, modules=["campaign"])
+        run_match(s, [Recording(g * 7 + i) for i in range(len(s.camps))], arrival_seed=g)
+    assert {"ChooseStance", "NameStance", "SetBond", "AwardBond", "ResolveBond"} <= seen
+
+
+def test_the_normal_bot_awards_resolves_and_chooses_stances():
+    seen: set[str] = set()
+
+    class Recording:
+        needs_view = True
+
+        def __init__(self, seed: int) -> None:
+            self.bot = make_bot("normal", seed)
+
+        def choose(self, view, legal):
+            action = self.bot.choose(view, legal)
+            seen.add(type(action).__name__)
+            return action
+
+    for g in range(2):
+        s = new_game(seed=g, modules=["campaign"])
+        run_match(s, [Recording(g * 7 + i) for i in range(len(s.camps))], arrival_seed=g)
+    assert {"ChooseStance", "SetBond", "AwardBond", "ResolveBond"} <= seen
