@@ -268,7 +268,7 @@ def test_c0_8_no_action_shares_mana_between_camps():
         s, _ = apply(s, bot.choose(None, legal))
     assert seen <= {"SetSupply", "DeclareResearch", "ShareRumor", "ChooseStance", "ArrangeStance",
                     "NameStance", "SetBond", "AwardBond", "ResolveBond", "ShareBondDamage",
-                    "SplitBondDamage"} and "SetSupply" in seen
+                    "SplitBondDamage", "KeepDeclaration"} and "SetSupply" in seen
     campaign_types = {n for n, t in ACTION_TYPES.items()
                       if t.__module__.startswith("grailwar.shared.modules.campaign")}
     assert not any("Mana" in n or "Circuit" in n for n in campaign_types)

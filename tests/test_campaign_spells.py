@@ -6,12 +6,13 @@ from __future__ import annotations
 from dataclasses import replace
 
 import pytest
-from grailwar.shared.engine import apply, core, legal_actions, powers
+from grailwar.shared.engine import apply, core, default_action, legal_actions, powers
 from grailwar.shared.engine.actions import (
     AnswerIntervention,
     Attack,
     DeclareEncounter,
     DeclareNoblePhantasm,
+    DeclareRest,
     DeclareWait,
     React,
     Ready,
@@ -19,14 +20,16 @@ from grailwar.shared.engine.actions import (
     UseNoblePhantasm,
 )
 from grailwar.shared.engine.data import Effect
+from grailwar.shared.engine.events import view_event
 from grailwar.shared.engine.state import ActiveBuff, GameState
 from grailwar.shared.modules.campaign import campaign
 from grailwar.shared.modules.campaign import state as st
+from grailwar.shared.modules.campaign.spells import KeepDeclaration
 from helpers import act_all, bare, duel, faces, find, game, place, to_main, wait_round
 
 RULES = bare()
 NEW = ("attack_posture", "np_enhancement", "defense_posture", "status_recovery",
-       "forced_attack", "absolute_defense", "binding_order")
+       "forced_attack", "absolute_defense", "binding_order", "action_restriction")
 
 
 def cduel(classes=("saber", "lancer"), **kw) -> GameState:
@@ -272,7 +275,55 @@ def test_c7_9_binding_order_raises_the_servants_bond_to_its_master_by_3_up_to_5(
     assert not spells(cduel(), 0, "binding_order")  # and never in battle
 
 
-# --- C7.10, C7.11 ------------------------------------------------------------------------------
+# --- C7.10 Action Restriction -------------------------------------------------------------------
+def three() -> GameState:
+    s = game(("saber", "lancer", "archer"), modules=["campaign"], rules=RULES)
+    for seat in range(3):
+        place(s, seat, 10)
+    return s
+
+
+def test_c7_10_a_declared_camp_with_a_stroke_stays_with_only_keep_or_restrict():
+    s = three()
+    s, _ = apply(s, DeclareWait(0))
+    assert 0 in s.prompt.seats
+    assert legal_actions(s, 0) == [KeepDeclaration(0),
+                                   UseCommandSpell(0, "action_restriction")]
+    assert default_action(s, 0) == KeepDeclaration(0)
+    s, _ = apply(s, KeepDeclaration(0))
+    assert 0 not in s.prompt.seats and s.prompt.seats == {1, 2}
+    s = three()
+    s.edit(0).spells = 0
+    s, _ = apply(s, DeclareWait(0))
+    assert s.prompt.seats == {1, 2}  # no stroke: nothing to restrict with
+
+
+def test_c7_10_restriction_withdraws_releases_the_bound_target_and_declares_again():
+    s = three()
+    s, _ = apply(s, DeclareEncounter(0, 1, "battle"))
+    assert 1 not in s.prompt.seats  # bound
+    s, ev = cast(s, 0, "action_restriction")
+    assert not s.decls and s.bound == frozenset() and {0, 1, 2} <= s.prompt.seats
+    shown = find(ev, "DeclarationWithdrawn")[0]
+    assert view_event(shown, 1) == {"type": "DeclarationWithdrawn", "seat": 0}
+    assert view_event(shown, 0)["kind"] == "encounter"
+    s, _ = apply(s, DeclareEncounter(0, 2, "negotiate"))  # priority kinds are still open
+    assert s.camps[0].spells == 2
+
+
+def test_c7_10_the_priority_rules_apply_as_of_now_and_it_does_not_hold_the_window_open():
+    s = three()
+    s, _ = apply(s, DeclareWait(0))
+    s, _ = apply(s, DeclareWait(1))  # an ordinary declaration: no more Encounters this Turn
+    s, _ = cast(s, 0, "action_restriction")
+    assert not [a for a in legal_actions(s, 0) if isinstance(a, DeclareEncounter)]
+    s, _ = apply(s, DeclareRest(0))
+    assert 0 in s.prompt.seats  # it could restrict again (two strokes left) ...
+    s, ev = apply(s, DeclareWait(2))  # ... but the last camp's declaration closes the window
+    assert find(ev, "DeclarationsClosed") and s.turn == 1
+
+
+# --- C7.11 -------------------------------------------------------------------------------------
 def test_c7_11_no_spell_changes_an_activation_after_its_round():
     table = powers.spell_table(game(modules=["campaign"], rules=RULES))
     assert set(table) - set(RULES.command_spells) == set(NEW)

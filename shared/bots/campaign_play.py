@@ -16,6 +16,7 @@ from ..modules.campaign.bonds import (
     ShareBondDamage,
     SplitBondDamage,
 )
+from ..modules.campaign.spells import KeepDeclaration
 from ..modules.campaign.stances import ChooseStance
 
 RESOLVE_AT = 3  # a bond is resolved once its grade reaches this
@@ -38,6 +39,9 @@ class CampaignPlay:
 
     def campaign_declare(self, view: dict[str, Any], me: dict[str, Any],
                          legal: list[Action]) -> Action | None:
+        keep = [a for a in legal if isinstance(a, KeepDeclaration)]
+        if keep:  # declared already: it keeps its action (no Action Restriction)
+            return keep[0]
         awards = [a for a in legal if isinstance(a, AwardBond)]
         if awards:
             return awards[0]

@@ -162,6 +162,8 @@ def turns_advance(s: GameState) -> None:
                 turns.end_priority(s)
             seats = turns.awaiting_declaration(s)
             if seats:
+                for m in s.modules:
+                    seats = m.declare_seats(s, seats)
                 s.prompt = Prompt("declare", seats)
                 return
             turns.close_window(s)

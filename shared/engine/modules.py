@@ -118,6 +118,12 @@ class Module:
         halving, the Guard, the damage-taken modifiers (the base's answer in)."""
         return halve, guard, taken
 
+    def declare_seats(self, s: GameState, seats: frozenset[int]) -> frozenset[int]:
+        """The seats the declaration prompt asks, `seats` (those still to declare) in: a
+        module may keep declared camps in it with its own actions (the campaign's Action
+        Restriction). Only asked while some camp is still to declare."""
+        return seats
+
     def command_spells(self) -> Mapping[str, CommandSpell]:
         """Command Spells this module adds to the base table (`powers.spell_table`)."""
         return {}

@@ -33,7 +33,7 @@ from .spells import Spells
 from .stances import Stances
 from .state import CampaignState, CampRecord, VacantMaster
 
-SECTIONS: tuple[type[Section], ...] = (Contract, Information, Stances, Spells, Bonds)
+SECTIONS: tuple[type[Section], ...] = (Contract, Information, Stances, Bonds, Spells)
 
 # Record fields whose values are NamedTuples (decoded back from a view by their class).
 _NESTED = {"stances": st.Stance, "info": st.Info, "bonds": st.Bond, "devices": st.Device}
@@ -120,6 +120,11 @@ class Campaign(Module):
 
     def command_spells(self) -> Mapping[str, CommandSpell]:
         return self._spells
+
+    def declare_seats(self, s: GameState, seats: frozenset[int]) -> frozenset[int]:
+        for sec in self.sections:
+            seats = sec.declare_seats(s, seats)
+        return seats
 
     def upkeep(self, s: GameState, seat: int, cost: int) -> int:
         for sec in self.sections:

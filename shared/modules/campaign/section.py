@@ -83,6 +83,9 @@ class Section:
                    taken: bool) -> tuple[bool, bool, bool]:
         return halve, guard, taken
 
+    def declare_seats(self, s: GameState, seats: frozenset[int]) -> frozenset[int]:
+        return seats
+
     def command_spells(self) -> Mapping[str, CommandSpell]:
         """The Command Spells this section brings (the campaign's own table, C7.0)."""
         return {}

@@ -12,15 +12,17 @@ them. Changing an activation after its Round (C7.11) is not offered.
 
 from __future__ import annotations
 
+from dataclasses import dataclass
 from importlib import resources
 from typing import Any
 
-from ...engine import core, powers
+from ...engine import core, powers, prompts
 from ...engine.actions import Action, UseCommandSpell, UseNoblePhantasm
 from ...engine.data import CommandSpell, _load_spells, read_table
-from ...engine.state import GameState
+from ...engine.state import Declaration, GameState
 from . import state as st
 from .bonds import Bonds
+from .contract import OPENERS
 from .section import Section, section_of
 
 
@@ -104,6 +106,25 @@ def _binding_order(s: GameState, seat: int, spell: CommandSpell, _m: bool) -> li
     return [UseCommandSpell(seat, spell.id)] if ok else []
 
 
+def declared(s: GameState, seat: int) -> Declaration | None:
+    """The camp's declaration of this Turn (held or not), if it has made one."""
+    return next((d for d in (*s.decls, *s.held) if d.seat == seat), None)
+
+
+def _may_restrict(s: GameState, seat: int) -> bool:
+    """C7.10: declared, the window still open, a stroke in hand, and not kept this Turn."""
+    camp = s.camps[seat]
+    return (s.phase == "declare" and camp.alive and not camp.asleep and camp.spells > 0
+            and declared(s, seat) is not None
+            and st.record(s, seat).kept_turn != st.turn_key(s))
+
+
+def _action_restriction(s: GameState, seat: int, spell: CommandSpell, _m: bool) -> list[Action]:
+    """C7.10: at the declaration prompt, once the camp has declared."""
+    ok = s.prompt.kind == "declare" and _may_restrict(s, seat)
+    return [UseCommandSpell(seat, spell.id)] if ok else []
+
+
 # --- what each does (SpellSpecial.cast) -----------------------------------------------------------
 def _cast_attack_posture(s: GameState, action: UseCommandSpell, _spell: CommandSpell) -> None:
     sec = _spells(s)
@@ -149,6 +170,20 @@ def _cast_binding_order(s: GameState, action: UseCommandSpell, _spell: CommandSp
     section_of(s, Bonds).raise_grade(s, action.seat, "servant", action.seat, grades, "spell")
 
 
+def _cast_action_restriction(s: GameState, action: UseCommandSpell,
+                             _spell: CommandSpell) -> None:
+    """C7.10: the declaration is withdrawn, a target it bound released; the camp declares
+    again, under the priority rules as they stand now."""
+    seat = action.seat
+    decl = declared(s, seat)
+    s.decls = tuple(d for d in s.decls if d.seat != seat)
+    s.held = tuple(d for d in s.held if d.seat != seat)
+    if decl.kind in OPENERS:
+        s.bound = s.bound - {decl.target}
+    core.emit(s, "DeclarationWithdrawn", frozenset({seat}), {"seat": seat}, seat=seat,
+              kind=decl.kind)
+
+
 SPECIALS = {
     "attack_posture": (_attack_posture, _cast_attack_posture),
     "np_enhancement": (_np_enhancement, _cast_np_enhancement),
@@ -157,6 +192,7 @@ SPECIALS = {
     "forced_attack": (_forced_attack, _cast_forced_attack),
     "absolute_defense": (_absolute_defense, _cast_absolute_defense),
     "binding_order": (_binding_order, _cast_binding_order),
+    "action_restriction": (_action_restriction, _cast_action_restriction),
 }
 for _name, (_offer, _cast) in SPECIALS.items():
     powers.register_special(_name, powers.SpellSpecial(_offer, _cast))
@@ -164,6 +200,12 @@ for _name, (_offer, _cast) in SPECIALS.items():
 # Marks that last until the activation ends, and until the Round ends.
 _ACTIVATION = frozenset({"forced", "np_boost"})
 _ROUND = frozenset({"absolute"})
+
+
+@dataclass(frozen=True, slots=True)
+class KeepDeclaration(Action):
+    """C7.10: a declared camp that could still restrict its action keeps it; it leaves the
+    declaration prompt for this Turn (the default on its timeout)."""
 
 
 class Spells(Section):
@@ -204,6 +246,24 @@ class Spells(Section):
         """C7.3: the first hand is the pool so many times over (later refills are normal)."""
         times = self.number(s, seat, "attack_posture_hand")
         s.edit(seat).hand = core.sort_cards(st.cards(st.record(s, seat), self.data) * times)
+
+    # --- C7.10 the declaration window -------------------------------------------------------
+    def declare_seats(self, s: GameState, seats: frozenset[int]) -> frozenset[int]:
+        """A declared camp holding a stroke stays in the prompt (it does not hold it open)."""
+        return seats | {x for x in range(len(s.camps)) if _may_restrict(s, x)}
+
+    def legal(self, s: GameState, seat: int, actions: list[Action]) -> list[Action]:
+        """Such a camp may only keep its declaration or restrict it."""
+        if s.prompt.kind == "declare" and declared(s, seat) is not None:
+            return [KeepDeclaration(seat), *(a for a in actions if isinstance(a, UseCommandSpell)
+                                             and a.spell == "action_restriction")]
+        return actions
+
+    def keep(self, s: GameState, action: KeepDeclaration) -> None:
+        st.update(s, action.seat, kept_turn=st.turn_key(s))
+
+    def verbs(self) -> tuple[str, ...]:
+        return ("KeepDeclaration",)
 
     # --- the battle ---------------------------------------------------------------------------
     def on_battle_start(self, s: GameState) -> None:
@@ -280,4 +340,15 @@ class Spells(Section):
                 s.edit(seat).hp = camp.servant.hp
 
 
-__all__ = ["SPECIALS", "Spells"]
+def _keep_default(s: GameState, seat: int) -> Action | None:
+    """A timeout keeps a declared camp's declaration."""
+    if any(m.name == st.NAME for m in s.modules) and declared(s, seat) is not None:
+        return KeepDeclaration(seat)
+    return None
+
+
+prompts.extend("declare", st.NAME,
+               {KeepDeclaration: lambda s, a: section_of(s, Spells).keep(s, a)},
+               ("KeepDeclaration",), default=_keep_default)
+
+__all__ = ["SPECIALS", "KeepDeclaration", "Spells"]

@@ -101,6 +101,8 @@ class CampRecord(NamedTuple):
     stances: tuple[Stance, ...] = ()
     stance_now: str = "normal"
     plus_used: frozenset[str] = frozenset()  # "+" activated this Round (C4.3)
+    # §7 Command Spells (spells.py)
+    kept_turn: int = -1  # turn_key of a KeepDeclaration: no Action Restriction (C7.10)
     # §1 information points (info.py)
     info: tuple[Info, ...] = ()
     met_now: frozenset[int] = frozenset()  # camps met this Turn (C1.2), cleared at its end
