@@ -128,6 +128,20 @@ def test_c7_4_np_enhancement_makes_the_next_firing_free(race):
     assert core.param(s, s.camps[0], "np") == 40
 
 
+def test_c7_4_an_enhanced_np_fires_even_without_the_mp_for_it():
+    s = cduel()
+    st.update(s, 0, stance_now="critical")
+    s, _ = apply(s, DeclareNoblePhantasm(0, 1))
+    s = to_main(s, 0)
+    s.edit(0).mp, s.edit(0).master_mp = 10, 0  # Tizona costs 70
+    s._legal.clear()
+    assert UseNoblePhantasm(0, 1) not in legal_actions(s, 0)
+    s, _ = cast(s, 0, "np_enhancement")
+    assert UseNoblePhantasm(0, 1) in legal_actions(s, 0)
+    s, ev = act_all(s, UseNoblePhantasm(0, 1), faces(9))
+    assert find(ev, "NoblePhantasmFired") and s.camps[0].mp == 10
+
+
 def test_c7_4_not_offered_before_the_np_is_due():
     s = to_main(cduel(), 0)
     assert not spells(s, 0, "np_enhancement")

@@ -19,11 +19,13 @@ from typing import Any
 from ...engine import core, powers, prompts
 from ...engine.actions import Action, UseCommandSpell, UseNoblePhantasm
 from ...engine.data import CommandSpell, _load_spells, read_table
+from ...engine.geometry import distance
 from ...engine.state import Declaration, GameState
 from . import state as st
 from .bonds import Bonds
 from .contract import OPENERS
 from .section import Section, section_of
+from .stances import Stances
 
 
 def _spells(s: GameState) -> Spells:
@@ -253,11 +255,28 @@ class Spells(Section):
         return seats | {x for x in range(len(s.camps)) if _may_restrict(s, x)}
 
     def legal(self, s: GameState, seat: int, actions: list[Action]) -> list[Action]:
-        """Such a camp may only keep its declaration or restrict it."""
+        """C7.10: a declared camp may only keep its declaration or restrict it. C7.4: an
+        enhanced NP may fire even when its MP could not be paid."""
         if s.prompt.kind == "declare" and declared(s, seat) is not None:
             return [KeepDeclaration(seat), *(a for a in actions if isinstance(a, UseCommandSpell)
                                              and a.spell == "action_restriction")]
+        if (s.prompt.kind == "main" and self.marked(s, "np_free", seat)
+                and not any(isinstance(a, UseNoblePhantasm) for a in actions)):
+            return [*actions, *self._free_firing(s, seat)]
         return actions
+
+    def _free_firing(self, s: GameState, seat: int) -> list[Action]:
+        """The firings the base would offer if the MP were there (its stance permitting)."""
+        camp = s.camps[seat]
+        np = camp.servant.np
+        if not section_of(s, Stances).current(s, seat).np:
+            return []
+        if np.kind == "support":
+            return [UseNoblePhantasm(seat, seat)]
+        grid = core.city(s)
+        return [UseNoblePhantasm(seat, t) for t in s.battle.seats
+                if t != seat and (camp.war_roar or camp.np_target == t)
+                and distance(grid, camp.pos, s.camps[t].pos) <= np.range]
 
     def keep(self, s: GameState, action: KeepDeclaration) -> None:
         st.update(s, action.seat, kept_turn=st.turn_key(s))
