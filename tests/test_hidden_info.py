@@ -40,6 +40,7 @@ from grailwar.shared.engine.data import CLASSES, default_ruleset
 from grailwar.shared.engine.events import Event, view_event
 from grailwar.shared.engine.state import GameState
 from grailwar.shared.engine.view import events_for
+from grailwar.shared.modules.campaign import state as st
 from helpers import act, duel, find, game, place, ready_all
 
 RULES = default_ruleset()
@@ -660,6 +661,9 @@ def campaign_leaks(state: GameState, events: list[Event], viewer: int | None) ->
     for q in part["bond_queue"]:
         if q[1] != viewer:
             yield f"another seat's bond-damage step {q}"
+    for what, seat in (part["battle"] or {}).get("marks", []):
+        if what in ("magecraft", "guard_magecraft") and seat != viewer:
+            yield f"the battle shows seat {seat}'s {what} mark (it names a skill kind)"
     for event in events_for(events, viewer):
         etype = event["type"]
         if etype in CAMPAIGN_EVENTS and viewer not in CAMPAIGN_EVENTS[etype](event):
@@ -698,3 +702,13 @@ def test_the_campaign_audit_flags_a_named_stance_choice_and_a_stray_bond_event()
                   None, None)
     assert len(list(campaign_leaks(state, [named, award], 1))) == 2
     assert not list(campaign_leaks(state, [named, award], 0))
+
+def test_a_magecraft_mark_is_shown_to_its_own_camp_only() -> None:
+    """That a seat used a (guard) magecraft skill this Round names a kind of skill: the
+    campaign's battle part shows the mark to that seat only."""
+    state = new_game(seed=1, modules=["campaign"])
+    st.put(state, battle=st.BattleRecord(marks=frozenset({("guard_magecraft", 0), ("chose", 0)})))
+    marks = [view_for(state, x)["modules"]["campaign"]["state"]["battle"]["marks"]
+             for x in (0, 1, None)]
+    assert [[list(m) for m in seen] for seen in marks] == [
+        [["chose", 0], ["guard_magecraft", 0]], [["chose", 0]], [["chose", 0]]]

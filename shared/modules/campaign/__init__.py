@@ -30,7 +30,7 @@ from .data import CampaignData, load_campaign
 from .info import Information
 from .section import Section
 from .spells import Spells
-from .stances import Stances
+from .stances import PRIVATE_MARKS, Stances
 from .state import CampaignState, CampRecord, VacantMaster
 
 SECTIONS: tuple[type[Section], ...] = (Contract, Information, Stances, Bonds, Spells)
@@ -199,7 +199,8 @@ class Campaign(Module):
             "day0": g.day0,
             # who is asked to share bond damage shows a bond: each seat sees its own steps only
             "bond_queue": _encode(tuple(q for q in g.bond_queue if q[1] == seat)),
-            "battle": None if g.battle is None else _encode(g.battle),
+            "battle": None if g.battle is None else _encode(g.battle._replace(marks=frozenset(
+                m for m in g.battle.marks if m[0] not in PRIVATE_MARKS or m[1] == seat))),
         }
         for sec in self.sections:
             part = sec.view(s, seat)

@@ -467,6 +467,9 @@ class Stances(Section):
 
 # Battle marks that last one Round (the others, a Command Spell's, are the spells' to clear).
 _ROUND_MARKS = frozenset({"chose", "hit", "magecraft", "guard_magecraft"})
+# Marks only their own camp sees: that a skill used was magecraft (of the guard sub-type) would
+# name a skill the others may not know (base §7).
+PRIVATE_MARKS = frozenset({"magecraft", "guard_magecraft"})
 
 prompts.extend("round_start", st.NAME,
                {ChooseStance: lambda s, a: section_of(s, Stances).choose(s, a)},
@@ -476,4 +479,5 @@ prompts.extend("declare", st.NAME,
                 NameStance: lambda s, a: section_of(s, Stances).name(s, a)},
                ("ArrangeStance", "NameStance"))
 
-__all__ = ["ArrangeStance", "ChooseStance", "NameStance", "Stances", "load_traits", "traits"]
+__all__ = ["PRIVATE_MARKS", "ArrangeStance", "ChooseStance", "NameStance", "Stances",
+           "load_traits", "traits"]
