@@ -17,6 +17,7 @@ from grailwar.shared.engine.actions import (
     Negotiate,
     OfferTruce,
     Ready,
+    from_dict,
 )
 from grailwar.shared.engine.events import Event, view_event
 from grailwar.shared.engine.state import GameState
@@ -30,6 +31,8 @@ from grailwar.shared.modules.campaign.bonds import (
     ShareBondDamage,
     SplitBondDamage,
 )
+from grailwar.shared.modules.campaign.spells import KeepDeclaration
+from grailwar.shared.modules.campaign.stances import ArrangeStance, ChooseStance, NameStance
 from helpers import bare, find, game, place
 
 RULES = bare()
@@ -404,3 +407,19 @@ def test_the_normal_bot_awards_resolves_and_chooses_stances():
         s = new_game(seed=g, modules=["campaign"])
         run_match(s, [Recording(g * 7 + i) for i in range(len(s.camps))], arrival_seed=g)
     assert {"ChooseStance", "SetBond", "AwardBond", "ResolveBond"} <= seen
+
+
+# --- the actions on the wire ------------------------------------------------------------------
+def test_every_stance_spell_and_bond_action_round_trips_through_the_wire_form():
+    """Plain int/str/bool fields: `to_dict` / `from_dict` give the same action back."""
+    samples = [ChooseStance(0, "attack"), ArrangeStance(0, "attack", "BBAQQB"),
+               NameStance(0, "critical", "Tizona"), KeepDeclaration(1),
+               SetBond(0, "servant", 1, "negative"), AwardBond(0, "master", 0),
+               ResolveBond(0, "servant", 1, "mid_damage"), ShareBondDamage(2, 5),
+               SplitBondDamage(1, 10)]
+    mine = {cls for cls in ACTION_TYPES.values() if cls.__module__.endswith(
+        ("campaign.stances", "campaign.spells", "campaign.bonds"))}
+    assert {type(a) for a in samples} == mine
+    for action in samples:
+        assert from_dict(action.to_dict()) == action
+        assert all(type(v) in (int, str, bool) for v in action.to_dict().values())
