@@ -276,7 +276,9 @@ def test_c0_8_no_action_shares_mana_between_camps():
                  if type(a).__module__.startswith("grailwar.shared.modules.campaign")}
         s, _ = apply(s, bot.choose(None, legal))
     assert seen <= {"SetSupply", "DeclareResearch", "ShareRumor", "DeclareCancelContract",
-                    "DeclareRecontract", "SetupReady", "UseJewels", "GiveCommandSpell"} \
+                    "DeclareRecontract", "SetupReady", "UseJewels", "GiveCommandSpell",
+                    "ChooseStance", "ArrangeStance", "NameStance", "SetBond", "AwardBond",
+                    "ResolveBond", "ShareBondDamage", "SplitBondDamage", "KeepDeclaration"} \
         and "SetSupply" in seen
     campaign_types = {n for n, t in ACTION_TYPES.items()
                       if t.__module__.startswith("grailwar.shared.modules.campaign")}

@@ -166,7 +166,9 @@ def test_c1_3_a_second_battle_end_in_the_same_turn_gives_no_second_point():
 
 # --- C1.5 Legend points, C1.9 the NP disclosed ---------------------------------------------
 def fire(s: GameState) -> tuple[GameState, list[Event]]:
-    """Seat 0 (El Cid, charge 0) declares and fires Tizona at seat 1 in Round 1."""
+    """Seat 0 (El Cid, charge 0) declares and fires Tizona at seat 1 in Round 1 (in the
+    critical stance that holds it, C5.8, put in place as if it were Round 2's)."""
+    st.update(s, 0, stance_now="critical")
     s, _ = apply(s, DeclareNoblePhantasm(0, 1))
     s = to_main(s, 0)
     return apply(s, UseNoblePhantasm(0, 1))

@@ -42,6 +42,7 @@ from grailwar.shared.engine.state import GameState
 from grailwar.shared.engine.view import events_for
 from grailwar.shared.modules.campaign import campaign
 from grailwar.shared.modules.campaign import state as cp_state
+from grailwar.shared.modules.campaign import state as st
 from grailwar.shared.modules.campaign.info import Information
 from helpers import act, duel, find, game, place, ready_all
 
@@ -964,3 +965,82 @@ def test_the_campaign_audit_flags_a_rivals_tag() -> None:
     audit.check_relics({"relics": [{"id": "y", "name": {}, "hint": {}, "seat": 2,
                                     "cls": "saber"}], "ready": []}, 0, {"saber"})
     assert audit.seen["leak:tags"] == 3 and audit.seen["leak:relics"] == 3
+# --- the campaign's stances and bonds (spec 002 §4 rows) --------------------------------------
+# Record fields that only the camp itself may see (stances: names, traits, links,
+# arrangements, NP stance, the current one; bonds held, grades, awards).
+CAMPAIGN_OWN = frozenset({"stances", "stance_now", "bonds", "awarded", "awarded_turn", "merit"})
+# Events and the seats that may see them whole: the seat in `seat` (its own camp), or also the
+# bond's target (a Reverse or a MAX), or the camps an event involves.
+CAMPAIGN_EVENTS: dict[str, Callable[[dict[str, Any]], set[int]]] = {
+    "StanceNamed": lambda e: {e["seat"]}, "StanceArranged": lambda e: {e["seat"]},
+    "StanceRevealed": lambda e: {e["seat"]}, "BondSet": lambda e: {e["seat"]},
+    "BondAwarded": lambda e: {e["seat"]},
+    "BondReversed": lambda e: {e["seat"], e["target"]},
+    "BondMaxed": lambda e: {e["seat"], e["target"]},
+    "EventTriggered": lambda e: set(e["camps"]),
+}
+
+
+def campaign_leaks(state: GameState, events: list[Event], viewer: int | None) -> Iterator[str]:
+    """Every stance or bond secret one step shows `viewer` (None: the spectator)."""
+    part = view_for(state, viewer)["modules"]["campaign"]["state"]
+    for seat, rec in enumerate(part["camps"]):
+        if seat != viewer:
+            for key in sorted(CAMPAIGN_OWN & set(rec)):
+                yield f"camp {seat}'s record shows {key!r}"
+    if viewer is None and "stances" in part:
+        yield "the spectator sees a stances part"
+    for q in part["bond_queue"]:
+        if q[1] != viewer:
+            yield f"another seat's bond-damage step {q}"
+    for what, seat in (part["battle"] or {}).get("marks", []):
+        if what in ("magecraft", "guard_magecraft") and seat != viewer:
+            yield f"the battle shows seat {seat}'s {what} mark (it names a skill kind)"
+    for event in events_for(events, viewer):
+        etype = event["type"]
+        if etype in CAMPAIGN_EVENTS and viewer not in CAMPAIGN_EVENTS[etype](event):
+            yield f"{etype} reached seat {viewer}: {event}"
+        if etype == "StanceChosen" and event["seat"] != viewer and set(event) != {"type", "seat"}:
+            yield f"StanceChosen names the stance to seat {viewer}: {event}"
+
+
+@pytest.mark.parametrize("bot,seed", [("random", 11), ("heuristic", 12)])
+def test_campaign_stances_and_bonds_reach_only_their_camps(bot: str, seed: int) -> None:
+    """Spec 002 §4: stances, the stance chosen, bonds held, grades and awards stay with the
+    holder's camp; a Reverse or a MAX reaches both camps; a resolution is public; a resistant
+    rival alone learns a stance. Checked for every seat and the spectator at every step of a
+    whole campaign bot game."""
+    state = new_game(seed=seed, modules=["campaign"])
+    found: list[str] = []
+    seen: set[str] = set()
+
+    def on_step(s: GameState, events: list[Event]) -> None:
+        seen.update(e.type for e in events)
+        for viewer in VIEWERS_OF(s):
+            found.extend(campaign_leaks(s, events, viewer))
+
+    bots = [make_bot(bot, seed * 31 + i) for i in range(len(state.camps))]
+    run_match(state, bots, on_step=on_step, arrival_seed=seed)
+    assert state.over and not found, found[:8]
+    assert {"StanceChosen", "BondAwarded", "BondResolved"} <= seen  # the rows were exercised
+
+
+def test_the_campaign_audit_flags_a_named_stance_choice_and_a_stray_bond_event() -> None:
+    """Guards the audit above: a StanceChosen with its stance, or a BondAwarded, reaching a
+    rival is found."""
+    state = new_game(seed=1, modules=["campaign"])
+    named = Event("StanceChosen", {"seat": 0, "stance": "attack"}, None, None)
+    award = Event("BondAwarded", {"seat": 0, "holder": "servant", "target": 1, "grade": 2},
+                  None, None)
+    assert len(list(campaign_leaks(state, [named, award], 1))) == 2
+    assert not list(campaign_leaks(state, [named, award], 0))
+
+def test_a_magecraft_mark_is_shown_to_its_own_camp_only() -> None:
+    """That a seat used a (guard) magecraft skill this Round names a kind of skill: the
+    campaign's battle part shows the mark to that seat only."""
+    state = new_game(seed=1, modules=["campaign"])
+    st.put(state, battle=st.BattleRecord(marks=frozenset({("guard_magecraft", 0), ("chose", 0)})))
+    marks = [view_for(state, x)["modules"]["campaign"]["state"]["battle"]["marks"]
+             for x in (0, 1, None)]
+    assert [[list(m) for m in seen] for seen in marks] == [
+        [["chose", 0], ["guard_magecraft", 0]], [["chose", 0]], [["chose", 0]]]

@@ -46,6 +46,7 @@ from ..engine.data import Dice, Ruleset, default_ruleset
 from ..engine.deduction import candidates
 from ..modules.tactics import Concentrate, ConcentrateCast
 from . import tactical
+from .campaign_play import CampaignPlay
 from .day0 import Day0Play
 from .raider import RaidPlay
 from .tactical import ZONE_COST, Field, odds_at_least
@@ -90,7 +91,7 @@ def expected_damage(rules: Ruleset, me: dict[str, Any], np_round: int, battle_ro
     return best + me["buster"]
 
 
-class HeuristicBot(RaidPlay, Day0Play):
+class HeuristicBot(RaidPlay, Day0Play, CampaignPlay):
     name = "normal"
     needs_view = True
 
@@ -110,6 +111,10 @@ class HeuristicBot(RaidPlay, Day0Play):
 
     # --- turn play ---------------------------------------------------------------------------
     def _declare(self, view: dict[str, Any], me: dict[str, Any], legal: list[Action]) -> Action:
+        if "campaign" in view["modules"]:
+            free = self.campaign_declare(view, me, legal)
+            if free is not None:
+                return free
         hp = _ratio(me)
         mp_low = me["mp"] < me["max_mp"] * 0.3
         must_rest = not me["rested"] and view["turn"] == "night"
@@ -212,6 +217,10 @@ class HeuristicBot(RaidPlay, Day0Play):
         rescue = self._rescue(me, legal)
         if rescue:
             return rescue
+        if "campaign" in view["modules"]:
+            free = self.campaign_round_start(view, me, legal)
+            if free is not None:
+                return free
         nps = _of(legal, DeclareNoblePhantasm)
         if nps:
             camps = view["camps"]

@@ -32,6 +32,12 @@ class Action:
                             f"({known.__module__} and {cls.__module__})")
         ACTION_TYPES[cls.__name__] = cls
 
+    def template(self, state: Any) -> Action | None:
+        """For an action with a free-text field (a stance's name): the same action with that
+        field empty, as `legal_actions` offers it, when the text is acceptable in `state`;
+        None for every other action (its exact form must be legal)."""
+        return None
+
     def to_dict(self) -> dict[str, Any]:
         """The wire form; a plain loop over the field names (dataclasses.asdict deep-copies,
         and the server turns hundreds of legal actions into dicts on every change)."""

@@ -683,6 +683,8 @@ def react(s: GameState, action: React) -> None:
         d = core.check_2d6(s, seat, "defense", d_mod, take_quick(s, seat),
                            special=not p.noble_phantasm)
         wins = core.attacker_wins(a, d)
+        for m in s.modules:
+            wins = m.opposed(s, p.attacker, seat, action.kind, a, d, wins)
         if action.kind == "L":  # Luck defense only halves, but a fumbled attack still misses
             hit, halve = wins or not a.fumble, not wins
         else:
@@ -747,11 +749,14 @@ def deal_damage(s: GameState, att: int, seat: int, parts: list[Part], guard: boo
         steps.append((key, after - amount))
         return after
 
+    mods = True
+    for m in s.modules:
+        halve, guard, mods = m.reductions(s, att, seat, halve, guard, mods)
     if halve:
         amount = step("halved", amount // n.luck_defense_divisor)
     if guard:
         amount = step("guard", amount - core.param(s, dfn, "end") // n.guard_divisor)
-    taken = max(0, amount + core.mod(s, dfn, "damage_taken"))
+    taken = max(0, amount + (core.mod(s, dfn, "damage_taken") if mods else 0))
     if core.has_flag(s, dfn, "invincible") and not core.has_flag(s, s.camps[att], "pierce"):
         taken = 0  # one part with the damage-taken modifiers: either may come of a hidden skill
     amount = step("taken", taken)

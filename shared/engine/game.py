@@ -162,6 +162,8 @@ def turns_advance(s: GameState) -> None:
                 turns.end_priority(s)
             seats = turns.awaiting_declaration(s)
             if seats:
+                for m in s.modules:
+                    seats = m.declare_seats(s, seats)
                 s.prompt = Prompt("declare", seats)
                 return
             turns.close_window(s)
@@ -200,7 +202,7 @@ def _check(state: GameState, action: Action) -> None:
         raise NotPromptedError(f"seat {action.seat} is not asked to act now "
                                f"(the {kind} prompt waits for seat(s) {waiting})")
     legal = legal_actions(state, action.seat)
-    if action not in legal:
+    if action not in legal and action.template(state) not in legal:
         same = [a for a in legal if type(a) is type(action)]
         hint = (f"; legal {type(action).__name__} actions: {same[:6]}"
                 f"{' …' if len(same) > 6 else ''}" if same

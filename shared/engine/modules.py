@@ -17,7 +17,8 @@ from typing import TYPE_CHECKING, Any, ClassVar
 
 if TYPE_CHECKING:
     from .actions import Action
-    from .data import Ruleset, Skill
+    from .core import Check
+    from .data import CommandSpell, Ruleset, Skill
     from .events import Event
     from .state import Camp, GameState
 
@@ -105,6 +106,28 @@ class Module:
         formula's result in, a cost out); None: this camp pays no daily upkeep at all (no
         UpkeepPaid either: the campaign's stray Servant pays by the Turn instead)."""
         return cost
+
+    def opposed(self, s: GameState, att: int, dfn: int, reaction: str, att_check: Check,
+                dfn_check: Check, wins: bool) -> bool:
+        """Whether the attacker `att` wins the opposed check against `dfn`'s `reaction` ("L" or
+        a card's counter kind), the base's answer `wins` in."""
+        return wins
+
+    def reductions(self, s: GameState, att: int, seat: int, halve: bool, guard: bool,
+                   taken: bool) -> tuple[bool, bool, bool]:
+        """Which of the defender's reductions apply to damage `att` deals `seat`: Luck
+        halving, the Guard, the damage-taken modifiers (the base's answer in)."""
+        return halve, guard, taken
+
+    def declare_seats(self, s: GameState, seats: frozenset[int]) -> frozenset[int]:
+        """The seats the declaration prompt asks, `seats` (those still to declare) in: a
+        module may keep declared camps in it with its own actions (the campaign's Action
+        Restriction). Only asked while some camp is still to declare."""
+        return seats
+
+    def command_spells(self) -> Mapping[str, CommandSpell]:
+        """Command Spells this module adds to the base table (`powers.spell_table`)."""
+        return {}
 
     def investigate(self, s: GameState, seat: int, target: int, success: bool) -> bool:
         """An Investigate of camp `target` by `seat` has been rolled; True when this module

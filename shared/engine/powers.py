@@ -6,7 +6,7 @@ timing at all"), filtered here by timing, cost, once-per-round and no-stacking.
 
 from __future__ import annotations
 
-from collections.abc import Callable, Iterable
+from collections.abc import Callable, Iterable, Mapping
 from functools import cache
 from typing import NamedTuple
 
@@ -106,6 +106,18 @@ def register_special(name: str | None, special: SpellSpecial) -> None:
     SPECIALS[name] = special
 
 
+def spell_table(s: GameState) -> Mapping[str, CommandSpell]:
+    """The Command Spells of this game: the base's, then those of the modules switched on (the
+    campaign's eight); with no module on, exactly the base table."""
+    extra = [m.command_spells() for m in s.modules]
+    if not any(extra):
+        return s.rules.command_spells
+    out = dict(s.rules.command_spells)
+    for spells in extra:
+        out.update(spells)
+    return out
+
+
 def command_spell_actions(s: GameState, seat: int, in_main: bool = False,
                           in_battle: bool | None = None) -> list[Action]:
     """Every Command Spell this seat may cast now (never while its Master sleeps); a module's
@@ -116,7 +128,7 @@ def command_spell_actions(s: GameState, seat: int, in_main: bool = False,
     if in_battle is None:
         in_battle = s.battle is not None and seat in s.battle.seats
     out: list[Action] = []
-    for spell in s.rules.command_spells.values():
+    for spell in spell_table(s).values():
         if spell.cost > camp.spells or (spell.when == "battle" and not in_battle):
             continue
         out.extend(SPECIALS[spell.special].actions(s, seat, spell, in_main))
@@ -125,7 +137,7 @@ def command_spell_actions(s: GameState, seat: int, in_main: bool = False,
 
 def use_command_spell(s: GameState, action: UseCommandSpell) -> None:
     seat = action.seat
-    spell = s.rules.command_spells[action.spell]
+    spell = spell_table(s)[action.spell]
     camp = s.edit(seat)
     camp.spells -= spell.cost
     core.emit(s, "CommandSpellUsed", seat=seat, spell=spell.id, left=camp.spells)

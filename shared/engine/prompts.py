@@ -86,10 +86,20 @@ def register(kind: PromptKind) -> PromptKind:
 
 
 def extend(name: str, module: str, handlers: dict[type[Action], Handler],
-           verbs: tuple[str, ...] = ()) -> None:
+           verbs: tuple[str, ...] = (),
+           default: Callable[[GameState, int], Action | None] | None = None) -> None:
     """A module's new actions at an existing prompt kind (its legal hook offers them); a client
-    shows the module's `verbs` only in games where the module offers them (`Module.verbs`)."""
+    shows the module's `verbs` only in games where the module offers them (`Module.verbs`).
+    `default`, if given, is asked first on a timeout (None: the kind's own default), for a seat
+    the module puts in the prompt with only its own actions."""
     kind = PROMPTS[name]
+    if default is not None:
+        base = kind.default
+
+        def first(s: GameState, seat: int) -> Action:
+            return default(s, seat) or base(s, seat)
+
+        kind = replace(kind, default=first)
     PROMPTS[name] = replace(kind, handlers={**kind.handlers, **handlers},
                             verbs=(*kind.verbs, *(v for v in verbs if v not in kind.verbs)),
                             verb_modules={**kind.verb_modules, **dict.fromkeys(verbs, module)},

@@ -19,22 +19,28 @@ from collections.abc import Callable, Mapping, Sequence
 from typing import Any, ClassVar
 
 from ...engine.actions import Action
-from ...engine.data import Ruleset, Skill
+from ...engine.core import Check
+from ...engine.data import CommandSpell, Ruleset, Skill
 from ...engine.events import Event
 from ...engine.modules import Module, OptionSpec, register
 from ...engine.state import Camp, GameState
 from . import state as st
+from .bonds import Bonds
 from .contract import Contract
 from .data import CampaignData, load_campaign
 from .info import Information
 from .section import Section
+from .spells import Spells
+from .stances import PRIVATE_MARKS, Stances
 from .state import CampaignState, CampRecord, VacantMaster
 from .summoning import Summoning
 from .tags import Tags
 
-# Summoning first: its set-up settles who is summoned before the others' set-up reads it; Tags
-# last: its gatekeeper filters what the others offer.
-SECTIONS: tuple[type[Section], ...] = (Summoning, Contract, Information, Tags)
+# Summoning first: its set-up settles who is summoned before the others' set-up reads it;
+# Tags next to last: its gatekeeper filters what the others offer; Spells last: a declared
+# camp is offered only to keep its declaration or restrict it (C7.10).
+SECTIONS: tuple[type[Section], ...] = (Summoning, Contract, Information, Stances, Bonds, Tags,
+                                       Spells)
 
 # Record fields whose values are NamedTuples (decoded back from a view by their class).
 _NESTED = {"stances": st.Stance, "info": st.Info, "bonds": st.Bond, "devices": st.Device}
@@ -56,6 +62,7 @@ class Campaign(Module):
         self.data: CampaignData = load_campaign(rules)
         self.sections: tuple[Section, ...] = tuple(cls(self) for cls in SECTIONS)
         self.public_fields = frozenset(f for sec in self.sections for f in sec.public_fields)
+        self._spells = {k: v for sec in self.sections for k, v in sec.command_spells().items()}
 
     def section(self, cls: type[Section]) -> Any:
         """This module's instance of a section class (for action handlers)."""
@@ -104,6 +111,26 @@ class Campaign(Module):
             order = sec.initiative(s, order)
         return order
 
+    def opposed(self, s: GameState, att: int, dfn: int, reaction: str, att_check: Check,
+                dfn_check: Check, wins: bool) -> bool:
+        for sec in self.sections:
+            wins = sec.opposed(s, att, dfn, reaction, att_check, dfn_check, wins)
+        return wins
+
+    def reductions(self, s: GameState, att: int, seat: int, halve: bool, guard: bool,
+                   taken: bool) -> tuple[bool, bool, bool]:
+        for sec in self.sections:
+            halve, guard, taken = sec.reductions(s, att, seat, halve, guard, taken)
+        return halve, guard, taken
+
+    def command_spells(self) -> Mapping[str, CommandSpell]:
+        return self._spells
+
+    def declare_seats(self, s: GameState, seats: frozenset[int]) -> frozenset[int]:
+        for sec in self.sections:
+            seats = sec.declare_seats(s, seats)
+        return seats
+
     def upkeep(self, s: GameState, seat: int, cost: int) -> int | None:
         for sec in self.sections:
             cost = sec.upkeep(s, seat, cost)
@@ -129,7 +156,10 @@ class Campaign(Module):
             sec.after_action(s, action, events)
 
     def on_battle_start(self, s: GameState) -> None:
-        st.put(s, battle=st.BattleRecord(lead=("open",) * len(s.camps)))
+        # Marks made before the battle began (a spell cast at the intervention offer) stay.
+        before = st.state(s).battle
+        st.put(s, battle=st.BattleRecord(lead=("open",) * len(s.camps),
+                                         marks=frozenset() if before is None else before.marks))
         for sec in self.sections:
             sec.on_battle_start(s)
 
@@ -177,7 +207,10 @@ class Campaign(Module):
             "residual": {str(q): sorted(classes) for q, classes in g.residual},
             "relics": {relic: x for relic, x in g.relics if x == seat},  # its own (summoning)
             "day0": g.day0,
-            "battle": None if g.battle is None else _encode(g.battle),
+            # who is asked to share bond damage shows a bond: each seat sees its own steps only
+            "bond_queue": _encode(tuple(q for q in g.bond_queue if q[1] == seat)),
+            "battle": None if g.battle is None else _encode(g.battle._replace(marks=frozenset(
+                m for m in g.battle.marks if m[0] not in PRIVATE_MARKS or m[1] == seat))),
         }
         for sec in self.sections:
             part = sec.view(s, seat)
@@ -199,9 +232,12 @@ class Campaign(Module):
             camps=camps, vacant=vacant,
             residual=tuple((int(q), frozenset(c)) for q, c in view["residual"].items()),
             relics=tuple(view["relics"].items()), day0=view["day0"],
+            bond_queue=_tuples(view["bond_queue"]),
             battle=None if battle is None else st.BattleRecord(
                 lead=tuple(battle["lead"]), protected=_tuples(battle["protected"]),
-                bond_damage=_tuples(battle["bond_damage"]))))
+                bond_damage=_tuples(battle["bond_damage"]),
+                marks=frozenset(tuple(m) for m in battle["marks"]),
+                exchange=tuple(battle["exchange"]))))
         for sec in self.sections:
             if sec.key in view:
                 sec.rebuild(s, view[sec.key])

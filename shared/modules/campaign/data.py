@@ -56,6 +56,15 @@ NUMBERS: dict[str, tuple[int, int]] = {
     "gatekeeper_checks": (0, 10),
 }
 
+# `rules.toml [spells]`: the campaign's Command Spell numbers (C7.3-C7.8), each a pair for a
+# human and an artificial Master, with bounds (lo, hi).
+SPELL_NUMBERS: dict[str, tuple[int, int]] = {
+    "attack_posture_hand": (1, 5), "np_enhancement_param": (0, 100),
+    "defense_posture_over": (0, 300), "defense_posture_heal": (0, 300),
+    "status_recovery_percent": (0, 300), "status_recovery_step": (1, 100),
+    "forced_attack_dp": (0, 20), "absolute_defense_floor": (0, 100),
+}
+
 
 class Numbers(NamedTuple):
     """`rules.toml [numbers]` as attributes (one field per key of `NUMBERS`)."""
@@ -165,6 +174,7 @@ class CampaignData:
     race_exp: dict[str, dict[str, int]]  # race -> method -> extra per gain (C2.10)
     servants: dict[str, ServantExtras]  # servant id -> extras
     masters: dict[str, MasterExtras]  # master id -> extras
+    spells: dict[str, tuple[int, int]]  # C7.3-C7.8 numbers: (human Master, artificial Master)
 
     def fame(self, servant_id: str) -> int:
         return self.servants[servant_id].fame
@@ -203,10 +213,25 @@ def load_campaign(rules: Ruleset, root: Path | None = None) -> CampaignData:
         race_exp[race] = {m: entry.integer(m, 0, 100) for m in METHODS if m in entry}
         entry.finish(hint=f"methods are {', '.join(METHODS)}", known=METHODS)
     race_table.finish()
+    spells = _spell_numbers(doc.table("spells"))
     doc.finish()
     servants = _load_servants(read_table(base, "campaign/servants.toml"), rules)
     masters = _load_masters(read_table(base, "campaign/masters.toml"), rules)
-    return CampaignData(numbers, per_level, research, race_exp, servants, masters)
+    return CampaignData(numbers, per_level, research, race_exp, servants, masters, spells)
+
+
+def _spell_numbers(table: Reader) -> dict[str, tuple[int, int]]:
+    """`[spells]`: each of `SPELL_NUMBERS` as [human Master's, artificial Master's]."""
+    out = {}
+    for key, (lo, hi) in SPELL_NUMBERS.items():
+        value = table.raw(key)
+        if not (isinstance(value, list) and len(value) == 2
+                and all(type(v) is int and lo <= v <= hi for v in value)):
+            table.fail(key, f"must be [human, artificial], two integers {lo} to {hi}, "
+                            f"got {value!r}")
+        out[key] = (value[0], value[1])
+    table.finish(hint=f"keys are {', '.join(SPELL_NUMBERS)}", known=tuple(SPELL_NUMBERS))
+    return out
 
 
 def _squares(table: Reader, key: str, count: int) -> frozenset[int]:

@@ -14,7 +14,8 @@ from typing import TYPE_CHECKING, Any, ClassVar, TypeVar
 
 if TYPE_CHECKING:
     from ...engine.actions import Action
-    from ...engine.data import Ruleset, Skill
+    from ...engine.core import Check
+    from ...engine.data import CommandSpell, Ruleset, Skill
     from ...engine.events import Event
     from ...engine.state import Camp, GameState
     from . import Campaign
@@ -73,6 +74,21 @@ class Section:
 
     def upkeep(self, s: GameState, seat: int, cost: int) -> int | None:
         return cost
+
+    def opposed(self, s: GameState, att: int, dfn: int, reaction: str, att_check: Check,
+                dfn_check: Check, wins: bool) -> bool:
+        return wins
+
+    def reductions(self, s: GameState, att: int, seat: int, halve: bool, guard: bool,
+                   taken: bool) -> tuple[bool, bool, bool]:
+        return halve, guard, taken
+
+    def declare_seats(self, s: GameState, seats: frozenset[int]) -> frozenset[int]:
+        return seats
+
+    def command_spells(self) -> Mapping[str, CommandSpell]:
+        """The Command Spells this section brings (the campaign's own table, C7.0)."""
+        return {}
 
     def investigate(self, s: GameState, seat: int, target: int, success: bool) -> bool:
         return False

@@ -102,6 +102,8 @@ class CampRecord(NamedTuple):
     stances: tuple[Stance, ...] = ()
     stance_now: str = "normal"
     plus_used: frozenset[str] = frozenset()  # "+" activated this Round (C4.3)
+    # §7 Command Spells (spells.py)
+    kept_turn: int = -1  # turn_key of a KeepDeclaration: no Action Restriction (C7.10)
     # §1 information points (info.py)
     info: tuple[Info, ...] = ()
     met_now: frozenset[int] = frozenset()  # camps met this Turn (C1.2), cleared at its end
@@ -110,6 +112,8 @@ class CampRecord(NamedTuple):
     shared_rumor: bool = False  # ShareRumor sent in the current negotiation (C1.13)
     # §8 bonds (bonds.py)
     bonds: tuple[Bond, ...] = ()
+    awarded: frozenset[tuple[str, int]] = frozenset()  # (holder, target) awarded this Turn
+    awarded_turn: int = -1  # turn_key the awards were made in (C8.3)
     # §12 tags (tags.py)
     tag: str = ""
     jewels: int = 0
@@ -132,11 +136,15 @@ class VacantMaster(NamedTuple):
 class BattleRecord(NamedTuple):
     """Per battle (§6.1): each seat's lead exchange this Round (`LEAD`), the Absolute Defense
     protected instance (seat, amount waived), end-of-battle bond damage (holder seat, target
-    seat, amount)."""
+    seat, amount); `marks`, (what, seat) pairs of the battle's short-lived facts (a stance
+    chosen this Round, a Command Spell waiting for its moment: stances.py, spells.py); the
+    exchange being resolved (attacker, defender, reaction kind, an NP's), or empty."""
 
     lead: tuple[str, ...] = ()
     protected: tuple[tuple[int, int], ...] = ()
     bond_damage: tuple[tuple[int, int, int], ...] = ()
+    marks: frozenset[tuple[str, int]] = frozenset()
+    exchange: tuple[int, int, str, bool] | tuple[()] = ()
 
 
 class CampaignState(NamedTuple):
@@ -149,6 +157,9 @@ class CampaignState(NamedTuple):
     day0: str = "done"
     day0_ready: frozenset[int] = frozenset()  # seats that sent SetupReady (C14.3, summoning.py)
     battle: BattleRecord | None = None
+    # C8.8: bond damage still to settle, in order: (step, seat asked, victim, amount); steps
+    # "share" and "split" are prompts, "end" deals what the shares left (bonds.py).
+    bond_queue: tuple[tuple[str, int, int, int], ...] = ()
 
 
 # --- initial values -------------------------------------------------------------------------------
