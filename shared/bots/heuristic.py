@@ -45,6 +45,7 @@ from ..engine.data import Dice, Ruleset, default_ruleset
 from ..engine.deduction import candidates
 from ..modules.tactics import Concentrate, ConcentrateCast
 from . import tactical
+from .campaign import campaign_action
 from .raider import RaidPlay
 from .tactical import ZONE_COST, Field, odds_at_least
 from .tactical import rank_value as _rank
@@ -100,6 +101,10 @@ class HeuristicBot(RaidPlay):
         assert view is not None
         me = view["camps"][view["you"]]
         kind = view["prompt"]["kind"]
+        if "campaign" in view["modules"]:
+            extra = campaign_action(view, me, legal)
+            if extra is not None:
+                return extra
         decide = getattr(self, f"_{kind}")
         return decide(view, me, legal)
 

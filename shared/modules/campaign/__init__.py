@@ -3,13 +3,13 @@ form, information points, experience and levels, merit, "+" grades, stances, ite
 Spells, bonds, contract cancellation, tags and the summoning of day 0.
 
 The rules are split by spec section into `Section`s (`section.py`), one file each, walked in
-`SECTIONS` order by the `Campaign` module's hooks: `legal`, `damage`, `initiative` and `upkeep`
-chain (each section gets the previous one's result); `modifier` and `skill_check` sum;
-`skill_void`, `investigate` and `judge` are true when any section says so; `advance` stops at
-the first section that set a prompt; `battle_move` joins the stops and keeps the tightest
-limit; the `on_*` listeners call each section in order; `view` is the camps' records (redacted
-for rivals) plus one key per section. Everything the module keeps is in one copy-on-write slot
-(`state.py`); every number is in `resources/campaign/rules.toml` (`data.py`).
+`SECTIONS` order by the `Campaign` module's hooks: `legal`, `composition`, `default`, `damage`,
+`initiative` and `upkeep` chain (each section gets the previous one's result); `modifier` and
+`skill_check` sum; `skill_void`, `investigate` and `judge` are true when any section says so;
+`advance` stops at the first section that set a prompt; `battle_move` joins the stops and keeps
+the tightest limit; the `on_*` listeners call each section in order; `view` is the camps'
+records (redacted for rivals) plus one key per section. Everything the module keeps is in one
+copy-on-write slot (`state.py`); every number is in `resources/campaign/rules.toml` (`data.py`).
 """
 
 from __future__ import annotations
@@ -25,11 +25,17 @@ from ...engine.state import Camp, GameState
 from . import state as st
 from .contract import Contract
 from .data import CampaignData, load_campaign
+from .gear import Gear
+from .growth import Growth
 from .info import Information
+from .merit import Merit
+from .plus import Plus
 from .section import Section
 from .state import CampaignState, CampRecord, VacantMaster
 
-SECTIONS: tuple[type[Section], ...] = (Contract, Information)
+# Growth comes last: its Turn-end level-ups count the experience every other section gave.
+SECTIONS: tuple[type[Section], ...] = (Contract, Information, Merit, Plus, Gear,
+                                         Growth)
 
 # Record fields whose values are NamedTuples (decoded back from a view by their class).
 _NESTED = {"stances": st.Stance, "info": st.Info, "bonds": st.Bond, "devices": st.Device}
@@ -90,6 +96,16 @@ class Campaign(Module):
 
     def skill_void(self, s: GameState, seat: int, skill: Skill, target: int) -> bool:
         return any(sec.skill_void(s, seat, skill, target) for sec in self.sections)
+
+    def composition(self, s: GameState, seat: int, cards: str) -> str:
+        for sec in self.sections:
+            cards = sec.composition(s, seat, cards)
+        return cards
+
+    def default(self, s: GameState, seat: int, action: Action) -> Action:
+        for sec in self.sections:
+            action = sec.default(s, seat, action)
+        return action
 
     def damage(self, s: GameState, seat: int, amount: int, source: str) -> int:
         for sec in self.sections:

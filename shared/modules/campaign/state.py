@@ -86,6 +86,9 @@ class CampRecord(NamedTuple):
     investigation_bonus: int = 0  # background points spent on investigation (C2.6)
     last_growth: str = ""
     pending_growth: int = 0  # levels whose growth choice is still to be made (C2.7)
+    servant_growth_due: bool = False  # the level's ChooseGrowth made, ChooseServantGrowth next
+    skill_bonus: tuple[tuple[str, int], ...] = ()  # Master skill id -> check bought (C2.6)
+    scouted_turn: int = -1  # turn_key of the last Turn an info point came by scouting (C2.2)
     growth: tuple[tuple[str, int], ...] = ()  # contract gains (what, amount), undone at C2.9
     # §3 merit (merit.py)
     merit: tuple[int, int] = (0, 0)  # (servant, master)
@@ -133,6 +136,7 @@ class BattleRecord(NamedTuple):
     seat, amount)."""
 
     lead: tuple[str, ...] = ()
+    front: frozenset[int] = frozenset()  # seats that attacked or fired their NP (C2.2 front row)
     protected: tuple[tuple[int, int], ...] = ()
     bond_damage: tuple[tuple[int, int, int], ...] = ()
 
