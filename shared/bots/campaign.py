@@ -12,6 +12,7 @@ from ..modules.campaign.gear import Buy, UseItem, Wear
 from ..modules.campaign.growth import (
     ChooseGrowth,
     ChooseServantGrowth,
+    DeclareStudy,
     SpendBackgroundPoint,
     SpendSkillPoint,
 )
@@ -65,6 +66,11 @@ def campaign_action(view: dict[str, Any], me: dict[str, Any],
             me["mp"] > me["max_mp"] * 0.5):
         return plus[0]
     return None
+
+
+def study_declaration(legal: list[Action]) -> Action | None:
+    """DeclareStudy when the campaign offers it (C2.3)."""
+    return next(iter(_of(legal, DeclareStudy)), None)
 
 
 def _rank(item: str) -> int:

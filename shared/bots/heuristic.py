@@ -45,7 +45,7 @@ from ..engine.data import Dice, Ruleset, default_ruleset
 from ..engine.deduction import candidates
 from ..modules.tactics import Concentrate, ConcentrateCast
 from . import tactical
-from .campaign import campaign_action
+from .campaign import campaign_action, study_declaration
 from .raider import RaidPlay
 from .tactical import ZONE_COST, Field, odds_at_least
 from .tactical import rank_value as _rank
@@ -136,6 +136,9 @@ class HeuristicBot(RaidPlay):
             return min(looks, key=lambda a: (known[a.target_class], self.rng.random()))
         if mp_low and _of(legal, DeclareRest):
             return _of(legal, DeclareRest)[0]
+        study = study_declaration(legal)  # the campaign: half the idle Turns go to study
+        if study is not None and self.rng.random() < 0.5:
+            return study
         return _of(legal, DeclareWait)[0]
 
     def _prey(self, view: dict[str, Any], me: dict[str, Any], legal: list[Action]) -> Action | None:

@@ -203,10 +203,11 @@ class Growth(Section):
 
     def on_battle_end(self, s: GameState) -> None:
         """C2.2 `combat`: +1 for taking part, +1 more for the front row, +1 for winning (the
-        only combatant left: the base's `decided`)."""
+        only combatant left: the base's `decided`, or the last blow of the war)."""
         b = s.battle
         front = st.state(s).battle.front
-        won = b.seats[0] if len(b.seats) == 1 else -1
+        left = [x for x in b.seats if s.camps[x].alive]
+        won = left[0] if len(left) == 1 else -1
         for x in sorted(set(b.joined) | set(b.seats)):
             self.gain_exp(s, x, "combat", 1, "battle")
             if x in front:
