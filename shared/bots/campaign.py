@@ -5,9 +5,10 @@ or last longer, drinks a potion when hurt, and escapes with merit when it diseng
 
 from __future__ import annotations
 
+from collections.abc import Callable
 from typing import Any
 
-from ..engine.actions import Action
+from ..engine.actions import Action, Move
 from ..modules.campaign.gear import Buy, UseItem, Wear
 from ..modules.campaign.growth import (
     ChooseGrowth,
@@ -30,8 +31,8 @@ def _of(legal: list[Action], kind: type) -> list[Action]:
     return [a for a in legal if type(a) is kind]
 
 
-def campaign_action(view: dict[str, Any], me: dict[str, Any],
-                    legal: list[Action]) -> Action | None:
+def campaign_action(view: dict[str, Any], me: dict[str, Any], legal: list[Action],
+                    distance: Callable[[int, int], int]) -> Action | None:
     """A campaign action worth taking before the base decision, or None."""
     growth = _of(legal, ChooseGrowth)
     if growth:
@@ -60,12 +61,31 @@ def campaign_action(view: dict[str, Any], me: dict[str, Any],
             and (a.item in HEALS or owned.get(a.item, 0) == 0)]
     if buys:
         return min(buys, key=lambda a: _rank(a.item))
+    shop = _shop(view, me, legal, distance)
+    if shop is not None:
+        return shop
     # One real "+" (the ones MP can pay) a Round, while MP is plentiful.
     plus = [a for a in _of(legal, ActivatePlus) if a.what.startswith("param:") and a.pay == "mp"]
     if plus and view["prompt"]["kind"] == "round_start" and not _campaign(view)["plus_used"] and (
             me["mp"] > me["max_mp"] * 0.5):
         return plus[0]
     return None
+
+
+def _shop(view: dict[str, Any], me: dict[str, Any], legal: list[Action],
+          distance: Callable[[int, int], int]) -> Action | None:
+    """With funds for a worn wish and nothing worn, walk toward the nearest shop selling one
+    (when healthy: a hurt camp has better things to do)."""
+    moves = [a for a in legal if isinstance(a, Move)]
+    record = _campaign(view)
+    if not moves or record["worn"] or me["hp"] < me["max_hp"] * 0.6:
+        return None
+    shops = [int(q) for q, items in view["modules"]["campaign"]["state"]["gear"]["shops"].items()
+             if any(i in items for i in WISHES[:6]) and int(q) != me["pos"]]
+    if record["funds"] < 8 or not shops:
+        return None
+    goal = min(shops, key=lambda q: distance(me["pos"], q))
+    return min(moves, key=lambda a: (distance(a.to, goal), a.to))
 
 
 def study_declaration(legal: list[Action]) -> Action | None:

@@ -102,7 +102,8 @@ class HeuristicBot(RaidPlay):
         me = view["camps"][view["you"]]
         kind = view["prompt"]["kind"]
         if "campaign" in view["modules"]:
-            extra = campaign_action(view, me, legal)
+            extra = campaign_action(view, me, legal,
+                                    lambda a, b: self._distance(view, a, b))
             if extra is not None:
                 return extra
         decide = getattr(self, f"_{kind}")

@@ -484,10 +484,13 @@ class Gear(Section):
         return VERBS
 
     def view(self, s: GameState, seat: int | None) -> dict[str, Any] | None:
-        """The shop of the seat's square (what it could buy), for the seat only."""
+        """For a seat: what its square sells now, and the map's shops (public data, given here
+        so a table need not read the shop file)."""
         if seat is None:
             return None
-        return {"on_sale": list(self.on_sale(s, seat))}
+        shops = self.shops.get(s.settings.map_id, {})
+        return {"on_sale": list(self.on_sale(s, seat)),
+                "shops": {str(q): list(items) for q, items in sorted(shops.items())}}
 
 
 VERBS = ("Buy", "Wear", "UseItem", "RepairDoll")
