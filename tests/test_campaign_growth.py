@@ -483,3 +483,64 @@ def test_c4_3_a_constant_np_plus_counts_its_own_effect_once_more():
     before = core.mod(s, s.camps[0], key)
     s, _ = apply(s, ActivatePlus(0, "np", "mp"))
     assert core.mod(s, s.camps[0], key) == before + value
+
+
+# --- the bots ---------------------------------------------------------------------------------
+NEW_ACTIONS = {"DeclareStudy", "ChooseGrowth", "ChooseServantGrowth", "SpendSkillPoint",
+               "SpendBackgroundPoint", "TransferMerit", "EscapeWithMerit", "ActivatePlus", "Buy",
+               "Wear", "UseItem", "RepairDoll"}
+
+
+def stocked(seed: int) -> GameState:
+    """A 3-camp campaign game in which every camp has what each new action needs: a level
+    due, points, merit, funds and the whole catalogue (day 0), a damaged doll placed."""
+    s = cgame(("saber", "lancer", "rider"), seed=seed)
+    st.put(s, day0="setup")
+    for x in range(3):
+        st.update(s, x, exp=(0, 0, 10, 0, 0), skill_points=1, background_points=1,
+                  merit=(9, 9), funds=200,
+                  devices=(st.Device("advanced_doll", s.camps[x].pos, -1, True),))
+        place(s, x, 10)
+    return s
+
+
+def test_the_random_bot_plays_every_new_action():
+    from grailwar.shared.bots import make_bot
+    played: set[str] = set()
+    for seed in range(1, 6):
+        s = stocked(seed)
+        bots = [make_bot("random", seed * 10 + x) for x in range(3)]
+        for _ in range(3000):
+            if s.over:
+                break
+            seat = min(s.prompt.seats)
+            action = bots[seat].choose(None, legal_actions(s, seat))
+            played.add(type(action).__name__)
+            s, _ = apply(s, action)
+    assert played >= NEW_ACTIONS, NEW_ACTIONS - played
+
+
+def test_the_heuristic_bot_takes_its_growth_spends_points_and_merit_and_shops():
+    from grailwar.shared.bots import make_bot
+    s = stocked(1)
+    st.update(s, 0, level=2, pending_growth=1)  # a level just gained
+    bot = make_bot("heuristic", 1)
+    seen: list[str] = []
+    while 0 in s.prompt.seats and s.prompt.kind == "declare" and len(seen) < 40:
+        action = bot.choose(view_for(s, 0), legal_actions(s, 0))
+        seen.append(type(action).__name__)
+        s, _ = apply(s, action)
+    assert seen[:2] == ["ChooseGrowth", "ChooseServantGrowth"]
+    assert {"SpendSkillPoint", "SpendBackgroundPoint", "TransferMerit", "Buy", "Wear"} <= set(seen)
+    assert rec(s).last_growth == "focus" and rec(s).merit[1] < 2  # Master merit to the Servant
+    assert rec(s).worn  # it wears what it bought
+
+
+def test_a_grown_rival_still_has_candidates_for_a_sampling_bot():
+    """Growth moves max HP off every roster sheet: deduction falls back to the whole class
+    (it never does in a base game, where a view always matches its own sheet)."""
+    from grailwar.shared.engine.deduction import candidates
+    s = cgame()
+    growth(s).add_growth(s, 1, (0, 0, 0), (0, 0, 0), {"max_hp": 5})
+    found = candidates(R, view_for(s, 0)["camps"][1])
+    assert [x.id for x in found] == [x.id for x in R.roster["lancer"]]
