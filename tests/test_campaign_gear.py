@@ -425,3 +425,15 @@ def test_c6_27_a_love_potion_raises_the_target_servants_bond_by_two():
     st.update(s, 1, bonds=(st.Bond("servant", 0, "positive", 1),))
     s, _ = apply(s, UseItem(0, "love_potion", 1, ""))
     assert rec(s, 1).bonds[0].grade == 3 and dict(rec(s).items) == {}
+
+
+def test_c6_11_a_battle_does_not_end_the_crystal_balls_watch():
+    """The watch is kept as a device naming the watched seat: a battle on the square of that
+    number is no battle on the ball."""
+    s = cgame()
+    give(s, 0, "crystal_ball")
+    s, _ = apply(s, UseItem(0, "crystal_ball", 1, ""))
+    s = battle(s)
+    s.edit_battle().square = 1
+    section_of(s, Gear).on_battle_end(s)
+    assert [d.item for d in rec(s).devices] == ["crystal_ball"]

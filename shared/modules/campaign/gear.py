@@ -401,7 +401,7 @@ class Gear(Section):
         square = s.battle.square
         for seat in range(len(s.camps)):
             rec = st.record(s, seat)
-            kept = tuple(d for d in rec.devices if d.square != square)
+            kept = tuple(d for d in rec.devices if d.square != square or d.item == BALL)
             if len(kept) != len(rec.devices):
                 st.update(s, seat, devices=kept)
                 core.emit(s, "DeviceDestroyed", frozenset({seat}), None, seat=seat,

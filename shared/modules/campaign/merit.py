@@ -85,7 +85,7 @@ class Merit(Section):
     def legal(self, s: GameState, seat: int, actions: list[Action]) -> list[Action]:
         kind = s.prompt.kind
         rec = st.record(s, seat)
-        if kind == "declare" and not rec.pending_growth:
+        if kind == "declare":
             rate = self.data.numbers.transfer_rate
             return [*actions, *(TransferMerit(seat, to, n) for i, to in enumerate(HOLDERS)
                                 for n in range(1, rec.merit[1 - i] // rate + 1))]
