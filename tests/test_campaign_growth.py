@@ -544,3 +544,49 @@ def test_a_grown_rival_still_has_candidates_for_a_sampling_bot():
     growth(s).add_growth(s, 1, (0, 0, 0), (0, 0, 0), {"max_hp": 5})
     found = candidates(R, view_for(s, 0)["camps"][1])
     assert [x.id for x in found] == [x.id for x in R.roster["lancer"]]
+
+
+# --- scenario files (tests/scenarios/campaign/) ------------------------------------------------
+def test_the_level_up_scenario_plays_as_its_comment_says():
+    """tests/scenarios/campaign/level_up.toml: every step legal and every forced die used, the
+    named events at their steps, the actions named illegal not offered, the final records."""
+    import tomllib
+    from pathlib import Path
+
+    from grailwar.cli import scenario
+    from grailwar.shared.engine.actions import from_dict
+    path = Path(__file__).parent / "scenarios" / "campaign" / "level_up.toml"
+    spec = tomllib.loads(path.read_text(encoding="utf-8"))
+    expect = spec["expect"]
+    s = scenario.setup(spec)
+    log = []
+    for n, step in enumerate(spec["step"], start=1):
+        for item in expect.get("illegal", []):
+            if item["step"] == n:
+                action = from_dict(item["action"])
+                assert action not in legal_actions(s, action.seat), (n, action)
+        s, events = run(s, from_dict(step["action"]), dice=step.get("dice", ()))
+        log.append(events)
+    assert s.forced == ()
+    for want in expect["event"]:
+        fields = {k: v for k, v in want.items() if k not in ("step", "type")}
+        assert any(e.type == want["type"] and fields.items() <= e.data.items()
+                   for e in log[want["step"] - 1]), want
+    for seat, fields in expect["record"].items():
+        record = rec(s, int(seat))
+        for key, value in fields.items():
+            got = getattr(record, key)
+            assert (list(map(list, got)) if key == "dp" else list(got) if isinstance(
+                got, tuple) else got) == value, (key, got)
+    for seat, hp in expect["hp"].items():
+        assert s.camps[int(seat)].hp == hp
+
+
+def test_a_scenario_may_set_only_a_level_and_experience():
+    s = cgame()
+    with pytest.raises(ValueError, match=r"growth\.0\.funds"):
+        growth(s).scenario_state(s, {"0": {"funds": 3}})
+    with pytest.raises(ValueError, match="a seat number"):
+        growth(s).scenario_state(s, {"7": {"level": 2}})
+    growth(s).scenario_state(s, {"1": {"level": 4, "exp": {"combat": 5}}})
+    assert (rec(s, 1).level, rec(s, 1).exp) == (4, (0, 5, 0, 0, 0))

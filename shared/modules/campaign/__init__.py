@@ -208,7 +208,8 @@ class Campaign(Module):
             residual=tuple((int(q), frozenset(c)) for q, c in view["residual"].items()),
             relics=tuple(view["relics"].items()), day0=view["day0"],
             battle=None if battle is None else st.BattleRecord(
-                lead=tuple(battle["lead"]), protected=_tuples(battle["protected"]),
+                lead=tuple(battle["lead"]), front=frozenset(battle["front"]),
+                protected=_tuples(battle["protected"]),
                 bond_damage=_tuples(battle["bond_damage"]))))
         for sec in self.sections:
             if sec.key in view:

@@ -13,6 +13,7 @@ base view shows it).
 
 from __future__ import annotations
 
+from collections.abc import Mapping
 from dataclasses import dataclass
 from typing import Any
 
@@ -364,6 +365,26 @@ class Growth(Section):
                                            "background")
         core.emit(s, "PointSpent", frozenset({seat}), None, seat=seat, point="background",
                   arg=action.arg)
+
+    def scenario_state(self, s: GameState, values: Mapping[str, Any]) -> None:
+        """`[module_state.campaign.growth."<seat>"]`: a camp's `level` (1 to its cap) and `exp`
+        (a table method -> 0 to 999), so a scenario can start just short of a level."""
+        for seat_key, table in values.items():
+            where = f"module_state.campaign.growth.{seat_key}"
+            if not seat_key.isdigit() or int(seat_key) >= len(s.camps) or not isinstance(
+                    table, Mapping):
+                raise ValueError(f"{where}: a seat number 0 to {len(s.camps) - 1}, with a table")
+            seat = int(seat_key)
+            for key, value in table.items():
+                if key == "level" and type(value) is int and 1 <= value <= self.cap(s, seat):
+                    st.update(s, seat, level=value)
+                elif key == "exp" and isinstance(value, Mapping) and all(
+                        m in METHODS and type(n) is int and 0 <= n <= 999
+                        for m, n in value.items()):
+                    st.update(s, seat, exp=tuple(value.get(m, 0) for m in METHODS))
+                else:
+                    raise ValueError(f"{where}.{key}: level (1 to {self.cap(s, seat)}) or exp "
+                                     f"(methods {', '.join(METHODS)}: 0 to 999)")
 
     # --- what leaves the engine ---------------------------------------------------------------
     def verbs(self) -> tuple[str, ...]:
