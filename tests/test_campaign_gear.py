@@ -437,3 +437,26 @@ def test_c6_11_a_battle_does_not_end_the_crystal_balls_watch():
     s.edit_battle().square = 1
     section_of(s, Gear).on_battle_end(s)
     assert [d.item for d in rec(s).devices] == ["crystal_ball"]
+
+
+
+@pytest.mark.parametrize("action", [Buy(0, "nekote"), Wear(0, "nekote", ""),
+                                    UseItem(0, "eye_of_searching", 12, ""),
+                                    RepairDoll(1, "advanced_doll")], ids=str)
+def test_a_gear_action_round_trips_through_an_act_message(action):
+    from grailwar.shared import protocol
+    from grailwar.shared.engine import from_dict
+    assert from_dict(action.to_dict()) == action
+    msg = protocol.message("act", action=action.to_dict(), state_id=3, ref=1)
+    (body,) = protocol.FrameBuffer().feed(protocol.encode(msg))
+    assert from_dict(protocol.decode(body)["action"]) == action
+
+
+def test_an_item_not_owned_or_not_on_sale_is_refused():
+    from grailwar.shared.engine.errors import IllegalActionError
+    s = cgame()
+    place(s, 0, 0)
+    for action in (Buy(0, "nekote"), Wear(0, "nekote", "servant"),
+                   UseItem(0, "potion_of_life", -1, "")):
+        with pytest.raises(IllegalActionError, match="not legal"):
+            apply(s, action)

@@ -590,3 +590,49 @@ def test_a_scenario_may_set_only_a_level_and_experience():
         growth(s).scenario_state(s, {"7": {"level": 2}})
     growth(s).scenario_state(s, {"1": {"level": 4, "exp": {"combat": 5}}})
     assert (rec(s, 1).level, rec(s, 1).exp) == (4, (0, 5, 0, 0, 0))
+
+
+# --- the actions on the wire ---------------------------------------------------------------
+ONE_OF_EACH = [DeclareStudy(0), ChooseGrowth(0, "spread", "B", "A"),
+               ChooseServantGrowth(0, "mp", "Q", "healing_magecraft"),
+               SpendSkillPoint(0, "unlock"), SpendBackgroundPoint(0, "funds"),
+               TransferMerit(1, "servant", 2), EscapeWithMerit(1), ActivatePlus(0, "np", "merit")]
+
+
+def test_every_new_action_type_has_its_round_trip_here():
+    from grailwar.shared.modules.campaign.gear import Buy, RepairDoll, UseItem, Wear
+    types = {type(a) for a in ONE_OF_EACH} | {Buy, Wear, UseItem, RepairDoll}
+    assert {ACTION_TYPES[n] for n in NEW_ACTIONS} == types
+
+
+@pytest.mark.parametrize("action", ONE_OF_EACH, ids=str)
+def test_a_growth_merit_or_plus_action_round_trips_through_an_act_message(action):
+    from grailwar.shared import protocol
+    from grailwar.shared.engine import from_dict
+    assert from_dict(action.to_dict()) == action
+    msg = protocol.message("act", action=action.to_dict(), state_id=3, ref=1)
+    (body,) = protocol.FrameBuffer().feed(protocol.encode(msg))
+    assert from_dict(protocol.decode(body)["action"]) == action
+
+
+@pytest.mark.parametrize(("data", "named"), [
+    ({"type": "ChooseGrowth", "seat": 0, "option": "edge", "first": ""}, "missing field 'second'"),
+    ({"type": "TransferMerit", "seat": 0, "to": "servant", "amount": "2"},
+     "TransferMerit.amount: expected int"),
+])
+def test_a_malformed_campaign_action_is_refused_by_field(data, named):
+    from grailwar.shared.engine import from_dict
+    from grailwar.shared.engine.errors import MalformedActionError
+    with pytest.raises(MalformedActionError, match=named):
+        from_dict(data)
+
+
+def test_an_action_not_offered_is_refused_with_its_reason():
+    """Legality is the offer: a growth option repeated, merit not held, an unaffordable buy."""
+    from grailwar.shared.engine.errors import IllegalActionError
+    s = leveled()
+    st.update(s, 0, last_growth="edge")
+    with pytest.raises(IllegalActionError, match="not legal"):
+        apply(s, ChooseGrowth(0, "edge", "", ""))
+    with pytest.raises(IllegalActionError, match="not legal"):
+        apply(cgame(), TransferMerit(0, "servant", 1))
