@@ -4,6 +4,7 @@ shared/modules/002-campaign.md §3.2, docs/rules.md chapter 12)."""
 from __future__ import annotations
 
 from collections.abc import Sequence
+from typing import Any
 
 import pytest
 from grailwar.shared.engine import apply, core, legal_actions, view_for
@@ -460,3 +461,53 @@ def test_an_item_not_owned_or_not_on_sale_is_refused():
                    UseItem(0, "potion_of_life", -1, "")):
         with pytest.raises(IllegalActionError, match="not legal"):
             apply(s, action)
+
+
+# --- the data files --------------------------------------------------------------------------
+def data_root(tmp_path, items: str, shop: str = "[shops]\n") -> Any:
+    from pathlib import Path
+    base = Path(tmp_path)
+    (base / "campaign" / "shops").mkdir(parents=True)
+    (base / "campaign" / "items.toml").write_text(items, encoding="utf-8")
+    (base / "campaign" / "shops" / "akatsukigahama.toml").write_text(shop, encoding="utf-8")
+    return base
+
+
+GOOD = '[potion]\ngrade = "E"\nprice = 2\nkind = "consumable"\nwhen = "free"\nhp = 5\n'
+
+
+@pytest.mark.parametrize(("items", "shop", "named"), [
+    (GOOD.replace('kind = "consumable"', 'kind = "potion"'), "[shops]\n", "kind"),
+    (GOOD + "colour = 3\n", "[shops]\n", "colour"),
+    (GOOD.replace('grade = "E"', 'grade = "S"'), "[shops]\n", "grade"),
+    (GOOD.replace("price = 2", "price = -1"), "[shops]\n", "price"),
+    ('[belt]\ngrade = "D"\nprice = 8\nkind = "worn"\nwearers = ["horse"]\n', "[shops]\n",
+     "wearers"),
+    (GOOD, '[shops]\n3 = ["potion", "elixir"]\n', "elixir"),
+])
+def test_a_bad_item_or_shop_is_named_by_file_and_field(tmp_path, items, shop, named):
+    from grailwar.shared.engine.data import DataError
+    from grailwar.shared.modules.campaign.gear import load_items
+    with pytest.raises(DataError, match=named):
+        load_items({"akatsukigahama"}, data_root(tmp_path, items, shop))
+
+
+def test_the_good_data_loads(tmp_path):
+    from grailwar.shared.modules.campaign.gear import load_items
+    items, shops = load_items({"akatsukigahama"},
+                              data_root(tmp_path, GOOD, '[shops]\n3 = ["potion"]\n'))
+    assert items["potion"].hp == 5 and shops == {"akatsukigahama": {3: ("potion",)}}
+
+
+def test_c6_19_a_free_potion_may_be_drunk_in_a_negotiation_but_not_a_recovery_potion():
+    s = cgame()
+    give(s, 1, "potion_of_life", "recovery_potion")
+    place(s, 0, 10)
+    place(s, 1, 10)
+    s, _ = apply(s, DeclareEncounter(0, 1, "negotiate"))
+    assert s.prompt.kind == "negotiate"
+    uses = {a.item for a in legal_actions(s, 1) if isinstance(a, UseItem)}
+    assert uses == {"potion_of_life"}
+    s, ev = apply(s, UseItem(1, "potion_of_life", -1, ""))
+    assert view_event(find(ev, "ItemUsed")[0], 0) is None  # outside battle: private
+    assert s.prompt.kind == "negotiate"

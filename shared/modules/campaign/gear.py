@@ -13,6 +13,7 @@ from __future__ import annotations
 
 from dataclasses import dataclass
 from importlib import resources
+from importlib.resources.abc import Traversable
 from typing import Any, NamedTuple
 
 from ...engine import battle, core, prompts
@@ -30,6 +31,7 @@ KINDS = ("worn", "carried", "consumable", "device")
 WEARERS = ("servant", "master")
 WHEN = ("free", "main", "battle")  # a consumable's timing (items.toml header)
 BATTLE_PROMPTS = ("round_start", "main", "reaction")
+OTHER_PROMPTS = ("negotiate", "ambush", "intervene")  # outside battle: free items only
 OVERSEER = "overseer"  # the tag that may buy the Overseer's items (C6.15, C6.17)
 BALL = "crystal_ball"
 
@@ -92,9 +94,11 @@ def _item(r: Reader, item_id: str) -> Item:
     return item
 
 
-def load_items(map_ids: set[str]) -> tuple[dict[str, Item], dict[str, dict[int, tuple[str, ...]]]]:
-    """items.toml and the shop file of every map that has one (validated by file and field)."""
-    base = resources.files("grailwar.resources")
+def load_items(map_ids: set[str], root: Traversable | None = None) -> tuple[
+        dict[str, Item], dict[str, dict[int, tuple[str, ...]]]]:
+    """items.toml and the shop file of every map that has one (validated by file and field),
+    under `root` (default: the installed resources)."""
+    base = resources.files("grailwar.resources") if root is None else root
     doc = read_table(base, "campaign/items.toml")
     items = {item_id: _item(doc.table(item_id), item_id) for item_id in doc.ids()}
     doc.finish()
@@ -276,7 +280,7 @@ class Gear(Section):
         kind = s.prompt.kind
         rec = st.record(s, seat)
         camp = s.camps[seat]
-        in_battle = kind in BATTLE_PROMPTS
+        in_battle = self.in_battle(s, seat)
         out: list[Action] = []
         for item_id, _n in rec.items:
             item = self.items[item_id]
@@ -302,13 +306,17 @@ class Gear(Section):
                         out.append(RepairDoll(seat, d.item))
         return out
 
+    def in_battle(self, s: GameState, seat: int) -> bool:
+        return s.prompt.kind in BATTLE_PROMPTS and s.battle is not None and seat in s.battle.seats
+
     def usable_now(self, s: GameState, seat: int, item: Item, in_battle: bool) -> bool:
-        """Outside battle: the free and main timings at the declaration prompt. In battle: free
-        ones at any battle prompt; main ones at the Main Action; battle ones at the Round-1
-        round start or as a Main Action (never outside battle: they act on a battle)."""
+        """Outside battle: the free timing at any prompt, the main one at the declaration
+        prompt. In battle: free ones at any battle prompt; main ones at the Main Action; battle
+        ones at the Round-1 round start or as a Main Action (never outside battle: they act on
+        a battle)."""
         kind = s.prompt.kind
         if not in_battle:
-            return kind == "declare" and item.when in ("free", "main")
+            return item.when == "free" or (kind == "declare" and item.when == "main")
         if item.when == "free":
             return True
         if item.when == "main":
@@ -341,7 +349,7 @@ class Gear(Section):
             return
         rec = st.record(s, seat)
         st.update(s, seat, items=_count(rec.items, item.id, -1))
-        in_battle = s.prompt.kind in BATTLE_PROMPTS
+        in_battle = self.in_battle(s, seat)
         hp = core.heal(s, seat, item.hp) if item.hp else 0
         mp = core.gain_mp(s, seat, item.mp) if item.mp else 0
         if item.cleanse:
@@ -469,9 +477,11 @@ class Gear(Section):
     # --- offering --------------------------------------------------------------------------------
     def legal(self, s: GameState, seat: int, actions: list[Action]) -> list[Action]:
         kind = s.prompt.kind
+        if kind in OTHER_PROMPTS:
+            return [*actions, *self.use_actions(s, seat)]
         if kind not in ("declare", *BATTLE_PROMPTS):
             return actions
-        if kind != "declare" and (s.battle is None or seat not in s.battle.seats):
+        if kind != "declare" and not self.in_battle(s, seat):
             return actions
         out = list(actions)
         if kind == "declare":
@@ -500,7 +510,7 @@ prompts.extend("declare", st.NAME, {
     Wear: lambda s, a: section_of(s, Gear).wear(s, a),
     UseItem: lambda s, a: section_of(s, Gear).use(s, a),
     RepairDoll: lambda s, a: section_of(s, Gear).repair(s, a)}, VERBS)
-for _kind in BATTLE_PROMPTS:
+for _kind in (*BATTLE_PROMPTS, *OTHER_PROMPTS):
     prompts.extend(_kind, st.NAME, {UseItem: lambda s, a: section_of(s, Gear).use(s, a)},
                    ("UseItem",))
 
