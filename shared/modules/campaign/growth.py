@@ -139,13 +139,12 @@ class Growth(Section):
 
     def add_growth(self, s: GameState, seat: int, tiles: tuple[int, ...],
                    dp: tuple[int, ...], more: dict[str, int] | None = None) -> None:
-        """Contract gains (C2.7, C2.8), noted in `growth` so that C2.9 can undo them."""
+        """Contract gains (C2.7, C2.8): dp into the contract half of `dp`, tiles into the pool
+        and noted in `growth` with the rest (max HP/MP, checks), so that C2.9 can undo them."""
         rec = st.record(s, seat)
         growth = rec.growth
         for kind, n in zip(CARD_KINDS, tiles, strict=True):
             growth = _add(growth, "tile:" + kind, n)
-        for kind, n in zip(CARD_KINDS, dp, strict=True):
-            growth = _add(growth, "dp:" + kind, n)
         for key, n in (more or {}).items():
             growth = _add(growth, key, n)
         st.update(s, seat, growth=growth,
