@@ -14,17 +14,20 @@ from __future__ import annotations
 from dataclasses import dataclass
 from importlib import resources
 from importlib.resources.abc import Traversable
-from typing import Any, NamedTuple
+from typing import TYPE_CHECKING, Any, NamedTuple
 
 from ...engine import battle, core, prompts
 from ...engine.actions import Action
-from ...engine.data import CARD_KINDS, Effect, Reader, read_table
+from ...engine.data import CARD_KINDS, Effect, Reader, Skill, read_table
 from ...engine.geometry import distance
 from ...engine.state import Camp, GameState
 from . import state as st
 from .contract import Contract
 from .info import Information
 from .section import Section, section_of
+
+if TYPE_CHECKING:
+    from . import Campaign
 
 GRADES = ("E", "D", "C", "B", "A", "EX")  # C6.4: a label and a price band
 KINDS = ("worn", "carried", "consumable", "device")
@@ -151,10 +154,6 @@ class RepairDoll(Action):
     item: str
 
 
-def _owned(rec: st.CampRecord, item: str) -> int:
-    return dict(rec.items).get(item, 0)
-
-
 def _count(pairs: tuple[tuple[str, int], ...], item: str, n: int) -> tuple[tuple[str, int], ...]:
     table = dict(pairs)
     table[item] = table.get(item, 0) + n
@@ -164,7 +163,7 @@ def _count(pairs: tuple[tuple[str, int], ...], item: str, n: int) -> tuple[tuple
 class Gear(Section):
     key = "gear"
 
-    def __init__(self, module: Any) -> None:
+    def __init__(self, module: Campaign) -> None:
         super().__init__(module)
         self.items, self.shops = load_items(set(self.rules.maps))
 
@@ -180,7 +179,7 @@ class Gear(Section):
             return sum(i.max_mp for i in self.worn(s, camp.seat, "master"))
         return 0
 
-    def skill_check(self, s: GameState, seat: int, skill: Any, target: int) -> int:
+    def skill_check(self, s: GameState, seat: int, skill: Skill, target: int) -> int:
         """C6.13: the wearer's magecraft skills (a Servant skill: the Servant's cloak)."""
         if not skill.magecraft:
             return 0
