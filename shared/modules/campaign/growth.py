@@ -22,14 +22,13 @@ from ...engine.actions import Action, Attack, UseNoblePhantasm
 from ...engine.data import CARD_KINDS, Skill
 from ...engine.state import Camp, Declaration, GameState
 from . import state as st
-from .data import METHODS
+from .data import METHODS, CampaignData
 from .gear import Gear
 from .section import Section, section_of
 
 GROWTH_OPTIONS = ("focus", "spread", "stock", "edge")  # C2.7: G1-G4
 SERVANT_POOLS = ("hp", "mp")  # C2.8: which maximum a level raises
 SKILL_UNLOCK = "unlock"  # SpendSkillPoint: the Master's 4th skill
-BACKGROUND = ("investigation", "funds")  # SpendBackgroundPoint's choices (C2.6)
 
 
 @dataclass(frozen=True, slots=True)
@@ -76,7 +75,7 @@ class SpendBackgroundPoint(Action):
     arg: str
 
 
-def most_cards(rec: st.CampRecord, data: Any) -> str:
+def most_cards(rec: st.CampRecord, data: CampaignData) -> str:
     """The kind with the most cards in the pool's composition (ties: B, A, Q order)."""
     cards = st.cards(rec, data)
     return max(CARD_KINDS, key=cards.count)
