@@ -6,10 +6,11 @@ or last longer, drinks a potion when hurt, and escapes with merit when it diseng
 from __future__ import annotations
 
 from collections.abc import Callable
+from functools import cache
 from typing import Any
 
 from ..engine.actions import Action, Move
-from ..modules.campaign.gear import Buy, UseItem, Wear
+from ..modules.campaign.gear import Buy, UseItem, Wear, load_items
 from ..modules.campaign.growth import (
     ChooseGrowth,
     ChooseServantGrowth,
@@ -80,12 +81,18 @@ def _shop(view: dict[str, Any], me: dict[str, Any], legal: list[Action],
     record = _campaign(view)
     if not moves or record["worn"] or me["hp"] < me["max_hp"] * 0.6:
         return None
-    shops = [int(q) for q, items in view["modules"]["campaign"]["state"]["gear"]["shops"].items()
-             if any(i in items for i in WISHES[:6]) and int(q) != me["pos"]]
+    shops = [q for q, items in _shops(view["map"]).items()
+             if any(i in items for i in WISHES[:6]) and q != me["pos"]]
     if record["funds"] < 8 or not shops:
         return None
     goal = min(shops, key=lambda q: distance(me["pos"], q))
     return min(moves, key=lambda a: (distance(a.to, goal), a.to))
+
+
+@cache
+def _shops(map_id: str) -> dict[int, tuple[str, ...]]:
+    """The map's shops (square -> items on sale), read once from the data."""
+    return load_items({map_id})[1].get(map_id, {})
 
 
 def study_declaration(legal: list[Action]) -> Action | None:

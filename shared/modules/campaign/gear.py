@@ -493,13 +493,11 @@ class Gear(Section):
         return VERBS
 
     def view(self, s: GameState, seat: int | None) -> dict[str, Any] | None:
-        """For a seat: what its square sells now, and the map's shops (public data, given here
-        so a table need not read the shop file)."""
+        """For a seat: what its square sells now (the map's shops are data, `shops/<map>.toml`,
+        not sent with every view)."""
         if seat is None:
             return None
-        shops = self.shops.get(s.settings.map_id, {})
-        return {"on_sale": list(self.on_sale(s, seat)),
-                "shops": {str(q): list(items) for q, items in sorted(shops.items())}}
+        return {"on_sale": list(self.on_sale(s, seat))}
 
 
 VERBS = ("Buy", "Wear", "UseItem", "RepairDoll")
