@@ -13,12 +13,13 @@ from typing import Any
 
 from ..shared.bots import make_bot
 from ..shared.bots.match import run_match
-from ..shared.engine import new_game
+from ..shared.engine import core, new_game
 from ..shared.engine.data import CLASSES, default_ruleset
 from ..shared.engine.events import Event
 from ..shared.engine.game import summon
 from ..shared.engine.modules import normalize
 from ..shared.engine.state import GameState
+from ..shared.modules.campaign import state as campaign_state
 from . import modules as module_args
 
 
@@ -59,6 +60,12 @@ def simulate(games: int, seed: int, bots: list[str], classes: list[str],
     days: list[int] = []
     first_error = ""
     giant = ColossusFigures() if "colossus" in modules else None
+    camp = CampaignFigures() if "campaign" in modules else None
+    watchers = [w.step for w in (giant, camp) if w is not None]
+
+    def on_step(state: GameState, events: list[Event]) -> None:
+        for step in watchers:
+            step(state, events)
     for g in range(games):
         levels = bots if len(bots) == len(classes) else bots[:1] * len(classes)
         try:
@@ -66,7 +73,7 @@ def simulate(games: int, seed: int, bots: list[str], classes: list[str],
                              servants=servants, priority_phase=priority_phase)
             players = [make_bot(level, (seed + g) * 31 + i) for i, level in enumerate(levels)]
             result = run_match(state, players, arrival_seed=seed + g,
-                               on_step=giant.step if giant else None)
+                               on_step=on_step if watchers else None)
         except Exception:  # an engine bug must be counted, and the run go on
             errors += 1
             first_error = first_error or traceback.format_exc()
@@ -81,6 +88,8 @@ def simulate(games: int, seed: int, bots: list[str], classes: list[str],
         days.append(result.days)
         if giant is not None:
             giant.game_over(state)
+        if camp is not None:
+            camp.game_over(state)
         if progress:
             done = (g + 1) * 30 // games
             sys.stderr.write(f"\r[{'#' * done}{'.' * (30 - done)}] {g + 1}/{games}")
@@ -104,7 +113,45 @@ def simulate(games: int, seed: int, bots: list[str], classes: list[str],
     }
     if giant is not None:
         out["colossus"] = giant.summary()
+    if camp is not None:
+        out["campaign"] = camp.summary()
     return out
+
+
+class CampaignFigures:
+    """The campaign's growth figures (spec 002 §7): each living camp's Master level and pool
+    size (cards) when day 7 opens, or at the game's end for a game over sooner."""
+
+    DAY = 7
+
+    def __init__(self) -> None:
+        self.levels: list[int] = []
+        self.pools: list[int] = []
+        self.taken = False
+        self.reached = 0
+
+    def step(self, state: GameState, events: list[Event]) -> None:
+        if not self.taken and state.day >= self.DAY:
+            self.reached += 1
+            self.take(state)
+
+    def take(self, state: GameState) -> None:
+        self.taken = True
+        for camp in state.camps:
+            if camp.alive:
+                self.levels.append(campaign_state.record(state, camp.seat).level)
+                self.pools.append(len(core.composition(state, camp)))
+
+    def game_over(self, state: GameState) -> None:
+        if not self.taken:
+            self.take(state)
+        self.taken = False
+
+    def summary(self) -> dict[str, Any]:
+        return {"median_level_day7": statistics.median(self.levels) if self.levels else None,
+                "median_pool_day7": statistics.median(self.pools) if self.pools else None,
+                "levels_day7": dict(sorted(Counter(self.levels).items())),
+                "games_reaching_day7": self.reached}
 
 
 class ColossusFigures:

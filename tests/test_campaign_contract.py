@@ -275,11 +275,14 @@ def test_c0_8_no_action_shares_mana_between_camps():
         seen |= {type(a).__name__ for a in legal
                  if type(a).__module__.startswith("grailwar.shared.modules.campaign")}
         s, _ = apply(s, bot.choose(None, legal))
+    # §2-§4 and §6 (growth, merit, "+", items) add these; none of them moves MP to a camp.
+    others = {"DeclareStudy", "ChooseGrowth", "ChooseServantGrowth", "SpendSkillPoint",
+              "SpendBackgroundPoint", "TransferMerit", "EscapeWithMerit", "ActivatePlus", "Buy",
+              "Wear", "UseItem", "RepairDoll", "SetupReady", "UseJewels", "GiveCommandSpell",
+              "ChooseStance", "ArrangeStance", "NameStance", "SetBond", "AwardBond",
+              "ResolveBond", "ShareBondDamage", "SplitBondDamage", "KeepDeclaration"}
     assert seen <= {"SetSupply", "DeclareResearch", "ShareRumor", "DeclareCancelContract",
-                    "DeclareRecontract", "SetupReady", "UseJewels", "GiveCommandSpell",
-                    "ChooseStance", "ArrangeStance", "NameStance", "SetBond", "AwardBond",
-                    "ResolveBond", "ShareBondDamage", "SplitBondDamage", "KeepDeclaration"} \
-        and "SetSupply" in seen
+                    "DeclareRecontract", *others} and "SetSupply" in seen
     campaign_types = {n for n, t in ACTION_TYPES.items()
                       if t.__module__.startswith("grailwar.shared.modules.campaign")}
     assert not any("Mana" in n or "Circuit" in n for n in campaign_types)

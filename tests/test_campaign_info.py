@@ -240,7 +240,9 @@ def test_c1_8_all_four_at_maximum_reveal_the_true_name_np_profile_and_weakness()
 
 def test_c1_10_after_the_true_name_a_point_becomes_master_experience_of_its_method():
     s = cgame()
-    seed_info(s, 0, 1, (6, 6, 6, 6))
+    # The Master counters at their maximum too: a Master point gained would also be the
+    # Turn's scouting experience (C2.2), and this test is about the conversion alone.
+    seed_info(s, 0, 1, (6, 6, 6, 6), (10, 10, 10))
     st.put_info(s, 0, 1, info(s, 0, 1)._replace(true_name=True, np_known=True))
     s, ev = investigate(s, 0, "lancer", 12)
     assert st.record(s, 0).exp == (1, 0, 0, 0, 0)  # scouting

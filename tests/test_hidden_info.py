@@ -22,7 +22,7 @@ from typing import Any
 import pytest
 from grailwar.shared.bots import make_bot
 from grailwar.shared.bots.match import run_match
-from grailwar.shared.engine import new_game, view_for
+from grailwar.shared.engine import core, new_game, view_for
 from grailwar.shared.engine.actions import (
     AnswerIntervention,
     Attack,
@@ -927,6 +927,72 @@ def hidden_tags(s: GameState, viewer: int | None) -> dict[int, str]:
     return {x: "" if viewer is not None and (x == viewer or info.master_level(
                 cst.info_on(s, viewer, x)) >= 1) else cst.record(s, x).tag
             for x in range(len(s.camps))}
+# --- the campaign: experience, merit, funds and items (spec 002 §4) ------------------------------
+# A rival's record never shows these fields (level, experience, points, growth; merit; funds,
+# items owned and worn, device placements; the pool and dp, which the composition reveals only
+# at tier 1 through the base view's `cards`).
+CAMPAIGN_OWN_FIELDS = frozenset({
+    "level", "exp", "skill_points", "background_points", "investigation_bonus", "last_growth",
+    "pending_growth", "servant_growth_due", "skill_bonus", "scouted_turn", "growth", "merit",
+    "funds", "items", "worn", "devices", "pool", "dp", "plus_used"})
+# Events only the camp they are about may receive.
+CAMPAIGN_OWN_EVENTS = frozenset({
+    "ExperienceGained", "LevelGained", "GrowthChosen", "PointSpent", "Studied", "MeritChanged",
+    "EscapeBought", "FundsChanged", "ItemBought", "ItemWorn", "DevicePlaced", "DeviceReported",
+    "DeviceDestroyed", "CrystalBallUsed", "DeclarationSeen"})
+CAMPAIGN_GAMES = (("heuristic", 13), ("random", 14))  # seeds whose games reach a level
+
+
+def campaign_view_leaks(state: GameState, view: dict[str, Any],
+                        viewer: int | None) -> Iterator[str]:
+    """The campaign rows of a view: rivals' records without their own fields, the growth and
+    gear parts for a seat only, and every camp's max HP public and the same for all."""
+    part = view["modules"]["campaign"]["state"]
+    for seat, record in enumerate(part["camps"]):
+        if seat != viewer:
+            yield from (f"camp {seat}'s record shows {key!r}"
+                        for key in sorted(CAMPAIGN_OWN_FIELDS & set(record)))
+    if viewer is None:
+        yield from (f"the spectator gets the {key} part" for key in ("growth", "gear")
+                    if key in part)
+    for camp in view["camps"]:
+        if camp["max_hp"] != core.max_hp(state, state.camps[camp["seat"]]):
+            yield f"camp {camp['seat']}'s max HP is not the grown one"
+
+
+def campaign_event_leaks(event: dict[str, Any], viewer: int | None,
+                         tier_of: Callable[[int], int]) -> Iterator[str]:
+    etype, actor = event["type"], event.get("seat")
+    if actor == viewer:
+        return
+    if etype in CAMPAIGN_OWN_EVENTS:
+        yield f"another camp's {etype}: {event}"
+    if etype == "PlusActivated" and event["what"].startswith("skill:") and tier_of(actor) < 1:
+        yield f"PlusActivated names a skill below tier 1: {event}"
+
+
+class GearAudit:
+    """Whole campaign bot games, every view and event of every seat and of the spectator."""
+
+    def __init__(self) -> None:
+        self.found: list[str] = []
+        self.seen: dict[str, int] = defaultdict(int)
+
+    def play(self, bot: str, seed: int) -> None:
+        state = new_game(seed=seed, modules=("campaign",))
+
+        def on_step(s: GameState, events: list[Event]) -> None:
+            for viewer in VIEWERS_OF(s):
+                for message in campaign_view_leaks(s, view_for(s, viewer), viewer):
+                    self.found.append(f"{bot} {seed} viewer {viewer}: {message}")
+                for event in events_for(events, viewer):
+                    self.seen[event["type"]] += event.get("seat") == viewer
+                    for message in campaign_event_leaks(
+                            event, viewer, lambda a, v=viewer: known_tier(s, v, a)):
+                        self.found.append(f"{bot} {seed} viewer {viewer}: {message}")
+
+        bots = [make_bot(bot, seed * 31 + i) for i in range(len(state.camps))]
+        run_match(state, bots, on_step=on_step, arrival_seed=seed)
 
 
 @pytest.fixture(scope="module")
@@ -1044,3 +1110,39 @@ def test_a_magecraft_mark_is_shown_to_its_own_camp_only() -> None:
              for x in (0, 1, None)]
     assert [[list(m) for m in seen] for seen in marks] == [
         [["chose", 0], ["guard_magecraft", 0]], [["chose", 0]], [["chose", 0]]]
+
+
+@pytest.fixture(scope="module")
+def gear_audit() -> GearAudit:
+    result = GearAudit()
+    for bot, seed in CAMPAIGN_GAMES:
+        result.play(bot, seed)
+    return result
+
+
+def test_campaign_games_leak_no_experience_merit_funds_or_items(
+        gear_audit: GearAudit) -> None:
+    """Spec 002 §4: level, experience, points and growth; merit; funds, items owned and worn
+    and device placements reach their own camp only; max HP is public."""
+    assert not gear_audit.found, "\n".join(gear_audit.found[:8])
+
+
+def test_the_campaign_audit_saw_its_events(gear_audit: GearAudit) -> None:
+    """Guards the audit: the games gave experience, levels, growth, funds and items."""
+    for etype in ("ExperienceGained", "LevelGained", "GrowthChosen", "FundsChanged",
+                  "ItemBought", "ItemWorn"):
+        assert gear_audit.seen[etype] > 0, etype
+
+
+def test_the_campaign_audit_flags_a_rivals_secrets() -> None:
+    """The audit itself: a rival's funds in a view, another camp's ItemBought, a skill named
+    by PlusActivated below tier 1."""
+    state = new_game(seed=1, modules=("campaign",))
+    view = view_for(state, 0)
+    view["modules"]["campaign"]["state"]["camps"][1]["funds"] = 16
+    assert list(campaign_view_leaks(state, view, 0)) == ["camp 1's record shows 'funds'"]
+    bought = {"type": "ItemBought", "seat": 1, "item": "nekote", "price": 12}
+    assert list(campaign_event_leaks(bought, 0, lambda _: 0))
+    plus = {"type": "PlusActivated", "seat": 1, "what": "skill:twin_blades", "pay": "mp"}
+    assert list(campaign_event_leaks(plus, 0, lambda _: 0))
+    assert not list(campaign_event_leaks(plus, 0, lambda _: 1))

@@ -48,6 +48,7 @@ from ..modules.tactics import Concentrate, ConcentrateCast
 from . import tactical
 from .campaign_play import CampaignPlay
 from .day0 import Day0Play
+from .campaign import campaign_action, study_declaration
 from .raider import RaidPlay
 from .tactical import ZONE_COST, Field, odds_at_least
 from .tactical import rank_value as _rank
@@ -106,6 +107,11 @@ class HeuristicBot(RaidPlay, Day0Play, CampaignPlay):
         pour = self.jewels(me, legal)
         if pour is not None:
             return pour
+        if "campaign" in view["modules"]:
+            extra = campaign_action(view, me, legal,
+                                    lambda a, b: self._distance(view, a, b))
+            if extra is not None:
+                return extra
         decide = getattr(self, f"_{kind}")
         return decide(view, me, legal)
 
@@ -141,6 +147,9 @@ class HeuristicBot(RaidPlay, Day0Play, CampaignPlay):
             return min(looks, key=lambda a: (known[a.target_class], self.rng.random()))
         if mp_low and _of(legal, DeclareRest):
             return _of(legal, DeclareRest)[0]
+        study = study_declaration(legal)  # the campaign: half the idle Turns go to study
+        if study is not None and self.rng.random() < 0.5:
+            return study
         return _of(legal, DeclareWait)[0]
 
     def _prey(self, view: dict[str, Any], me: dict[str, Any], legal: list[Action]) -> Action | None:

@@ -74,7 +74,7 @@ def begin_battle(s: GameState) -> None:
     b.round = 1
     for seat in b.seats:
         camp = s.edit(seat)
-        camp.hand = camp.servant.cards
+        camp.hand = core.composition(s, camp)
         camp.buster = camp.quick = 0
         camp.np_target = -1
         camp.skills_used = frozenset()
@@ -321,7 +321,7 @@ def tick_round(s: GameState, seat: int, round_no: int) -> None:
     camp.buffs = tuple(x._replace(rounds=x.rounds - 1) for x in camp.buffs if x.rounds != 1)
     camp.skills_used = frozenset()
     if round_no % s.rules.numbers.hand_refill_every == 0:
-        camp.hand = camp.servant.cards
+        camp.hand = core.composition(s, camp)
 
 
 # --- legal actions -------------------------------------------------------------------------------
@@ -725,8 +725,9 @@ def normal_damage(s: GameState, seat: int, kind: str, d: int) -> list[Part]:
     stat = CHECK_STAT[kind]
     roll = core.roll_dice(s, n.damage_dice, seat, "damage")
     base = camp.servant.params[stat] // n.damage_stat_divisor
+    # `attack_damage:<kind>` is a module-only mod key (the campaign's damage points per kind).
     mods = (core.param(s, camp, stat) // n.damage_stat_divisor - base
-            + core.mod(s, camp, "damage_dealt"))
+            + core.mod(s, camp, "damage_dealt") + core.mod(s, camp, "attack_damage:" + kind))
     np = camp.servant.np
     if np.kind == "constant" and np.card == "B":
         mods += n.np_constant_buster  # a constant NP is never seen: it counts as a modifier

@@ -183,6 +183,28 @@ def mod(s: GameState, camp: Camp, key: str) -> int:
     return value
 
 
+def composition(s: GameState, camp: Camp) -> str:
+    """The cards the camp's hand is filled from: its sheet's, or what a module makes of them."""
+    cards = camp.servant.cards
+    for m in s.modules:
+        cards = m.composition(s, camp.seat, cards)
+    return cards
+
+
+def max_hp(s: GameState, camp: Camp) -> int:
+    """The Servant's maximum HP: the sheet's plus the module-only mod key `max_hp` (growth and
+    items of the campaign; no data uses the key, so it is 0 in every base game)."""
+    return camp.servant.hp + mod(s, camp, "max_hp")
+
+
+def max_mp(s: GameState, camp: Camp) -> int:
+    return camp.servant.mp + mod(s, camp, "max_mp")
+
+
+def max_master_mp(s: GameState, camp: Camp) -> int:
+    return camp.master.mp + mod(s, camp, "max_master_mp")
+
+
 def module_damage(s: GameState, seat: int, amount: int, source: str) -> int:
     """Damage after the modules' say (seed 003's Endure halves magecraft damage)."""
     for m in s.modules:
@@ -243,14 +265,14 @@ def spend_card(s: GameState, seat: int, card: str) -> None:
 def heal(s: GameState, seat: int, amount: int) -> int:
     camp = s.edit(seat)
     before = camp.hp
-    camp.hp = min(camp.servant.hp, camp.hp + max(amount, 0))
+    camp.hp = min(max_hp(s, camp), camp.hp + max(amount, 0))
     return camp.hp - before
 
 
 def gain_mp(s: GameState, seat: int, amount: int) -> int:
     camp = s.edit(seat)
     before = camp.mp
-    camp.mp = min(camp.servant.mp, camp.mp + max(amount, 0))
+    camp.mp = min(max_mp(s, camp), camp.mp + max(amount, 0))
     return camp.mp - before
 
 

@@ -15,8 +15,11 @@ from .data import Ruleset, Servant
 
 
 def candidates(rules: Ruleset, camp_view: dict[str, Any]) -> tuple[Servant, ...]:
-    """The roster entries of the camp's class consistent with everything `camp_view` shows."""
-    return tuple(s for s in rules.roster[camp_view["cls"]] if consistent(s, camp_view))
+    """The roster entries of the camp's class consistent with everything `camp_view` shows;
+    the whole class when none is (a module may grow a sheet past its roster values: the
+    campaign's max HP and composition), so a sampling bot always has one to draw."""
+    roster = rules.roster[camp_view["cls"]]
+    return tuple(s for s in roster if consistent(s, camp_view)) or tuple(roster)
 
 
 def consistent(servant: Servant, cv: dict[str, Any]) -> bool:

@@ -246,6 +246,8 @@ def default_action(state: GameState, seat: int) -> Action:
     if not legal:
         raise NotPromptedError(f"seat {seat} is not asked to act now")
     wanted = PROMPTS[kind].default(state, seat)
+    for m in state.modules:
+        wanted = m.default(state, seat, wanted)
     if wanted in legal:
         return wanted
     # A disengaging camp must move: take the first of its forced moves.

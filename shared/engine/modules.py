@@ -92,6 +92,16 @@ class Module:
         """True when the skill's effect does nothing to `target` whatever the check (immunity)."""
         return False
 
+    def composition(self, s: GameState, seat: int, cards: str) -> str:
+        """The cards a hand is filled from (battle start, each refill, a raid's start): the
+        sheet's composition in, the cards out (the campaign's pool)."""
+        return cards
+
+    def default(self, s: GameState, seat: int, action: Action) -> Action:
+        """What a timeout issues for `seat` after this module: the prompt kind's default in
+        (a module whose own actions must come first names one of them)."""
+        return action
+
     def damage(self, s: GameState, seat: int, amount: int, source: str) -> int:
         """Damage `seat` is about to take from `source` ("attack", "np", "magecraft"), after
         every base reduction."""

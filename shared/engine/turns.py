@@ -221,7 +221,7 @@ def resolve_rest(s: GameState, _i: int, decl: Declaration) -> None:
     mp = core.gain_mp(s, seat, core.roll_dice(s, n.rest_servant, seat, "rest_mp", mine) + bonus)
     master_roll = core.roll_dice(s, n.rest_master, seat, "rest_master", mine) + bonus
     camp = s.edit(seat)
-    master_gain = min(camp.master.mp, camp.master_mp + master_roll) - camp.master_mp
+    master_gain = min(core.max_master_mp(s, camp), camp.master_mp + master_roll) - camp.master_mp
     camp.master_mp += master_gain
     camp.rested = True
     core.emit(s, "Rested", mine, {"seat": seat, "hp": hp}, seat=seat, hp=hp, mp=mp,

@@ -15,6 +15,7 @@ from __future__ import annotations
 
 from typing import Any
 
+from . import core
 from .data import CLASSES
 from .events import Event, view_event
 from .state import ActiveBuff, Camp, Declaration, GameState
@@ -176,7 +177,7 @@ def camp_view(state: GameState, camp: Camp, viewer: int | None) -> dict[str, Any
         "alive": camp.alive,
         "pos": camp.pos,
         "hp": camp.hp,
-        "max_hp": servant.hp,
+        "max_hp": core.max_hp(state, camp),
         "ranks": dict(servant.ranks),
         "movement": servant.movement,
         "spells": camp.spells,
@@ -188,7 +189,7 @@ def camp_view(state: GameState, camp: Camp, viewer: int | None) -> dict[str, Any
         out["np_seen"] = {"card": servant.np.card, "kind": servant.np.kind,
                           "scale": servant.np.scale}
     if level >= 1:
-        out["cards"] = servant.cards
+        out["cards"] = core.composition(state, camp)
         out["skills"] = list(servant.skills)
     if level >= 2:
         out["servant"] = servant.id
@@ -198,8 +199,8 @@ def camp_view(state: GameState, camp: Camp, viewer: int | None) -> dict[str, Any
         out["weakness"] = True
     if viewer == camp.seat:
         out.update(
-            hand=camp.hand, mp=camp.mp, max_mp=servant.mp, master=camp.master.id,
-            master_mp=camp.master_mp, max_master_mp=camp.master.mp,
+            hand=camp.hand, mp=camp.mp, max_mp=core.max_mp(state, camp), master=camp.master.id,
+            master_mp=camp.master_mp, max_master_mp=core.max_master_mp(state, camp),
             known=dict(zip(CLASSES, camp.known, strict=True)),
             waits=camp.waits, unlocked=camp.unlocked, rested=camp.rested,
             buster=camp.buster, quick=camp.quick, np_target=camp.np_target,

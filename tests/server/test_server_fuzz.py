@@ -136,9 +136,10 @@ class Scene:
 
     def check(self) -> None:
         got = self.w.take()  # every reply decodes and validates as a server message
-        # A connection paused by flow control reads what waited only when taken: the replies
-        # to it come in the next take.
-        got += self.w.take()
+        # Reading may resume a paused connection (more than the transport's buffer was sent):
+        # what waited is read then, and its replies come in the next take.
+        while more := self.w.take():
+            got += more
         codes = [m["code"] for m in got if m["t"] == "error"]
         assert "internal_error" not in codes, got
         if self.w.closed:

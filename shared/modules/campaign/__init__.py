@@ -3,11 +3,11 @@ form, information points, experience and levels, merit, "+" grades, stances, ite
 Spells, bonds, contract cancellation, tags and the summoning of day 0.
 
 The rules are split by spec section into `Section`s (`section.py`), one file each, walked in
-`SECTIONS` order by the `Campaign` module's hooks: `legal`, `damage`, `initiative` and `upkeep`
-chain (each section gets the previous one's result; an `upkeep` of None ends the chain: no
-daily upkeep); `modifier` and `skill_check` sum; `skill_void`, `investigate`, `rescue` and
-`judge` are true when any section says so; `advance` stops at the first section that set a
-prompt; `battle_move` joins the stops and keeps the tightest
+`SECTIONS` order by the `Campaign` module's hooks: `legal`, `composition`, `default`, `damage`,
+`initiative` and `upkeep` chain (each section gets the previous one's result; an `upkeep` of
+None ends the chain: no daily upkeep); `modifier` and `skill_check` sum; `skill_void`,
+`investigate`, `rescue` and `judge` are true when any section says so; `advance` stops at the
+first section that set a prompt; `battle_move` joins the stops and keeps the tightest
 limit; the `on_*` listeners call each section in order; `view` is the camps' records (redacted
 for rivals) plus one key per section. Everything the module keeps is in one copy-on-write slot
 (`state.py`); every number is in `resources/campaign/rules.toml` (`data.py`).
@@ -28,7 +28,11 @@ from . import state as st
 from .bonds import Bonds
 from .contract import Contract
 from .data import CampaignData, load_campaign
+from .gear import Gear
+from .growth import Growth
 from .info import Information
+from .merit import Merit
+from .plus import Plus
 from .section import Section
 from .spells import Spells
 from .stances import PRIVATE_MARKS, Stances
@@ -37,10 +41,11 @@ from .summoning import Summoning
 from .tags import Tags
 
 # Summoning first: its set-up settles who is summoned before the others' set-up reads it;
-# Tags next to last: its gatekeeper filters what the others offer; Spells last: a declared
-# camp is offered only to keep its declaration or restrict it (C7.10).
-SECTIONS: tuple[type[Section], ...] = (Summoning, Contract, Information, Stances, Bonds, Tags,
-                                       Spells)
+# Tags after the sections that offer: its gatekeeper filters what they offer; Spells then: a
+# declared camp is offered only to keep its declaration or restrict it (C7.10); Growth last:
+# its Turn-end level-ups count the experience every other section gave.
+SECTIONS: tuple[type[Section], ...] = (Summoning, Contract, Information, Merit, Plus, Gear,
+                                       Stances, Bonds, Tags, Spells, Growth)
 
 # Record fields whose values are NamedTuples (decoded back from a view by their class).
 _NESTED = {"stances": st.Stance, "info": st.Info, "bonds": st.Bond, "devices": st.Device}
@@ -100,6 +105,16 @@ class Campaign(Module):
 
     def skill_void(self, s: GameState, seat: int, skill: Skill, target: int) -> bool:
         return any(sec.skill_void(s, seat, skill, target) for sec in self.sections)
+
+    def composition(self, s: GameState, seat: int, cards: str) -> str:
+        for sec in self.sections:
+            cards = sec.composition(s, seat, cards)
+        return cards
+
+    def default(self, s: GameState, seat: int, action: Action) -> Action:
+        for sec in self.sections:
+            action = sec.default(s, seat, action)
+        return action
 
     def damage(self, s: GameState, seat: int, amount: int, source: str) -> int:
         for sec in self.sections:
@@ -234,7 +249,8 @@ class Campaign(Module):
             relics=tuple(view["relics"].items()), day0=view["day0"],
             bond_queue=_tuples(view["bond_queue"]),
             battle=None if battle is None else st.BattleRecord(
-                lead=tuple(battle["lead"]), protected=_tuples(battle["protected"]),
+                lead=tuple(battle["lead"]), front=frozenset(battle["front"]),
+                protected=_tuples(battle["protected"]),
                 bond_damage=_tuples(battle["bond_damage"]),
                 marks=frozenset(tuple(m) for m in battle["marks"]),
                 exchange=tuple(battle["exchange"]))))

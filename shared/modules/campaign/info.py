@@ -13,7 +13,7 @@ record field here is public, and every event here is private to the camp that ga
 from __future__ import annotations
 
 from dataclasses import dataclass
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 from ...engine import core, prompts, turns
 from ...engine.actions import Action, DeclareInvestigate
@@ -21,8 +21,11 @@ from ...engine.data import CLASSES
 from ...engine.state import Declaration, GameState
 from . import state as st
 from .contract import Contract
-from .data import MASTER_CATEGORIES, METHODS, SERVANT_CATEGORIES
+from .data import MASTER_CATEGORIES, SERVANT_CATEGORIES
 from .section import Section, section_of
+
+if TYPE_CHECKING:
+    from .growth import Growth
 
 # C1.10: the experience method a point becomes once the true name is known (C2.2's methods:
 # scouting for Investigate, Research and devices; combat for what a battle shows).
@@ -109,6 +112,8 @@ class Information(Section):
         new = info._replace(**{side: tuple(counts)})
         core.emit(s, "InfoGained", mine, None, seat=holder, target=other, side=side,
                   category=category, amount=1, source=source)
+        if SOURCE_METHOD[source] == "scouting":
+            self._growth().note_scouting(s, holder)
         if side == "servant":
             new = self._servant_reveals(s, holder, other, info, new)
         elif self.master_level(new) > self.master_level(info):
@@ -144,12 +149,12 @@ class Information(Section):
                   target=other, cls=s.camps[other].cls)
 
     def add_exp(self, s: GameState, seat: int, method: str, source: str) -> None:
-        """C1.10: +1 Master experience of `method` (the level-up itself is §2's)."""
-        exp = list(st.record(s, seat).exp)
-        exp[METHODS.index(method)] += 1
-        st.update(s, seat, exp=tuple(exp))
-        core.emit(s, "ExperienceGained", frozenset({seat}), None, seat=seat, method=method,
-                  amount=1, source=source)
+        """C1.10: +1 Master experience of `method` (§2 keeps the pools and the levels)."""
+        self._growth().gain_exp(s, seat, method, 1, source)
+
+    def _growth(self) -> Growth:
+        from .growth import Growth  # at use: growth imports gear, which imports this file
+        return self.module.section(Growth)
 
     # --- C1.2 meetings, C1.3 battles, C1.5 Legend, C1.15 residual thoughts ---------------
     def advance(self, s: GameState) -> bool:

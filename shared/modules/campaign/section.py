@@ -66,6 +66,12 @@ class Section:
     def skill_void(self, s: GameState, seat: int, skill: Skill, target: int) -> bool:
         return False
 
+    def composition(self, s: GameState, seat: int, cards: str) -> str:
+        return cards
+
+    def default(self, s: GameState, seat: int, action: Action) -> Action:
+        return action
+
     def damage(self, s: GameState, seat: int, amount: int, source: str) -> int:
         return amount
 

@@ -20,12 +20,13 @@ from ...engine import core, powers, prompts
 from ...engine.actions import Action, UseCommandSpell, UseNoblePhantasm
 from ...engine.data import CommandSpell, _load_spells, read_table
 from ...engine.geometry import distance
-from ...engine.state import Declaration, GameState
+from ...engine.state import GameState
 from . import state as st
 from .bonds import Bonds
 from .contract import OPENERS
 from .section import Section, section_of
 from .stances import Stances
+from .state import declared
 
 
 def _spells(s: GameState) -> Spells:
@@ -106,11 +107,6 @@ def _binding_order(s: GameState, seat: int, spell: CommandSpell, _m: bool) -> li
     bond = section_of(s, Bonds).bond(s, seat, "servant", seat)
     ok = bond is not None and not bond.fixed and bond.grade < section_of(s, Bonds).top()
     return [UseCommandSpell(seat, spell.id)] if ok else []
-
-
-def declared(s: GameState, seat: int) -> Declaration | None:
-    """The camp's declaration of this Turn (held or not), if it has made one."""
-    return next((d for d in (*s.decls, *s.held) if d.seat == seat), None)
 
 
 def _may_restrict(s: GameState, seat: int) -> bool:

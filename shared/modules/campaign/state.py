@@ -16,7 +16,7 @@ from .data import MASTER_CATEGORIES, METHODS, SERVANT_CATEGORIES, STANCES, TRAIT
 
 if TYPE_CHECKING:
     from ...engine.data import Servant
-    from ...engine.state import GameState
+    from ...engine.state import Declaration, GameState
     from .data import CampaignData
 
 NAME = "campaign"
@@ -87,6 +87,9 @@ class CampRecord(NamedTuple):
     investigation_bonus: int = 0  # background points spent on investigation (C2.6)
     last_growth: str = ""
     pending_growth: int = 0  # levels whose growth choice is still to be made (C2.7)
+    servant_growth_due: bool = False  # the level's ChooseGrowth made, ChooseServantGrowth next
+    skill_bonus: tuple[tuple[str, int], ...] = ()  # Master skill id -> check bought (C2.6)
+    scouted_turn: int = -1  # turn_key of the last Turn an info point came by scouting (C2.2)
     growth: tuple[tuple[str, int], ...] = ()  # contract gains (what, amount), undone at C2.9
     # §3 merit (merit.py)
     merit: tuple[int, int] = (0, 0)  # (servant, master)
@@ -141,6 +144,7 @@ class BattleRecord(NamedTuple):
     exchange being resolved (attacker, defender, reaction kind, an NP's), or empty."""
 
     lead: tuple[str, ...] = ()
+    front: frozenset[int] = frozenset()  # seats that attacked or fired their NP (C2.2 front row)
     protected: tuple[tuple[int, int], ...] = ()
     bond_damage: tuple[tuple[int, int, int], ...] = ()
     marks: frozenset[tuple[str, int]] = frozenset()
@@ -278,3 +282,8 @@ def cards(rec: CampRecord, data: CampaignData) -> str:
     per = data.numbers.tiles_per_card
     out = "".join(k * (n // per) for k, n in zip(CARD_KINDS, rec.pool, strict=True))
     return out[:data.numbers.max_pool]
+
+
+def declared(s: GameState, seat: int) -> Declaration | None:
+    """The camp's declaration of this Turn (held or not), if it has made one."""
+    return next((d for d in (*s.decls, *s.held) if d.seat == seat), None)

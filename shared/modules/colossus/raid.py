@@ -137,7 +137,7 @@ class RaidRules:
                       homes=(*raid.homes, (seat, s.camps[seat].pos)))
         camp = s.edit(seat)
         camp.pos = self.st(s).square
-        camp.hand = camp.servant.cards
+        camp.hand = core.composition(s, camp)
         camp.buster = camp.quick = 0
         camp.np_target = -1
         camp.skills_used = frozenset()
