@@ -243,3 +243,22 @@ def notice(m: ClientModel, e: dict[str, Any]) -> str:
     if e.get("type") not in NOTICES or e.get("seat") != m.me:
         return ""
     return event_line(m, e)
+
+
+def stance_flags(m: ClientModel, seat: int) -> list[str]:
+    """A combatant's stance line in a campaign battle: one's own current stance; a rival's
+    only as a `StanceRevealed` of this Round showed it to this seat (C5.9 ①②)."""
+    rec = own_record(m)
+    if rec is None:
+        return []
+    tr = m.tr
+    if seat == m.me:
+        return [tr("campaign.stance_now", stance=stance_label(m, rec["stance_now"]))]
+    for e in reversed(m.events):
+        if e.get("type") == "RoundStarted":
+            break
+        if e.get("type") == "StanceRevealed" and e.get("about") == seat:
+            return [tr("campaign.stance_seen",
+                       stance=e.get("name") or tr(f"campaign.stance.{e.get('stance')}"),
+                       lead=" ".join(e.get("lead", "")))]
+    return []

@@ -860,6 +860,7 @@ class ClientModel:
                 flags.append(tr("battle.truce"))
             if b["stage"] == "round_start" and seat in b.get("ready", []):
                 flags.append(tr("battle.ready"))
+            flags.extend(campaign_text.stance_flags(self, seat))
             uses = None
             if tactics is not None:
                 flags.extend(tr(key) for key, part in (("tactics.seizing", "seize"),
