@@ -146,7 +146,7 @@ OPTION_LABELS: dict[str, Callable[[ClientModel, dict[str, Any]], str]] = {
     "UseJewels": _label("campaign.jewels", n=lambda m, a: a["amount"]),
     "ChooseGrowth": lambda m, a: growth_label(m.tr, a["option"], a["first"], a["second"]),
     "ChooseServantGrowth": _label(
-        "campaign.servant_growth", pool=lambda m, a: m.tr(f"campaign.pool.{a['pool']}"),
+        "campaign.servant_growth", pool=lambda m, a: m.tr(f"campaign.pool_gain.{a['pool']}"),
         dp=lambda m, a: m.tr.card(a["damage_kind"]), tile=lambda m, a: tile_label(m.tr, a["tile"])),
     "DeclareResearch": lambda m, a: m.tr.cls(a["target_class"]),
     "DeclareRecontract": lambda m, a: m.tr.master_name(a["master"]),
@@ -181,6 +181,9 @@ def option_help(m: ClientModel, a: dict[str, Any]) -> str:
 def event_line(m: ClientModel, e: dict[str, Any]) -> str:
     """One campaign event as a sentence of the log, its names filled in."""
     tr, kind = m.tr, e["type"]
+    if kind == "SupplySet":
+        return tr(f"campaign.event.SupplySet_{'on' if e.get('on') else 'off'}",
+                  who=m.who(e.get("seat")))
     if kind == "InfoGained":
         side = "servant" if e.get("side") == "servant" else "master"
         return tr("campaign.event.InfoGained", about=m.who(e.get("about")),

@@ -333,7 +333,7 @@ class CampView(InGameView):
                         tr("campaign.rename"), partial(self.rename, st),
                         enabled=bool(field.value.strip()), style="paper", size=12)
             y -= 46
-        s.text(tr("campaign.trait"), left + 14, y, 11, th.INK_SOFT)
+        s.text(tr("campaign.trait_label"), left + 14, y, 11, th.INK_SOFT)
         s.text(trait_text(tr, st["trait"], st["arg"]), left + 14, y - 18, 13, th.INK, bold=True,
                max_width=width - 28)
         s.text(tr(f"campaign.trait_help.{st['trait']}"), left + 14, y - 34, 10, th.INK_SOFT,
