@@ -143,6 +143,15 @@ def sheet(m: ClientModel) -> dict[str, Any] | None:
     }
 
 
+def growth_draft(extra: dict[str, Any], offered: list[dict[str, Any]]) -> dict[str, str]:
+    """The Servant's growth being picked (C2.8): the seat's picks over the data default
+    (the first action offered: HP, the kind with the most cards)."""
+    if not offered:
+        return {}
+    base = {k: offered[0][k] for k in ("pool", "damage_kind", "tile")}
+    return {**base, **extra.get("growth_draft", {})}
+
+
 # --- gear -----------------------------------------------------------------------------------
 def gear(m: ClientModel) -> dict[str, Any] | None:
     """Items owned (with what each wears), the two slots per character, devices placed, and

@@ -166,6 +166,19 @@ def option_label(m: ClientModel, a: dict[str, Any]) -> str | None:
     return None if label is None else label(m, a)
 
 
+def short_label(m: ClientModel, a: dict[str, Any]) -> str:
+    """An action's label in a row that already names its item or bond: what it does only."""
+    tr, kind = m.tr, a["type"]
+    if kind == "Wear":
+        return tr("campaign.wear_to", wearer=holder_name(tr, a["wearer"])) if a["wearer"] \
+            else tr("campaign.take_off_short")
+    if kind == "ResolveBond":
+        return tr("campaign.resolve", effect=tr(f"campaign.effect.{a['effect']}"))
+    if kind == "AwardBond":
+        return tr("campaign.award_short")
+    return tr(f"verb.{kind}")
+
+
 def option_help(m: ClientModel, a: dict[str, Any]) -> str:
     """The hover text of a campaign option: an item's effect, a relic's hint."""
     tr = m.tr
@@ -263,5 +276,6 @@ def stance_flags(m: ClientModel, seat: int) -> list[str]:
         if e.get("type") == "StanceRevealed" and e.get("about") == seat:
             return [tr("campaign.stance_seen",
                        stance=e.get("name") or tr(f"campaign.stance.{e.get('stance')}"),
+                       trait=trait_text(tr, e.get("trait", "none"), e.get("arg", "")),
                        lead=" ".join(e.get("lead", "")))]
     return []

@@ -12,7 +12,14 @@ from typing import Any
 
 from .. import campaign as cp
 from .. import theme as th
-from ..campaign_text import bond_target, holder_name, item_name, trait_text
+from ..campaign_text import (
+    bond_target,
+    holder_name,
+    item_name,
+    short_label,
+    tile_label,
+    trait_text,
+)
 from ..gfx import Scene, TextField
 from .common import HEADER_H, InGameView
 
@@ -60,8 +67,11 @@ class CampView(InGameView):
 
     # --- widgets -------------------------------------------------------------------------------
     def actions_grid(self, s: Scene, acts: list[dict[str, Any]], left: float, top: float,
-                     width: float, per_row: int = 2, style: str = "paper") -> float:
-        """The legal actions as buttons, `per_row` to a row under `top`; returns the bottom."""
+                     width: float, per_row: int = 2, style: str = "paper",
+                     height: float = ACTION_H, short: bool = False) -> float:
+        """The legal actions as buttons, `per_row` to a row under `top` (40 high or more: a
+        long label on two lines; `short`: the label without what the row already names);
+        returns the bottom."""
         m = self.model
         gap = 6
         bw = (width - gap * (per_row - 1)) / per_row
@@ -69,11 +79,12 @@ class CampView(InGameView):
         for i, a in enumerate(acts):
             col = i % per_row
             if col == 0:
-                y -= ACTION_H + gap
+                y -= height + gap
             opt = m.option(a)
+            label = short_label(m, a) if short else opt.label
             self.button(s, f"act:{a['type']}:{self.act_index(a)}", left + col * (bw + gap), y,
-                        bw, ACTION_H, opt.label, partial(self.send, a), help=opt.help,
-                        style=style, size=12)
+                        bw, height, label, partial(self.send, a), help=opt.help, style=style,
+                        size=12)
         return y
 
     def act_index(self, a: dict[str, Any]) -> int:
@@ -97,10 +108,10 @@ class CampView(InGameView):
 
     # --- the sheet -----------------------------------------------------------------------------
     def page_sheet(self, s: Scene) -> None:
-        tr, m = self.tr, self.model
+        m = self.model
         sh = cp.sheet(m)
         assert sh is not None
-        growth_h = 170 if sh["pending"] or sh["growth_stage"] else 0
+        growth_h = 200 if sh["pending"] or sh["growth_stage"] else 0
         bottom = 12 + growth_h + (12 if growth_h else 0)
         height = BODY_TOP - bottom
         self.master_panel(s, sh, 16, bottom, 408, height)
@@ -108,9 +119,6 @@ class CampView(InGameView):
         self.wallet_panel(s, sh, 868, bottom, 396, height)
         if growth_h:
             self.growth_panel(s, sh, 16, 12, th.WIDTH - 32, growth_h)
-        elif sh["last_growth"]:
-            s.text(tr("campaign.last_growth", option=tr(f"campaign.option.{sh['last_growth']}")),
-                   20, bottom - 4, 12, th.MUTED)
 
     def master_panel(self, s: Scene, sh: dict[str, Any], left: float, bottom: float,
                      width: float, height: float) -> None:
@@ -167,7 +175,7 @@ class CampView(InGameView):
             per = sh["per_card"]
             self.bar(s, left + 146, y + 4, 120, 14, per - row["next"], per, colour, dark=False)
             s.text(tr("campaign.tiles", n=row["tiles"], next=row["next"]), left + 146, y - 6, 10,
-                   th.INK_SOFT, max_width=130)
+                   th.INK_SOFT, max_width=150)
             dp = tr("campaign.dp", n=row["dp"])
             if row["dp_items"]:
                 dp += " " + tr("campaign.dp_items", n=row["dp_items"])
@@ -198,9 +206,9 @@ class CampView(InGameView):
             s.text(tr("campaign.merit_of", holder=holder_name(tr, holder)), x, y - 18, 12,
                    th.INK_SOFT, max_width=(width - 40) / 2)
             s.text(str(sh["merit"][holder]), x, y - 52, 28, th.VERMILION_DARK, font="serif")
-        y -= 70
+        y -= 84
         s.text(tr("campaign.transfer_title"), left + 14, y, 12, th.INK_SOFT, bold=True)
-        y = self.actions_grid(s, cp.actions(m, "TransferMerit"), left + 14, y - 4, width - 28)
+        y = self.actions_grid(s, cp.actions(m, "TransferMerit"), left + 14, y - 4, width - 28, 1)
         y -= 40
         s.text(tr("campaign.funds"), left + 14, y, 12, th.INK_SOFT)
         s.text(str(sh["funds"]), left + width - 14, y - 6, 28, th.GOLD_DARK, font="serif",
@@ -230,9 +238,40 @@ class CampView(InGameView):
             s.text(tr("campaign.not_again", option=tr(f"campaign.option.{sh['last_growth']}")),
                    left + width - 14, bottom + height - 58, 12, th.MUTED, anchor_x="right",
                    max_width=width / 2)
-        kind = "ChooseGrowth" if stage == "option" else "ChooseServantGrowth"
-        self.actions_grid(s, cp.actions(m, kind), left + 14, bottom + height - 66, width - 28,
-                          5 if stage == "option" else 4, style="normal")
+        if stage == "option":
+            self.actions_grid(s, cp.actions(m, "ChooseGrowth"), left + 14, bottom + height - 66,
+                              width - 28, 3, style="normal", height=36)
+        else:
+            self.servant_growth(s, left + 14, bottom + height - 70, width - 28)
+
+    def servant_growth(self, s: Scene, left: float, top: float, width: float) -> None:
+        """C2.8's three gains picked one by one (HP or MP, the damage point's kind, the tile's
+        kind or magecraft skill); Confirm sends the legal action they make."""
+        tr, m = self.tr, self.model
+        offered = cp.actions(m, "ChooseServantGrowth")
+        draft = cp.growth_draft(self.app.ui.extra, offered)
+        y = top
+        for field, word in (("pool", "campaign.pick_pool"), ("damage_kind", "campaign.pick_dp"),
+                            ("tile", "campaign.pick_tile")):
+            y -= 38
+            s.text(tr(word), left, y + 16, 13, th.TEXT, anchor_y="center", max_width=170)
+            x = left + 180
+            for value in dict.fromkeys(a[field] for a in offered):
+                label = tr(f"campaign.pool_gain.{value}") if field == "pool" else \
+                    tile_label(tr, value)
+                chosen = draft.get(field) == value
+                self.button(s, f"growth:{field}:{value}", x, y, 170, 32, label,
+                            partial(self.pick_growth, field, value),
+                            style="selected" if chosen else "ghost", size=12)
+                x += 176
+        chosen = next((a for a in offered if all(a[k] == v for k, v in draft.items())), None)
+        self.button(s, "growth:confirm", left + width - 200, y, 200, 70,
+                    tr("campaign.confirm_growth"),
+                    partial(self.send, chosen) if chosen else None, enabled=chosen is not None,
+                    style="primary", size=15, help=m.option(chosen).label if chosen else "")
+
+    def pick_growth(self, field: str, value: str) -> None:
+        self.app.ui.extra.setdefault("growth_draft", {})[field] = value
 
     # --- gear ----------------------------------------------------------------------------------
     def page_gear(self, s: Scene) -> None:
@@ -285,7 +324,7 @@ class CampView(InGameView):
                             help=tr(f"campaign.item_help.{item}"))
             acts = [a for kind in ("Wear", "UseItem", "RepairDoll")
                     for a in cp.actions(m, kind, item=item)]
-            y = self.actions_grid(s, acts, left + 14, y - 4, width - 28, 3)
+            y = self.actions_grid(s, acts, left + 14, y - 4, width - 28, 3, short=True)
 
     def shop_panel(self, s: Scene, g: dict[str, Any], left: float, bottom: float, width: float,
                    height: float) -> None:
@@ -298,7 +337,11 @@ class CampView(InGameView):
             s.text(tr("campaign.no_shop"), left + 14, y - 20, 12, th.INK_SOFT,
                    width=int(width - 28))
             return
-        self.actions_grid(s, g["shop"], left + 14, y - 4, width - 28, 2)
+        for a in g["shop"]:  # each item with what it does
+            y -= 46
+            self.actions_grid(s, [a], left + 14, y + 40, 190, 1, height=36)
+            s.text(tr(f"campaign.item_help.{a['item']}"), left + 214, y + 34, 11, th.INK,
+                   anchor_y="top", width=int(width - 228), max_lines=2)
 
     # --- stances -------------------------------------------------------------------------------
     def page_stances(self, s: Scene) -> None:
@@ -338,7 +381,7 @@ class CampView(InGameView):
                max_width=width - 28)
         s.text(tr(f"campaign.trait_help.{st['trait']}"), left + 14, y - 34, 10, th.INK_SOFT,
                anchor_y="top", width=int(width - 28), max_lines=3)
-        y -= 92
+        y -= 100
         s.text(tr("campaign.link", category=tr(f"campaign.category.{st['link']}")), left + 14, y,
                12, th.INK, max_width=width - 28)
         y -= 20
@@ -398,9 +441,8 @@ class CampView(InGameView):
         ui = self.app.ui
         key, i = ui.extra["stance_card"]
         order = self.draft(st)
-        new = cp.moved(order, i, step)
-        ui.extra.setdefault("stance_drafts", {})[key] = new
-        if new != order:
+        ui.extra.setdefault("stance_drafts", {})[key] = cp.moved(order, i, step)
+        if 0 <= i + step < len(order):  # the picked card moves (two alike look the same)
             ui.extra["stance_card"] = (key, i + step)
 
     def rename(self, st: dict[str, Any]) -> None:
@@ -464,5 +506,5 @@ class CampView(InGameView):
                         help=tr("campaign.bond_help", grade=row["grade"], top=top))
         acts = row["award"] + row["resolve"]
         if acts:
-            y = self.actions_grid(s, acts, left + 150, y - 6, width - 164, 4)
+            y = self.actions_grid(s, acts, left + 150, y - 6, width - 164, 3, short=True)
         return y

@@ -188,8 +188,9 @@ class InGameView(BaseView):
         s.rect(0, top, th.WIDTH, HEADER_H, th.BG2)
         s.rect(0, top - 2, th.WIDTH, 2, th.VERMILION)
         if view:
-            day = tr("turn.day_of", day=m.day, limit=view["day_limit"])
-            turn = view["turn"]
+            day0 = m.home_screen == "day0"  # the campaign's day before day 1
+            day = tr("turn.day_of", day=0 if day0 else m.day, limit=view["day_limit"])
+            turn = "" if day0 else view["turn"]
             s.text(day, 20, top + 17, 17, th.TEXT, font="serif")
             x = 20 + 150
             for t in ("morning", "noon", "night"):  # the three turns of a day, current lit

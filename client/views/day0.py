@@ -85,9 +85,9 @@ class Day0View(InGameView):
         tr, m = self.tr, self.model
         self.panel(s, left, bottom, width, height, tr("campaign.day0.setup"))
         top = bottom + height - 50
-        s.text(tr(f"campaign.day0.phase.{phase}"), left + 14, top, 13, th.TEXT, anchor_y="top",
-               width=int(width - 28), max_lines=4)
-        y = top - 90
+        t = s.text(tr(f"campaign.day0.phase.{phase}"), left + 14, top, 13, th.TEXT,
+                   anchor_y="top", width=int(width - 28), max_lines=5)
+        y = top - t.content_height - 30
         rec = cp.own_record(m)
         if rec is not None and rec["tag"]:
             s.text(tr("campaign.tag_line", tag=tr(f"campaign.tag.{rec['tag']}")), left + 14, y,

@@ -128,6 +128,14 @@ class DossierView(InGameView):
                    width=int(right - left - 24))
             s.text(f"{tr('dossier.np')}: {row['np']}", x, y + 10, 11, th.VERMILION_DARK,
                    max_width=right - left - 24)
+            if "profile" in row and right - left < COLS[3] - COLS[2]:  # no tier-3 column
+                s.text(row["profile"], x, y + h - 34, 10, th.INK, anchor_y="top",
+                       width=int(right - left - 24), max_lines=3)
+                s.text(f"{tr('dossier.weakness')}: {row['weakness']}", x, y + 24, 10,
+                       th.VERMILION_DARK, max_width=right - left - 24)
+                self.add_region(f"profile:{row['cls']}", left, y, right - left, h,
+                                help=f"{tr('dossier.profile')}: {row['profile']}\n\n"
+                                     f"{tr('dossier.weakness')}: {row['weakness']}")
         else:
             self.candidates(s, row, x, y, h, right - left - 24, left, right)
 
