@@ -173,14 +173,14 @@ class CampView(InGameView):
             s.text(tr("campaign.cards", n=row["cards"]), left + 50, y + 11, 13, th.INK,
                    bold=True, anchor_y="center", max_width=90)
             per = sh["per_card"]
-            self.bar(s, left + 146, y + 4, 120, 14, per - row["next"], per, colour, dark=False)
+            self.bar(s, left + 146, y + 4, 100, 14, per - row["next"], per, colour, dark=False)
             s.text(tr("campaign.tiles", n=row["tiles"], next=row["next"]), left + 146, y - 6, 10,
-                   th.INK_SOFT, max_width=150)
+                   th.INK_SOFT, max_width=width - 160)
             dp = tr("campaign.dp", n=row["dp"])
             if row["dp_items"]:
                 dp += " " + tr("campaign.dp_items", n=row["dp_items"])
             s.text(dp, left + width - 14, y + 11, 12, th.VERMILION_DARK, anchor_x="right",
-                   anchor_y="center", max_width=width - 290)
+                   anchor_y="center", max_width=width - 266)
         y -= 40
         x = left + 14
         for card in sh["composition"]:
