@@ -21,13 +21,13 @@ from ..shared.modules.campaign.data import (
     CampaignData,
     load_campaign,
 )
+from ..shared.modules.campaign.state import CampRecord, cards
 
 if TYPE_CHECKING:
     from .model import ClientModel
 
 NAME = "campaign"
 WEARERS = ("servant", "master")
-DAY0_PROMPTS = frozenset({"relic", "setup"})  # the prompts of day 0 (C14.2, C14.3)
 # The actions of the character sheet's pages, offered at the declaration prompt and on day 0:
 # their buttons are on the campaign screen, not in the map's action bar (outside a battle).
 SHEET_VERBS = frozenset({
@@ -106,8 +106,6 @@ def to_do(m: ClientModel) -> bool:
 def composition(data: CampaignData, pool: list[int]) -> str:
     """The cards a pool of tiles makes (C0 mapping: tiles_per_card tiles a card, max_pool
     cards, the last kinds cut first), as the engine counts them."""
-    from ..shared.modules.campaign.state import CampRecord, cards
-
     return cards(CampRecord(pool=tuple(pool)), data)
 
 
@@ -263,3 +261,37 @@ def relics(m: ClientModel) -> list[dict[str, Any]]:
     offered = {a["relic"]: a for a in actions(m, "ChooseRelic")}
     return [{"relic": r, "seat": taken.get(r, -1), "choose": offered.get(r)}
             for r in sorted({*offered, *taken})]
+
+
+# --- the city map ---------------------------------------------------------------------------
+def spirit_seats(view: dict[str, Any] | None) -> frozenset[int]:
+    """Camps whose Servant is in spirit form (public, spec §4): its supply cut."""
+    st = state_of(view)
+    return frozenset(x for x, rec in enumerate(st["camps"]) if not rec["supply_on"]) \
+        if st else frozenset()
+
+
+def map_lines(m: ClientModel, square: int) -> list[str]:
+    """A square's campaign lines for its hover text: spirit form and stray Servants there, and
+    the Masters left there without a Servant (all public)."""
+    st = state_of(m.view)
+    if st is None:
+        return []
+    tr, view = m.tr, m.view or {}
+    lines = []
+    for x, rec in enumerate(st["camps"]):
+        camp = view["camps"][x]
+        if camp["alive"] and camp["pos"] == square:
+            if rec["stray"]:
+                lines.append(tr("campaign.map.stray", who=m.who(x)))
+            elif not rec["supply_on"]:
+                lines.append(tr("campaign.map.spirit", who=m.who(x)))
+    lines += [tr("campaign.map.vacant", master=tr.master_name(v["master"]))
+              for v in st["vacant"] if v["square"] == square]
+    return lines
+
+
+def vacant_on(view: dict[str, Any] | None, square: int) -> int:
+    """How many Masters stand on `square` without a Servant."""
+    st = state_of(view)
+    return sum(v["square"] == square for v in st["vacant"]) if st else 0

@@ -8,6 +8,7 @@ from collections.abc import Callable
 from typing import TYPE_CHECKING, Any
 
 from ..shared.engine.data import CARD_KINDS
+from ..shared.modules.campaign.data import STANCES
 from .campaign import campaign_data, own_record, stance_name
 
 if TYPE_CHECKING:
@@ -68,8 +69,6 @@ def tile_label(tr: Any, tile: str) -> str:
 def stance_label(m: ClientModel, key: str) -> str:
     """One of the seat's own stances by its (renamed) name."""
     rec = own_record(m)
-    from ..shared.modules.campaign.data import STANCES
-
     if rec is None or key not in STANCES:
         return m.tr(f"campaign.stance.{key}")
     return stance_name(m.tr, rec["stances"][STANCES.index(key)], key)

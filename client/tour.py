@@ -223,6 +223,8 @@ class Tour:
             if name == "campaign_battle":
                 view.click("verb:ChooseStance")
             view.on_mouse_motion(0, 0, 0, 0)
+            if name == "campaign_map":  # the spirit-form camp's square, its hover text
+                self.hover(f"cell:{app.model.camp(1)['pos']}")
             self.shot(name)
         app.model.reset_room()
         app.show("lobby")

@@ -230,6 +230,23 @@ def setting_up() -> Staged:
     return Staged(s, [], extra, "setup")
 
 
+# --- the city map ---------------------------------------------------------------------------
+VACANT_SQUARE = 30
+
+
+def mapped(spirit: bool = True) -> Staged:
+    """The map on day 1 as Caster's seat sees it: Lancer's Servant in spirit form (unless
+    `spirit` is false), Archer's gone stray, a Master left on square VACANT_SQUARE."""
+    s = game()
+    put(s, LANCER, supply_on=not spirit)
+    put(s, ARCHER, stray=True)
+    if spirit:
+        spare = next(x for x in default_ruleset().masters
+                     if x not in {c.master.id for c in s.camps})
+        st.put(s, vacant=(st.VacantMaster(spare, VACANT_SQUARE, 100, 3, st.CampRecord()),))
+    return Staged(s, [], [])
+
+
 # --- a battle -------------------------------------------------------------------------------
 def stance_round() -> Staged:
     """Round 2's round start of Saber's battle with Lancer: Saber may change its stance, and
@@ -287,7 +304,8 @@ SHOTS = (("campaign_sheet", leveled, "camp", "sheet"),
          ("campaign_dossier", informed, "dossier", ""),
          ("campaign_relic", drafting, "day0", ""),
          ("campaign_setup", setting_up, "day0", ""),
-         ("campaign_battle", stance_round, "battle", ""))
+         ("campaign_battle", stance_round, "battle", ""),
+         ("campaign_map", mapped, "game", ""))
 
 
 __all__ = ["CAMPAIGN_CLASSES", "SHOTS", "Staged", "arranging", "bonded", "drafting",

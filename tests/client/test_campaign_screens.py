@@ -518,3 +518,45 @@ def test_the_tour_renders_the_campaign_screens(app: Any, tmp_path: Any) -> None:
     files = Tour(tmp_path, "en", app=app).campaign()
     assert [f.name for f in files] == [f"{s[0]}.png" for s in SHOTS] + ["campaign_lobby.png"]
     assert all(f.stat().st_size > 10000 for f in files)
+
+
+@pytest.mark.parametrize("lang", LANGS)
+def test_the_map_shows_spirit_form_stray_servants_and_vacant_masters_to_everyone(
+        app: Any, lang: str) -> None:
+    """Spec §4: spirit form, the stray state and vacant Masters (id, square) are public: a
+    pale ring on a spirit-form camp's token, a mark for a Master left on its square, and each
+    in the square's hover text, for a rival's seat too."""
+    from grailwar.client import theme as th
+    from grailwar.client.tour_campaign import VACANT_SQUARE, mapped
+    from test_colossus_screens import box, count
+
+    app.set_lang(lang)
+    staged = mapped()
+    spare = st.state(staged.state).vacant[0].master
+    show(app, staged, "game", seat=CASTER)
+    tr, m, view = app.tr, app.model, app.current
+    lancer = view.region_by_id(f"cell:{m.camp(LANCER)['pos']}")
+    assert tr("campaign.map.spirit", who=m.who(LANCER)) in lancer.help
+    archer = view.region_by_id(f"cell:{m.camp(ARCHER)['pos']}")
+    assert tr("campaign.map.stray", who=m.who(ARCHER)) in archer.help
+    vacant = view.region_by_id(f"cell:{VACANT_SQUARE}")
+    assert tr("campaign.map.vacant", master=tr.master_name(spare)) in vacant.help
+    image = render(app, "game")
+    show(app, mapped(spirit=False), "game", seat=CASTER)  # Lancer supplied, no Master left
+    plain = render(app, "game")
+    assert count(image, box(lancer), th.SKY) > count(plain, box(lancer), th.SKY) + 30
+    assert count(image, box(vacant), th.INK_SOFT) > count(plain, box(vacant), th.INK_SOFT) + 20
+    assert tr("campaign.map.spirit", who=m.who(LANCER)) not in \
+        app.current.region_by_id(f"cell:{m.camp(LANCER)['pos']}").help
+
+
+def test_a_level_gained_is_a_notice_for_its_own_seat_only() -> None:
+    m = model(leveled(), "ko")
+    m.notices.clear()
+    gained = {"type": "LevelGained", "seat": SABER, "level": 4}
+    m.handle({"t": "events", "events": [gained], "log": []}, now=5.0)
+    assert [n.text for n in m.notices] == [m.tr("campaign.event.LevelGained", level=4)]
+    other = model(leveled(), "ko", LANCER)
+    other.notices.clear()
+    other.handle({"t": "events", "events": [gained], "log": []}, now=5.0)
+    assert other.notices == []
