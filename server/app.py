@@ -35,6 +35,7 @@ from twisted.logger import Logger
 from .admin import AdminFactory, Operator
 from .lobby import Lobby
 from .protocol import GrailFactory, GrailProtocol
+from .roomstore import LEASE_S, RoomStore, is_postgresql
 from .store import DamagedDatabase, Store
 from .thinking import BOT_WORKERS, BotPool, no_search
 
@@ -134,12 +135,15 @@ class GrailService(Service):
     def __init__(self, reactor: Any, db: str, host: str = "0.0.0.0", port: int = DEFAULT_PORT,
                  tune_gc: bool = True, keep_days: float = KEEP_DAYS,
                  bot_workers: int = BOT_WORKERS, tls: Any = None,
-                 admin_socket: str | None = None, **lobby_options: Any) -> None:
-        """`lobby_options` are the Lobby's limits (max_per_address, max_rooms, max_queued,
-        the timeouts …): its defaults stand for those not given."""
+                 admin_socket: str | None = None, store: str | None = None,
+                 lease_s: float = LEASE_S, **lobby_options: Any) -> None:
+        """`store`: a PostgreSQL URL, in place of the SQLite file `db`; `lease_s`: how long it
+        owns a room without renewing. `lobby_options` are the Lobby's limits (max_per_address,
+        max_rooms, max_queued, the timeouts …): its defaults stand for those not given."""
         self.reactor = reactor
         self.tls = tls  # the TLS options (server/tls.py): this port speaks only TLS; None: TCP
-        self.db = db
+        self.db = store if store and is_postgresql(store) else db
+        self.lease_s = lease_s
         self.host = host
         self.port = port
         self.lobby_options = lobby_options
@@ -151,17 +155,23 @@ class GrailService(Service):
         self.pool: BotPool | None = None
         self.gc_pause = 0.0  # the longest collection since the last heartbeat
         self._gc_began = 0.0
-        self.store: Store | None = None
+        self.store: RoomStore | None = None
         self.lobby: Lobby | None = None
         self.factory: TrackingFactory | None = None
         self.listening: IListeningPort | None = None
         self.heartbeat: task.LoopingCall | None = None
         self.purger: task.LoopingCall | None = None
+        self.leases: task.LoopingCall | None = None
         self._lock = DatabaseLock(db)
 
-    def _open_store(self) -> Store:
+    def _open_store(self) -> RoomStore:
         """Lock, then open the database; an empty file is said loudly (it holds no room), a
-        damaged one refuses to start with the reason."""
+        damaged one refuses to start with the reason. PostgreSQL needs no lock: each room has
+        its lease."""
+        if is_postgresql(self.db):
+            from .pgstore import PgStore
+
+            return PgStore(self.db, deliver=self.reactor.callFromThread, lease_s=self.lease_s)
         if self.db == ":memory:":
             return Store(self.db)
         empty = os.path.exists(self.db) and os.path.getsize(self.db) == 0
@@ -181,7 +191,7 @@ class GrailService(Service):
                      "room; if it had rooms, stop it and restore a backup", db=self.db)
         return store
 
-    def _purge(self, store: Store) -> int:
+    def _purge(self, store: RoomStore) -> int:
         """Closed rooms go (finished games after their retention), one batch per call."""
         return store.purge(self.reactor.seconds(), self.keep, PURGE_BATCH)
 
@@ -215,6 +225,10 @@ class GrailService(Service):
         self.purger = task.LoopingCall(self._purge, store)
         self.purger.clock = self.reactor
         self.purger.start(PURGE_EVERY, now=False)
+        if is_postgresql(self.db):
+            self.leases = task.LoopingCall(self._keep_leases)
+            self.leases.clock = self.reactor
+            self.leases.start(self.lease_s / 3, now=False)
         if self.admin_socket is not None:
             self._listen_admin(Operator(lobby, factory.connected, self.reactor))
         address = self.listening.getHost()
@@ -248,6 +262,29 @@ class GrailService(Service):
         listening.addCallbacks(opened, lambda failure: log.failure(
             "no operator socket at {socket}", failure, socket=self.admin_socket))
 
+    def _keep_leases(self) -> defer.Deferred:
+        """Renew this server's leases (a room whose lease another server took is given up:
+        its players follow it there), then adopt the rooms whose owner died."""
+        renewed = self.store.renew()
+        renewed.addCallback(self._lost_leases)
+        renewed.addCallback(lambda _: self._adopt_ownerless())
+        renewed.addErrback(lambda failure: log.failure("renewing the room leases", failure))
+        return renewed
+
+    def _lost_leases(self, lost: set[int]) -> None:
+        for room_id in sorted(lost):
+            room = self.lobby.rooms.get(room_id)
+            if room is not None:
+                self.lobby.give_up(room, "its lease moved to another server")
+
+    def _adopt_ownerless(self) -> None:
+        for room_id in self.store.ownerless_rooms():
+            if room_id in self.lobby.rooms or room_id in self.lobby.quarantined:
+                continue
+            if self.lobby.adopt_stored(room_id):
+                log.info("room {room} adopted: its server stopped renewing its lease",
+                         room=room_id)
+
     def _gc_watch(self, phase: str, info: dict[str, Any]) -> None:
         if phase == "start":
             self._gc_began = time.perf_counter()
@@ -272,7 +309,7 @@ class GrailService(Service):
         if not self.running:
             return
         super().stopService()
-        for loop in (self.heartbeat, self.purger):
+        for loop in (self.heartbeat, self.purger, self.leases):
             if loop is not None and loop.running:
                 loop.stop()
         if self._gc_watch in gc.callbacks:

@@ -341,7 +341,8 @@ class GrailProtocol(Protocol):
         room = self._in_room()
         ref = msg.get("ref", 0)
         room.act(self, msg["action"], msg["state_id"],
-                 lambda state_id: self.send_now(message("ack", ref=ref, state_id=state_id)))
+                 lambda state_id: self.send_now(message("ack", ref=ref, state_id=state_id)),
+                 lambda err: self.fail(err, ref))
 
     def send_now(self, msg: dict[str, Any]) -> None:
         """Send, and write to the socket at once, as asyncio's transports do: Twisted writes

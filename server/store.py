@@ -32,6 +32,7 @@ from pathlib import Path
 from typing import Any
 
 import msgpack
+from twisted.internet import defer
 
 SCHEMA = """
 CREATE TABLE IF NOT EXISTS rooms (
@@ -344,10 +345,13 @@ class Store(StoreReader):
             "VALUES (?, ?, ?, ?, ?, ?, ?, ?)",
             (room_id, row.seat, row.cls, row.kind, row.name, row.token, row.level, row.servant))
 
-    def append_action(self, room_id: int, seq: int, action: dict[str, Any], source: str) -> None:
-        """Written (and committed) before the action is acknowledged."""
+    def append_action(self, room_id: int, seq: int, action: dict[str, Any],
+                      source: str) -> defer.Deferred:
+        """Committed here, on the caller's thread (a WAL append takes microseconds): the
+        Deferred has fired already, so the acknowledgement goes out in the same call."""
         self._write("INSERT INTO actions (room, seq, action, source) VALUES (?, ?, ?, ?)",
                     (room_id, seq, msgpack.packb(action), source))
+        return defer.succeed(None)
 
     def save_chat(self, room_id: int, line_id: int, entry: dict[str, Any],
                   keep: int | None = None) -> None:
@@ -383,3 +387,12 @@ class Store(StoreReader):
 
     def load_bans(self) -> list[tuple[str, float | None, str]]:
         return list(self.db.execute("SELECT address, until, reason FROM bans"))
+
+    # --- ownership: one server per file (its flock), so every room is always its own -------
+    def claim(self, room_id: int) -> float | None:
+        """Always this server's (0 s without an owner: `resume_clock` moved every timer)."""
+        return 0.0
+
+    def release(self, room_id: int) -> None:
+        """Nothing to give up: no other server shares the file."""
+

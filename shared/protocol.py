@@ -56,6 +56,8 @@ ERRORS = {
                   "player holds",
     "too_slow": "the client did not read what the server sent (the connection is closed)",
     "timeout": "no hello, or no message at all, in time (the connection is closed)",
+    "not_saved": "the server's database did not take the action: it did not happen, and the "
+                 "room is reloaded from its log (resume the seat)",
     "internal_error": "the server failed on this message (it is logged); the room goes on",
 }
 
