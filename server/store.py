@@ -163,6 +163,14 @@ class StoreReader:
     def load_rooms(self) -> list[RoomRow]:
         return [self.load_room(rid) for rid in self.open_room_ids()]
 
+    def next_room_id(self) -> int:
+        """Never an id used before, not even one whose room was purged (a player's stored seat
+        in a purged room must get `room_not_found`, not another room)."""
+        row = self.db.execute(
+            "SELECT MAX(COALESCE((SELECT MAX(id) FROM rooms), 0), "
+            "COALESCE((SELECT value FROM meta WHERE key = 'last_room'), 0)) + 1").fetchone()
+        return int(row[0])
+
 
 class Checkpointer(threading.Thread):
     """Copies the WAL into the database file every `every` seconds, on its own connection.
@@ -285,14 +293,6 @@ class Store(StoreReader):
             self.db.execute("INSERT OR REPLACE INTO meta (key, value) VALUES ('alive', ?)",
                             (now,))
         return downtime
-
-    def next_room_id(self) -> int:
-        """Never an id used before, not even one whose room was purged (a player's stored seat
-        in a purged room must get `room_not_found`, not another room)."""
-        row = self.db.execute(
-            "SELECT MAX(COALESCE((SELECT MAX(id) FROM rooms), 0), "
-            "COALESCE((SELECT value FROM meta WHERE key = 'last_room'), 0)) + 1").fetchone()
-        return int(row[0])
 
     def create_room(self, room_id: int, name: str, options: dict[str, Any],
                     password: str | None, seed: int) -> None:

@@ -7,14 +7,16 @@ from __future__ import annotations
 
 import threading
 import time
+from pathlib import Path
 from typing import Any
 
 import psycopg
 import pytest
+from grailwar.cli.main import main
 from grailwar.server.lobby import Lobby
 from grailwar.server.pgstore import PgStore
 from grailwar.server.room import Room
-from grailwar.server.store import SeatRow
+from grailwar.server.store import SeatRow, Store
 from grailwar.shared.engine import default_action
 from grailwar.shared.protocol import ProtocolError
 from server_kit import FakeMember
@@ -247,3 +249,39 @@ def test_a_lobby_gives_up_a_refused_room_and_claims_it_back_from_its_log(pg_url:
         lobby.stop()
     finally:
         store.close()
+
+
+def test_db_migrate_moves_a_sqlite_server_into_postgresql(tmp_path: Path, pg_url: str,
+                                                          capsys: pytest.CaptureFixture) -> None:
+    """`grailwar db migrate`: every room (with its actions, seats, chat and timers), the bans
+    and the message of the day; a PostgreSQL lobby then runs the room on from where it was,
+    the seat resumes with its token, new ids come after the moved ones; a second migration
+    into the same database is refused with the ids named."""
+    db = tmp_path / "rooms.db"
+    sqlite = Store(db)
+    room, member, _acks = played(sqlite, 3)
+    room.chat(member, "good luck", "room")
+    token = member.of("joined")[0]["token"]
+    sqlite.save_ban("10.0.0.9", None, "spam")
+    sqlite.save_motd("welcome")
+    sqlite.mark_alive(room.clock.seconds())
+    room.stop()
+    sqlite.close()
+    assert main(["db", "migrate", str(db), pg_url]) == 0
+    assert "1 room(s) moved" in capsys.readouterr().out
+    store = PgStore(pg_url)
+    try:
+        assert store.motd() == "welcome" and store.load_bans() == [("10.0.0.9", None, "spam")]
+        lobby = Lobby(Clock(), store)
+        lobby.restore()
+        back = lobby.room(3)
+        assert back.actions == room.actions and back.state.version == room.state.version
+        assert [s.token for s in back.seats] == [s.token for s in room.seats]
+        assert [line.msg["text"] for line in back.chat_log.lines] == ["good luck"]
+        assert back.resume(FakeMember("Rin"), token) == 0
+        assert lobby.create("new", dict(OPTIONS), None, "10.0.0.1").id == 4
+        lobby.stop()
+    finally:
+        store.close()
+    assert main(["db", "migrate", str(db), pg_url]) == 1
+    assert "room(s) 3 are in the PostgreSQL database already" in capsys.readouterr().err
