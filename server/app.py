@@ -136,14 +136,25 @@ class GrailService(Service):
                  tune_gc: bool = True, keep_days: float = KEEP_DAYS,
                  bot_workers: int = BOT_WORKERS, tls: Any = None,
                  admin_socket: str | None = None, store: str | None = None,
-                 lease_s: float = LEASE_S, **lobby_options: Any) -> None:
+                 lease_s: float = LEASE_S, presence: str | None = None,
+                 public_address: str | None = None, cluster_name: str = "grailwar",
+                 **lobby_options: Any) -> None:
         """`store`: a PostgreSQL URL, in place of the SQLite file `db`; `lease_s`: how long it
-        owns a room without renewing. `lobby_options` are the Lobby's limits (max_per_address,
+        owns a room without renewing. `presence`: the cluster's Redis URL, where this server
+        is `public_address` (host:port as clients reach it) among the servers of
+        `cluster_name`. `lobby_options` are the Lobby's limits (max_per_address,
         max_rooms, max_queued, the timeouts …): its defaults stand for those not given."""
         self.reactor = reactor
         self.tls = tls  # the TLS options (server/tls.py): this port speaks only TLS; None: TCP
         self.db = store if store and is_postgresql(store) else db
         self.lease_s = lease_s
+        if presence and not is_postgresql(self.db):
+            raise ValueError("--presence needs --store postgresql://…: the servers of a "
+                             "cluster share their rooms' logs")
+        self.presence_url = presence
+        self.public_address = public_address
+        self.cluster_name = cluster_name
+        self.presence: Any = None
         self.host = host
         self.port = port
         self.lobby_options = lobby_options
@@ -225,10 +236,12 @@ class GrailService(Service):
         self.purger = task.LoopingCall(self._purge, store)
         self.purger.clock = self.reactor
         self.purger.start(PURGE_EVERY, now=False)
+        if self.presence_url:
+            self._join_cluster(lobby)
         if is_postgresql(self.db):
             self.leases = task.LoopingCall(self._keep_leases)
             self.leases.clock = self.reactor
-            self.leases.start(self.lease_s / 3, now=False)
+            self.leases.start(self.lease_s / 3, now=self.presence is not None)
         if self.admin_socket is not None:
             self._listen_admin(Operator(lobby, factory.connected, self.reactor))
         address = self.listening.getHost()
@@ -262,7 +275,36 @@ class GrailService(Service):
         listening.addCallbacks(opened, lambda failure: log.failure(
             "no operator socket at {socket}", failure, socket=self.admin_socket))
 
+    def _join_cluster(self, lobby: Lobby) -> None:
+        from .cluster import Presence
+
+        where = self.listening.getHost()
+        address = self.public_address or f"{where.host}:{where.port}"
+        self.presence = Presence(self.reactor, self.presence_url, address, self.lease_s,
+                                 f"{self.cluster_name}:")
+        lobby.presence = self.presence
+        self.presence.listen()
+        log.info("in the cluster {name} as {address}", name=self.cluster_name, address=address)
+
     def _keep_leases(self) -> defer.Deferred:
+        """In a cluster, stamp this server's presence first: cut off from the directory for a
+        lease time, it gives every room up (the others adopt them) and adopts none."""
+        if self.presence is None:
+            return self._renew_leases()
+        rooms = {room.id: room.summary() for room in self.lobby.rooms.values()}
+        beat = self.presence.beat(rooms)
+        beat.addCallback(lambda _ok: self._renew_leases() if self.presence.healthy
+                         else self._cut_off())
+        return beat
+
+    def _cut_off(self) -> None:
+        if self.lobby.rooms:
+            log.error("cut off from the cluster's directory for {s:g} s: giving up {n} "
+                      "room(s) to the other servers", s=self.lease_s, n=len(self.lobby.rooms))
+        for room in list(self.lobby.rooms.values()):
+            self.lobby.give_up(room, "cut off from the cluster's directory")
+
+    def _renew_leases(self) -> defer.Deferred:
         """Renew this server's leases (a room whose lease another server took is given up:
         its players follow it there), then adopt the rooms whose owner died."""
         renewed = self.store.renew()
@@ -332,6 +374,9 @@ class GrailService(Service):
             yield task.deferLater(self.reactor, 0.1, lambda: None)
         if self.lobby is not None:
             self.lobby.stop()
+        if self.presence is not None:
+            self.presence.stop()
+            self.presence = None
         if self.pool is not None:
             self.pool.stop()
             self.pool = None

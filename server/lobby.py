@@ -4,7 +4,7 @@ from __future__ import annotations
 
 from collections import Counter
 from collections.abc import Callable
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 from twisted.internet.defer import Deferred, maybeDeferred
 from twisted.internet.interfaces import IReactorTime
@@ -17,6 +17,9 @@ from .limits import AddressLimit, PasswordGuard
 from .room import Member, Room
 from .roomstore import RoomStore
 
+if TYPE_CHECKING:
+    from .cluster import Presence
+
 log = Logger()
 MAX_PER_ADDRESS = 16  # connections from one address (a bench or a LAN party behind NAT: raise)
 MAX_ROOMS = 1000
@@ -28,6 +31,15 @@ JOINS_PER_ADDRESS = 20  # create_room + join_room + resume per JOINS_PER seconds
 JOINS_PER = 10.0
 CREATES_PER_ADDRESS = 10  # create_room per CREATES_PER seconds, per address
 CREATES_PER = 60.0
+
+
+class Elsewhere(Exception):
+    """The room (or a new room: `room` 0) belongs on another server of the cluster."""
+
+    def __init__(self, address: str, room: int) -> None:
+        super().__init__(f"room {room} lives on {address}")
+        self.address = address
+        self.room = room
 
 
 class RoomDamaged(Exception):
@@ -77,6 +89,7 @@ class Lobby:
         self.creators: dict[int, str] = {}
         self.bans = Bans(store, clock)
         self.motd = store.motd()  # the operator's message of the day, sent in `welcome`
+        self.presence: Presence | None = None  # the cluster (server/cluster.py), if any
 
     def restore(self) -> None:
         """Bring back every open room of the store this server may own (with PostgreSQL,
@@ -86,9 +99,16 @@ class Lobby:
         for room_id in self.store.open_room_ids():
             self.adopt_stored(room_id)
 
+    @property
+    def may_adopt(self) -> bool:
+        """Alone, always; in a cluster, only while this server reaches the directory."""
+        return self.presence is None or self.presence.healthy
+
     def adopt_stored(self, room_id: int) -> Room | None:
         """Claim a stored room and bring it back; None if another server holds it, or its log
         does not replay (then it is quarantined)."""
+        if not self.may_adopt:
+            return None
         downtime = self.store.claim(room_id)
         if downtime is None:
             return None
@@ -109,6 +129,12 @@ class Lobby:
         room.think, room.defer_views = self.think, self.defer_views
         room.on_lost = self.give_up
         self.rooms[room.id] = room
+        self._announce(room)
+
+    def _announce(self, room: Room, gone: bool = False) -> None:
+        """The cluster's directory hears of a room of this server appearing or going."""
+        if self.presence is not None:
+            self.presence.publish(room.id, None if gone else room.summary())
 
     def give_up(self, room: Room, why: str) -> None:
         """The room stops here, not closed: its store refused an action, or its lease moved to
@@ -123,6 +149,7 @@ class Lobby:
         room.stop()
         del self.rooms[room.id]
         self.store.release(room.id)
+        self._announce(room, gone=True)
         audit("room_moved", room=room.id, why=why)
         self.clock.callLater(0, self._reclaim, room.id)
 
@@ -166,6 +193,7 @@ class Lobby:
         room.stop()
         self.store.close_room(room.id, self.clock.seconds() if over else None)
         del self.rooms[room.id]
+        self._announce(room, gone=True)
         self.creators.pop(room.id, None)
         audit("room_close", room=room.id, why=why)
 
@@ -193,12 +221,19 @@ class Lobby:
             self._close_if_abandoned(room)
 
     def list(self, offset: int = 0) -> tuple[list[dict[str, Any]], int]:
-        """At most MAX_LISTED room summaries from `offset`, and how many rooms there are."""
-        rooms = list(self.rooms.values())[offset:offset + MAX_LISTED]
-        return [room.summary() for room in rooms], len(self.rooms)
+        """At most MAX_LISTED room summaries from `offset`, and how many rooms there are: this
+        server's, then (in a cluster) the other servers' as the directory last said."""
+        summaries = [room.summary() for room in self.rooms.values()]
+        if self.presence is not None:
+            summaries += [s for s in self.presence.listed() if s["id"] not in self.rooms]
+        return summaries[offset:offset + MAX_LISTED], len(summaries)
 
     def create(self, name: str, options: dict[str, Any], password: str | None,
                address: str = "") -> Room:
+        if self.presence is not None:  # a new room goes to the least loaded server
+            target = self.presence.least_loaded(len(self.rooms))
+            if target != self.presence.address:
+                raise Elsewhere(target, 0)
         self.sweep()
         if len(self.rooms) >= self.max_rooms:
             raise ProtocolError("server_full", f"this server holds at most {self.max_rooms} rooms")
@@ -215,6 +250,12 @@ class Lobby:
 
     def room(self, room_id: int) -> Room:
         room = self.rooms.get(room_id)
+        if room is None and self.presence is not None and room_id in self.presence.remote:
+            owner = self.presence.owner_of(room_id)
+            if owner is not None:
+                raise Elsewhere(owner, room_id)
+            raise ProtocolError("room_moving", f"room {room_id}'s server stopped; another "
+                                "server adopts it within seconds: ask again")
         if room is None and room_id in self.quarantined:
             raise ProtocolError("room_quarantined", f"room {room_id}'s log is damaged; the "
                                 "server's operator has been told")

@@ -43,6 +43,12 @@ SETTINGS = (
             "(pip install 'grailwar[cluster]')", "store"),
     Setting("lease-s", float, LEASE_S, "with --store: seconds a server owns a room without "
             "renewing; a dead server's rooms are adopted by another after this", "lease_s"),
+    Setting("presence", str, None, "the cluster's Redis (redis://host:6379/0): several servers "
+            "on one --store share one lobby", "presence"),
+    Setting("public-address", str, None, "with --presence: HOST:PORT at which clients reach "
+            "this server (default: the address it listens on)", "public_address"),
+    Setting("cluster-name", str, "grailwar", "with --presence: the cluster's name, the prefix "
+            "of its keys in Redis (several clusters may share one)", "cluster_name"),
     Setting("max-per-address", int, MAX_PER_ADDRESS, "connections allowed from one address",
             "max_per_address"),
     Setting("max-rooms", int, MAX_ROOMS, "rooms this server holds at most", "max_rooms"),
