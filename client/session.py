@@ -106,7 +106,10 @@ class Session:
 
     def _failed(self, failure: Any) -> None:
         self.proto = None
-        self.following = False
+        if self.following and self.entry is not None:  # the owner died since the directory
+            # said where it was: back to the entry, which asks again once greeted
+            self.retry_call = self.reactor.callLater(RETRY_DELAYS[1], self.connect, *self.entry)
+            return
         if self.reconnecting and not self.closing:
             self._schedule_retry()
             return
