@@ -144,11 +144,18 @@ class Presence:
                 if address in self.live]
 
     def least_loaded(self, mine: int) -> str:
-        """Where a new room goes: the live process with the fewest rooms (this one on a tie)."""
+        """Where a new room goes: the live process with the fewest rooms, if it has at least
+        two fewer than this one (the counts are a beat old: one room more or less is no
+        reason to send a player away). It is counted one room more at once, so that two
+        processes that each think the other emptier send a player back and forth once at
+        most, and a burst of new rooms spreads instead of landing on one process."""
         others = [(count, address) for address, count in self.live.items()
                   if address != self.address]
-        best = min(others, default=(mine, self.address))
-        return best[1] if best[0] < mine else self.address
+        count, best = min(others, default=(mine, self.address))
+        if count > mine - 2:
+            return self.address
+        self.live[best] = count + 1
+        return best
 
     def stop(self) -> None:
         if self.subscriber is not None:
