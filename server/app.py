@@ -16,6 +16,7 @@ from __future__ import annotations
 
 import gc
 import os
+import socket
 import time
 import weakref
 from pathlib import Path
@@ -182,7 +183,8 @@ class GrailService(Service):
         if is_postgresql(self.db):
             from .pgstore import PgStore
 
-            return PgStore(self.db, deliver=self.reactor.callFromThread, lease_s=self.lease_s)
+            return PgStore(self.db, deliver=self.reactor.callFromThread, lease_s=self.lease_s,
+                           owner=self._owner_name())
         if self.db == ":memory:":
             return Store(self.db)
         empty = os.path.exists(self.db) and os.path.getsize(self.db) == 0
@@ -201,6 +203,14 @@ class GrailService(Service):
             log.warn("the database file {db} was EMPTY (0 bytes): this server starts with no "
                      "room; if it had rooms, stop it and restore a backup", db=self.db)
         return store
+
+    def _owner_name(self) -> str | None:
+        """Who holds this server's leases: its address, when it is fixed, so that a server
+        restarted in its own place takes its rooms back at once (the old process is gone:
+        the port was its); otherwise (port 0) a name of its own (pgstore.process_name)."""
+        if self.public_address:
+            return self.public_address
+        return f"{socket.gethostname()}:{self.port}" if self.port else None
 
     def _purge(self, store: RoomStore) -> int:
         """Closed rooms go (finished games after their retention), one batch per call."""

@@ -63,7 +63,8 @@ CREATE TABLE IF NOT EXISTS bans (address TEXT PRIMARY KEY, until DOUBLE PRECISIO
                                  reason TEXT NOT NULL);
 CREATE TABLE IF NOT EXISTS leases (
     room BIGINT PRIMARY KEY, owner TEXT NOT NULL, epoch BIGINT NOT NULL,
-    expires TIMESTAMPTZ NOT NULL
+    expires TIMESTAMPTZ NOT NULL,
+    renewed TIMESTAMPTZ NOT NULL  -- when its owner was last known alive
 );
 CREATE SEQUENCE IF NOT EXISTS room_ids;
 """
@@ -208,7 +209,8 @@ class PgStore:
         rooms at once), close both connections."""
         if self._writer.is_alive():
             owner = self.owner
-            self._write("UPDATE leases SET expires = now() WHERE owner = %s", (owner,))
+            self._write("UPDATE leases SET expires = now(), renewed = now() WHERE owner = %s",
+                        (owner,))
             self._jobs.put(None)
             self._writer.join(timeout=30)
         self._fire()
@@ -351,7 +353,8 @@ class PgStore:
         """Closed, and its lease given up."""
         self._write("UPDATE rooms SET closed = 1, finished = %s WHERE id = %s",
                     (finished, room_id))
-        self._write("UPDATE leases SET expires = now() WHERE room = %s AND owner = %s",
+        self._write("UPDATE leases SET expires = now(), renewed = now() WHERE room = %s AND "
+                    "owner = %s",
                     (room_id, self.owner))
         for kept in (self._deadlines, self.epochs):
             kept.pop(room_id, None)
@@ -399,14 +402,14 @@ class PgStore:
         returns how long the room went without an owner (its timers are moved by that),
         or None if another process holds it."""
         row = self.db.execute(
-            "WITH old AS (SELECT owner, expires FROM leases WHERE room = %(room)s) "
-            "INSERT INTO leases (room, owner, epoch, expires) VALUES (%(room)s, %(owner)s, 1, "
-            "  now() + make_interval(secs => %(lease)s)) "
+            "WITH old AS (SELECT expires, renewed FROM leases WHERE room = %(room)s) "
+            "INSERT INTO leases (room, owner, epoch, expires, renewed) VALUES (%(room)s, "
+            "  %(owner)s, 1, now() + make_interval(secs => %(lease)s), now()) "
             "ON CONFLICT (room) DO UPDATE SET owner = EXCLUDED.owner, "
-            "  epoch = leases.epoch + 1, expires = EXCLUDED.expires "
+            "  epoch = leases.epoch + 1, expires = EXCLUDED.expires, renewed = now() "
             "  WHERE leases.expires <= now() OR leases.owner = EXCLUDED.owner "
-            "RETURNING epoch, (SELECT CASE WHEN owner = %(owner)s THEN 0 ELSE EXTRACT(EPOCH "
-            "  FROM now() - (expires - make_interval(secs => %(lease)s))) END FROM old)",
+            "RETURNING epoch, (SELECT CASE WHEN expires > now() THEN 0 ELSE EXTRACT(EPOCH "
+            "  FROM now() - renewed) END FROM old)",
             {"room": room_id, "owner": self.owner, "lease": self.lease_s}).fetchone()
         if row is None:
             return None
@@ -427,7 +430,8 @@ class PgStore:
 
         def run(cur: psycopg.Cursor) -> set[int]:
             cur.execute(
-                "UPDATE leases l SET expires = now() + make_interval(secs => %s) "
+                "UPDATE leases l SET expires = now() + make_interval(secs => %s), "
+                "renewed = now() "
                 "FROM unnest(%s::bigint[], %s::bigint[]) AS h(room, epoch) "
                 "WHERE l.room = h.room AND l.epoch = h.epoch AND l.owner = %s RETURNING l.room",
                 (self.lease_s, list(held), list(held.values()), self.owner))
@@ -442,8 +446,8 @@ class PgStore:
         epoch = self.epochs.pop(room_id, None)
         self._deadlines.pop(room_id, None)
         if epoch is not None:
-            self._write("UPDATE leases SET expires = now() WHERE room = %s AND owner = %s "
-                        "AND epoch = %s", (room_id, self.owner, epoch))
+            self._write("UPDATE leases SET expires = now(), renewed = now() WHERE room = %s "
+                        "AND owner = %s AND epoch = %s", (room_id, self.owner, epoch))
 
 
 def redact(url: str) -> str:

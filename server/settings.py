@@ -46,7 +46,8 @@ SETTINGS = (
     Setting("presence", str, None, "the cluster's Redis (redis://host:6379/0): several servers "
             "on one --store share one lobby", "presence"),
     Setting("public-address", str, None, "with --presence: HOST:PORT at which clients reach "
-            "this server (default: the address it listens on)", "public_address"),
+            "this server, unique in the cluster (it names the server's room leases; default: "
+            "the address it listens on)", "public_address"),
     Setting("cluster-name", str, "grailwar", "with --presence: the cluster's name, the prefix "
             "of its keys in Redis (several clusters may share one)", "cluster_name"),
     Setting("max-per-address", int, MAX_PER_ADDRESS, "connections allowed from one address",

@@ -7,9 +7,11 @@ failure: CI never passes by skipping them."""
 
 from __future__ import annotations
 
+import importlib
 import os
 import uuid
 from collections.abc import Iterator
+from typing import Any
 from urllib.parse import urlsplit
 
 import pytest
@@ -23,15 +25,20 @@ def missing(service: str, why: str) -> None:
     text = f"{service} is not reachable ({why}); .ci/run starts it"
     if os.environ.get("CI") == "true":
         pytest.fail(f"{text}: under CI the cluster tests must run, not skip")
-    pytest.skip(text)
+    pytest.skip(text, allow_module_level=True)
+
+
+def need(module: str) -> Any:
+    """Import a driver the cluster tests need (the `cluster` extra), or skip/fail as above."""
+    try:
+        return importlib.import_module(module)
+    except ImportError:
+        missing(module, "pip install -e '.[cluster]'")
 
 
 def pg_database() -> Iterator[str]:
     """A new, empty PostgreSQL database's URL; dropped afterwards."""
-    try:
-        import psycopg
-    except ImportError:
-        missing("psycopg", "pip install -e '.[cluster]'")
+    psycopg = need("psycopg")
     try:
         admin = psycopg.connect(PG, autocommit=True, connect_timeout=3)
     except psycopg.Error as err:
@@ -47,10 +54,7 @@ def pg_database() -> Iterator[str]:
 
 def redis_url() -> str:
     """The test Redis, checked reachable; each test keeps its keys under a prefix of its own."""
-    try:
-        import redis
-    except ImportError:
-        missing("redis-py", "pip install -e '.[cluster]'")
+    redis = need("redis")
     try:
         redis.Redis.from_url(REDIS, socket_connect_timeout=3).ping()
     except redis.RedisError as err:

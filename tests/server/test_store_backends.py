@@ -10,18 +10,19 @@ import time
 from pathlib import Path
 from typing import Any
 
-import psycopg
 import pytest
 from grailwar.cli.main import main
 from grailwar.server.lobby import Lobby
-from grailwar.server.pgstore import PgStore
 from grailwar.server.room import Room
 from grailwar.server.store import SeatRow, Store
 from grailwar.shared.engine import default_action
 from grailwar.shared.protocol import ProtocolError
 from server_kit import FakeMember
+from services import need
 from twisted.internet.task import Clock
 
+psycopg = need("psycopg")  # the `cluster` extra: skipped without it (failed in CI)
+PgStore = need("grailwar.server.pgstore").PgStore
 OPTIONS = {"seats": 2, "priority_s": 0}
 
 
@@ -285,3 +286,36 @@ def test_db_migrate_moves_a_sqlite_server_into_postgresql(tmp_path: Path, pg_url
         store.close()
     assert main(["db", "migrate", str(db), pg_url]) == 1
     assert "room(s) 3 are in the PostgreSQL database already" in capsys.readouterr().err
+
+
+def test_an_adopted_room_keeps_the_time_its_timers_had_left(pg_url: str) -> None:
+    """The adopter moves the room's deadlines by the time since its last owner was last known
+    alive (its last renewal), and by nothing when that owner gave the room up cleanly."""
+    dead = PgStore(pg_url, lease_s=0.3)
+    adopter = PgStore(pg_url, lease_s=5)
+    try:
+        lobby = Lobby(Clock(), dead)
+        room = lobby.create("r", dict(OPTIONS), None, "10.0.0.1")
+        room.join_player(FakeMember("Rin"), "saber")
+        room.start()
+        dead.settle()
+        due = {s: d.due for s, d in room.deadlines.items()}
+        assert due
+        room.stop()
+        time.sleep(0.6)  # no renewal: the owner died
+        back = Lobby(Clock(), adopter)
+        back.restore()
+        moved = {s: d.due - due[s] for s, d in back.room(room.id).deadlines.items()}
+        assert moved.keys() == due.keys()
+        assert all(0.55 <= m < 2.0 for m in moved.values()), moved
+        back.stop()
+        adopter.release(room.id)  # a clean handover: no time was lost
+        adopter.settle()
+        again = Lobby(Clock(), dead)
+        again.restore()
+        assert {s: d.due for s, d in again.room(room.id).deadlines.items()} == pytest.approx(
+            {s: due[s] + m for s, m in moved.items()}, abs=0.05)
+        again.stop()
+    finally:
+        dead.close()
+        adopter.close()
