@@ -37,14 +37,22 @@ def run_check(args: argparse.Namespace) -> int:
         return 1
     for room_id, why in damaged:
         print(f"room {room_id}: its log does not replay ({why}): a server quarantines it")
-    print(f"{args.db}: quick_check ok, {len(damaged)} damaged room(s)")
+    from ..server.roomstore import is_postgresql
+
+    checked = "every open room replayed" if is_postgresql(args.db) else "quick_check ok"
+    print(f"{args.db}: {checked}, {len(damaged)} damaged room(s)")
     return 1 if damaged else 0
 
 
 def run_backup(args: argparse.Namespace) -> int:
     from ..server.dbtools import backup
+    from ..server.roomstore import is_postgresql
     from ..server.store import DamagedDatabase
 
+    if is_postgresql(args.db):
+        print("no backup: a PostgreSQL database is backed up with its own tools (pg_dump, "
+              "continuous archiving): docs/deploy.md", file=sys.stderr)
+        return 1
     try:
         pages = backup(args.db, args.out)
     except (DamagedDatabase, FileExistsError) as err:

@@ -319,3 +319,24 @@ def test_an_adopted_room_keeps_the_time_its_timers_had_left(pg_url: str) -> None
     finally:
         dead.close()
         adopter.close()
+
+
+def test_db_check_replays_a_postgresql_database(pg_url: str,
+                                                capsys: pytest.CaptureFixture) -> None:
+    """`grailwar db check postgresql://…` replays every open room: a sound one passes, one
+    whose stored action no longer decodes is named; `db backup` points to PostgreSQL's
+    own tools."""
+    store = PgStore(pg_url)
+    try:
+        played(store, 1)[0].stop()
+        played(store, 2)[0].stop()
+        with psycopg.connect(pg_url, autocommit=True) as other:
+            other.execute("UPDATE actions SET action = '\\xc1' WHERE room = 2 AND seq = "
+                          "(SELECT min(seq) FROM actions WHERE room = 2)")
+    finally:
+        store.close()
+    assert main(["db", "check", pg_url]) == 1
+    out = capsys.readouterr().out
+    assert "room 2: its log does not replay" in out and "room 1" not in out
+    assert main(["db", "backup", pg_url, "/tmp/never-written.db"]) == 1
+    assert "pg_dump" in capsys.readouterr().err
