@@ -19,6 +19,7 @@ the operator's tools, a new room's id) are short and run on a connection of thei
 from __future__ import annotations
 
 import collections
+import functools
 import json
 import os
 import queue
@@ -90,6 +91,22 @@ class _Job:
         self.room = room  # an append's room: once one fails, the room's later ones do too
 
 
+def reconnecting(read: Callable[..., Any]) -> Callable[..., Any]:
+    """A read that meets a connection the database closed (a restart, a failover, an idle
+    timeout: psycopg learns it only then) runs once more on a new one."""
+
+    @functools.wraps(read)
+    def again(store: PgStore, *args: Any, **kwargs: Any) -> Any:
+        try:
+            return read(store, *args, **kwargs)
+        except psycopg.OperationalError:
+            store._db.close()
+            store._db = psycopg.connect(store.url, autocommit=True)
+            return read(store, *args, **kwargs)
+
+    return again
+
+
 class PgStore:
     """The PostgreSQL room log; `deliver` is `reactor.callFromThread` in a server (None: the
     results wait for `settle`, as in the tests)."""
@@ -102,7 +119,7 @@ class PgStore:
         self.lease_s = lease_s
         self.owner = owner or process_name()
         try:
-            self.db = psycopg.connect(url, autocommit=True)
+            self._db = psycopg.connect(url, autocommit=True)
         except psycopg.Error as err:
             raise DamagedDatabase(f"cannot reach the PostgreSQL database {redact(url)}: "
                                   f"{err}".strip()) from None
@@ -215,13 +232,22 @@ class PgStore:
             self._writer.join(timeout=30)
         self._fire()
         self._writer_db.close()
-        self.db.close()
+        self._db.close()
 
     # --- reading ------------------------------------------------------------------------------
+    @property
+    def db(self) -> psycopg.Connection:
+        """The reading connection (autocommit); see `reconnecting`."""
+        if self._db.closed or self._db.broken:
+            self._db = psycopg.connect(self.url, autocommit=True)
+        return self._db
+
+    @reconnecting
     def open_room_ids(self) -> list[int]:
         return [rid for (rid,) in self.db.execute(
             "SELECT id FROM rooms WHERE closed = 0 ORDER BY id")]
 
+    @reconnecting
     def load_room(self, room_id: int) -> RoomRow:
         """One open room as stored; DamagedDatabase if a stored field no longer decodes."""
         try:
@@ -258,12 +284,15 @@ class PgStore:
         row = self.db.execute("SELECT value FROM meta WHERE key = %s", (key,)).fetchone()
         return None if row is None else row[0]
 
+    @reconnecting
     def motd(self) -> str:
         return self._meta("motd") or ""
 
+    @reconnecting
     def load_bans(self) -> list[tuple[str, float | None, str]]:
         return [tuple(r) for r in self.db.execute("SELECT address, until, reason FROM bans")]
 
+    @reconnecting
     def next_room_id(self) -> int:
         """From a sequence: unique across every process of the cluster, never reused."""
         return int(self.db.execute("SELECT nextval('room_ids')").fetchone()[0])
@@ -359,6 +388,7 @@ class PgStore:
         for kept in (self._deadlines, self.epochs):
             kept.pop(room_id, None)
 
+    @reconnecting
     def purge(self, now: float, keep: float, limit: int = 100) -> int:
         """As the SQLite store's: up to `limit` closed rooms, every one that closed without a
         finished game and finished games older than `keep` seconds (0: kept forever)."""
@@ -396,6 +426,7 @@ class PgStore:
         """0: each room's downtime is measured from its own lease when it is claimed."""
         return 0.0
 
+    @reconnecting
     def claim(self, room_id: int) -> float | None:
         """Take the room's lease if nobody holds it (a new room, one whose owner closed or
         died) or this process does (a new epoch: what it queued under the old one is refused):
@@ -417,6 +448,7 @@ class PgStore:
         self._broken.discard(room_id)  # what was queued under the old epoch is fenced off
         return max(0.0, float(row[1])) if row[1] is not None else 0.0
 
+    @reconnecting
     def ownerless_rooms(self) -> list[int]:
         """Open rooms whose lease lapsed (or that never had one): theirs to adopt."""
         return [rid for (rid,) in self.db.execute(

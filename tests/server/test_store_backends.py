@@ -340,3 +340,26 @@ def test_db_check_replays_a_postgresql_database(pg_url: str,
     assert "room 2: its log does not replay" in out and "room 1" not in out
     assert main(["db", "backup", pg_url, "/tmp/never-written.db"]) == 1
     assert "pg_dump" in capsys.readouterr().err
+
+
+def test_a_dropped_database_connection_costs_no_action(pg_url: str) -> None:
+    """PostgreSQL closes both of the store's connections (a restart, a failover of the
+    database): the next append is written on a new connection and acknowledged, and reads
+    open theirs again."""
+    store = PgStore(pg_url)
+    try:
+        room, member, acks = played(store, 1, actions=1)
+        with psycopg.connect(pg_url, autocommit=True) as other:
+            other.execute("SELECT pg_terminate_backend(pid) FROM pg_stat_activity WHERE "
+                          "datname = current_database() AND pid <> pg_backend_pid()")
+        while 0 not in room.state.prompt.seats:
+            room.clock.advance(1)
+            store.settle()
+        room.act(member, default_action(room.state, 0).to_dict(), room.state.version,
+                 acks.append, lambda err: pytest.fail(err.message))
+        store.settle()
+        assert acks[-1] == room.state.version
+        assert len(store.load_room(1).actions) == len(room.actions)
+        room.stop()
+    finally:
+        store.close()
