@@ -17,7 +17,7 @@ from grailwar.server.room import Room
 from grailwar.server.store import SeatRow, Store
 from grailwar.shared.engine import default_action
 from grailwar.shared.protocol import ProtocolError
-from server_kit import FakeMember
+from server_kit import FakeMember, Server
 from services import need
 from twisted.internet.task import Clock
 
@@ -363,3 +363,23 @@ def test_a_dropped_database_connection_costs_no_action(pg_url: str) -> None:
         room.stop()
     finally:
         store.close()
+
+
+def test_over_the_wire_the_ack_then_the_state(any_store: Any) -> None:
+    """The protocol's path on either store: act is answered by its ack (echoing `ref`, with
+    the new state id) and then the seat's new state; with PostgreSQL both wait for the
+    commit."""
+    server = Server(any_store)
+    w = server.wire(name="a")
+    w.send("create_room", name="r", seats=2, priority_s=0)
+    w.send("start")
+    settle(any_store)
+    w.take()
+    w.send("act", action={"type": "DeclareWait", "seat": 0}, state_id=0, ref=77)
+    if isinstance(any_store, PgStore):
+        assert w.take() == []  # not durable yet: nothing said
+    settle(any_store)
+    got = w.take()
+    assert got[0] == {"t": "ack", "ref": 77, "state_id": 1}
+    assert got[-1]["t"] == "state" and got[-1]["state_id"] == 1
+    server.lobby.stop()
