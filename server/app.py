@@ -51,6 +51,7 @@ CLOSE_TIMEOUT = 3.0  # seconds the clients' connections get to close at shutdown
 # ~1% (measured in-process with 200 rooms). Objects are still freed by reference counting.
 GC_THRESHOLDS = (10_000, 10, 10)
 GC_PAUSE_WARNING = 0.1  # seconds: a longer collection is logged
+ADOPT_EVERY = 1.0  # seconds between two looks for rooms whose server died (PostgreSQL)
 KEEP_DAYS = 30.0  # finished games are kept this long after they close (0: forever)
 # Closed rooms purged: at most PURGE_BATCH every PURGE_EVERY seconds (36,000 an hour); a
 # batch of 300-action games takes ~15 ms of the reactor's thread (more, in one go, would be
@@ -174,6 +175,7 @@ class GrailService(Service):
         self.heartbeat: task.LoopingCall | None = None
         self.purger: task.LoopingCall | None = None
         self.leases: task.LoopingCall | None = None
+        self.adopter: task.LoopingCall | None = None
         self._lock = DatabaseLock(db)
 
     def _open_store(self) -> RoomStore:
@@ -252,6 +254,11 @@ class GrailService(Service):
             self.leases = task.LoopingCall(self._keep_leases)
             self.leases.clock = self.reactor
             self.leases.start(self.lease_s / 3, now=self.presence is not None)
+            # a dead server's rooms are looked for more often than leases are renewed: its
+            # players wait the lease time, and at most ADOPT_EVERY more
+            self.adopter = task.LoopingCall(self._adopt_ownerless)
+            self.adopter.clock = self.reactor
+            self.adopter.start(min(ADOPT_EVERY, self.lease_s / 3), now=False)
         if self.admin_socket is not None:
             self._listen_admin(Operator(lobby, factory.connected, self.reactor))
         address = self.listening.getHost()
@@ -316,10 +323,9 @@ class GrailService(Service):
 
     def _renew_leases(self) -> defer.Deferred:
         """Renew this server's leases (a room whose lease another server took is given up:
-        its players follow it there), then adopt the rooms whose owner died."""
+        its players follow it there)."""
         renewed = self.store.renew()
         renewed.addCallback(self._lost_leases)
-        renewed.addCallback(lambda _: self._adopt_ownerless())
         renewed.addErrback(lambda failure: log.failure("renewing the room leases", failure))
         return renewed
 
@@ -330,7 +336,15 @@ class GrailService(Service):
                 self.lobby.give_up(room, "its lease moved to another server")
 
     def _adopt_ownerless(self) -> None:
-        for room_id in self.store.ownerless_rooms():
+        """Adopt the open rooms whose lease lapsed (their server died or gave them up)."""
+        if not self.lobby.may_adopt:
+            return
+        try:
+            ownerless = self.store.ownerless_rooms()
+        except Exception:  # the database is away: the next round tries again
+            log.failure("looking for rooms to adopt")
+            return
+        for room_id in ownerless:
             if room_id in self.lobby.rooms or room_id in self.lobby.quarantined:
                 continue
             if self.lobby.adopt_stored(room_id):
@@ -361,7 +375,7 @@ class GrailService(Service):
         if not self.running:
             return
         super().stopService()
-        for loop in (self.heartbeat, self.purger, self.leases):
+        for loop in (self.heartbeat, self.purger, self.leases, self.adopter):
             if loop is not None and loop.running:
                 loop.stop()
         if self._gc_watch in gc.callbacks:
