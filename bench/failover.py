@@ -113,7 +113,7 @@ def main() -> int:
     with tempfile.TemporaryDirectory(prefix="grailwar-failover-") as tmp, \
             load.bench_database(args.pg) as url:
         nodes = [node(args, url, name, Path(tmp) / f"n{i}.log") for i in range(3)]
-        ports = [int(n.wait_for(load.LISTENING).group(1)) for n in nodes]
+        ports = [int(n.wait_for(load.LISTENING, 60).group(1)) for n in nodes]
         time.sleep(args.lease_s / 2)  # every process has beaten once
         try:
             for kill in range(args.kills):
@@ -137,7 +137,7 @@ def main() -> int:
                 player.sock.close()
                 log = Path(tmp) / f"n{victim}.{kill}.log"
                 nodes[victim] = node(args, url, name, log)
-                ports[victim] = int(nodes[victim].wait_for(load.LISTENING).group(1))
+                ports[victim] = int(nodes[victim].wait_for(load.LISTENING, 60).group(1))
                 time.sleep(args.lease_s / 2)
         finally:
             for n in nodes:

@@ -746,7 +746,7 @@ def measure(args: argparse.Namespace, tmp: Path, db: str, cluster: int = 0) -> d
                          "--bot-workers", str(args.bot_workers))]
     try:
         ports = [args.connect] if args.connect else [
-            int(x.wait_for(LISTENING).group(1)) for x in servers]
+            int(x.wait_for(LISTENING, 60).group(1)) for x in servers]
         if echo is not None:
             echo_port = int(echo.wait_for(ECHO_LISTENING).group(1))
             react(lambda reactor: echo_floor(reactor, echo_port, args.echo_trips, out))

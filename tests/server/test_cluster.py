@@ -47,7 +47,7 @@ class Node:
                 stdin=subprocess.DEVNULL, stdout=subprocess.DEVNULL, stderr=err)
 
     def wait_listening(self) -> None:
-        end = time.monotonic() + 2 * TIMEOUT  # three starting at once on a busy machine
+        end = time.monotonic() + 4 * TIMEOUT  # three starting at once on a busy machine
         while time.monotonic() < end:
             found = LISTENING.search(self.text())
             if found:
