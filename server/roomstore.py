@@ -82,15 +82,3 @@ class RoomStore(Protocol):
 
 def is_postgresql(url: str) -> bool:
     return url.startswith(("postgresql://", "postgres://"))
-
-
-def open_store(where: str, deliver: Any = None) -> RoomStore:
-    """The store a `--store` (or `--db`) names: a PostgreSQL URL, or a SQLite file. `deliver`
-    (the reactor's `callFromThread`) is how PostgreSQL's writer thread hands back its results."""
-    if is_postgresql(where):
-        from .pgstore import PgStore
-
-        return PgStore(where, deliver=deliver)
-    from .store import Store
-
-    return Store(where)
