@@ -176,6 +176,7 @@ class GrailService(Service):
         self.purger: task.LoopingCall | None = None
         self.leases: task.LoopingCall | None = None
         self.adopter: task.LoopingCall | None = None
+        self.beats: task.LoopingCall | None = None
         self._lock = DatabaseLock(db)
 
     def _open_store(self) -> RoomStore:
@@ -250,10 +251,14 @@ class GrailService(Service):
         self.purger.start(PURGE_EVERY, now=False)
         if self.presence_url:
             self._join_cluster(lobby)
+            # the presence beats on a loop of its own: a slow Redis never delays a renewal
+            self.beats = task.LoopingCall(self._beat_presence)
+            self.beats.clock = self.reactor
+            self.beats.start(self.lease_s / 3, now=True)
         if is_postgresql(self.db):
             self.leases = task.LoopingCall(self._keep_leases)
             self.leases.clock = self.reactor
-            self.leases.start(self.lease_s / 3, now=self.presence is not None)
+            self.leases.start(self.lease_s / 3, now=False)
             # a dead server's rooms are looked for more often than leases are renewed: its
             # players wait the lease time, and at most ADOPT_EVERY more
             self.adopter = task.LoopingCall(self._adopt_ownerless)
@@ -303,16 +308,20 @@ class GrailService(Service):
         self.presence.listen()
         log.info("in the cluster {name} as {address}", name=self.cluster_name, address=address)
 
-    def _keep_leases(self) -> defer.Deferred:
-        """In a cluster, stamp this server's presence first: cut off from the directory for a
-        lease time, it gives every room up (the others adopt them) and adopts none."""
-        if self.presence is None:
-            return self._renew_leases()
+    def _beat_presence(self) -> defer.Deferred:
+        """Stamp this server's presence and read the directory; cut off from it for a lease
+        time, the server gives every room up (the others adopt them) and adopts none."""
         rooms = {room.id: room.summary() for room in self.lobby.rooms.values()}
         beat = self.presence.beat(rooms)
-        beat.addCallback(lambda _ok: self._renew_leases() if self.presence.healthy
-                         else self._cut_off())
+        beat.addCallback(lambda _ok: None if self.presence.healthy else self._cut_off())
         return beat
+
+    def _keep_leases(self) -> defer.Deferred | None:
+        """Renew this server's leases, unless it is cut off from the cluster's directory."""
+        if self.presence is not None and not self.presence.healthy:
+            self._cut_off()
+            return None
+        return self._renew_leases()
 
     def _cut_off(self) -> None:
         if self.lobby.rooms:
@@ -375,7 +384,7 @@ class GrailService(Service):
         if not self.running:
             return
         super().stopService()
-        for loop in (self.heartbeat, self.purger, self.leases, self.adopter):
+        for loop in (self.heartbeat, self.purger, self.leases, self.adopter, self.beats):
             if loop is not None and loop.running:
                 loop.stop()
         if self._gc_watch in gc.callbacks:

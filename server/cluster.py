@@ -64,9 +64,13 @@ class Presence:
                                                exception_handler=self._listen_failed)
 
     def _listen_failed(self, err: Exception, pubsub: Any, thread: Any) -> None:
-        """Redis went away: the beats notice too; the subscription comes back with it."""
+        """Redis went away: the subscription stops (said once); the directory is read at
+        every beat meanwhile, and the first beat that reaches Redis again subscribes anew."""
+        thread.stop()
+        pubsub.close()
+        self.subscriber = None
         log.warn("the Redis subscription was lost ({err}); the directory is read at every "
-                 "beat meanwhile", err=str(err))
+                 "beat until Redis is back", err=str(err))
 
     def _published(self, event: dict[str, Any]) -> None:
         self.reactor.callFromThread(self._apply, json.loads(event["data"]))
@@ -123,6 +127,8 @@ class Presence:
         return self._call(work).addCallbacks(self._read, self._failed)
 
     def _read(self, found: tuple[dict[str, int], dict[int, tuple[str, dict[str, Any]]]]) -> bool:
+        if self.subscriber is None:  # Redis is back: so are the published changes
+            self._call(self.listen).addErrback(self._failed)
         self.live, rooms = found
         self.remote = {room: line for room, line in rooms.items() if line[0] != self.address}
         self.last_ok = self.reactor.seconds()
