@@ -33,6 +33,14 @@ include the client processes' own delays (their CPU share is printed as `client_
     python bench/server_load.py --seconds 400                # until the games end
     python bench/server_load.py --connect 7707 --pid PID     # an already running server
     python bench/server_load.py --modules tactics            # rooms with rules modules on
+    python bench/server_load.py --cluster 2 --json           # SQLite, then 2 servers over
+                                                             # PostgreSQL and Redis
+
+With `--cluster N` the same load runs twice in one run: on the single SQLite server, then on N
+`grailwar serve` processes sharing a new PostgreSQL database (`--pg`, dropped afterwards) and
+one Redis (`--redis`); the client processes talk to the servers in turn and follow the
+servers' redirects (a room lives on the server that owns it). The figures come as `sqlite` and
+`cluster_N`, the servers' CPU and memory summed.
 
 With `--modules` (and `--option MODULE.OPTION=VALUE`) every room is created with those modules;
 `room_modules` lists the modules the server reported for the rooms.
@@ -48,6 +56,7 @@ and goes away, the bots playing on (issue 11 item 2); the figures are the measur
 from __future__ import annotations
 
 import argparse
+import contextlib
 import gc
 import json
 import os
@@ -60,8 +69,10 @@ import subprocess
 import sys
 import tempfile
 import time
+from collections.abc import Iterator
 from pathlib import Path
 from typing import Any
+from urllib.parse import urlsplit
 
 import msgpack
 from grailwar.cli import modules as module_args
@@ -260,7 +271,8 @@ class MeasuredConnection(ServerConnection):
         super().send(msg_name, **fields)
 
     def connectionLost(self, reason: Any = None) -> None:
-        self.player.connected = False
+        if self.player.conn is self:  # not a connection a redirect left
+            self.player.connected = False
 
 
 class BenchPlayer(BotPlayer):
@@ -304,6 +316,10 @@ class BenchPlayer(BotPlayer):
             else:
                 self.conn.send("join_room", room=self.bench.room_ids[self.room_slot])
             return
+        if kind == "redirect":  # a cluster: the room (or a new one) lives on another server
+            self.conn.transport.loseConnection()
+            self.bench.connect(self, msg["port"])
+            return
         if kind == "joined":
             self.room_id = msg["room"]
             if self.owner:
@@ -331,6 +347,11 @@ class BenchPlayer(BotPlayer):
                 stats.errors[msg["code"]] = stats.errors.get(msg["code"], 0) + 1
                 if len(stats.error_samples) < 5 and msg["code"] != "stale_state":
                     stats.error_samples.append(msg)
+            elif not self.started and msg["code"] == "room_not_found" and self.bench.args.cluster:
+                from twisted.internet import reactor  # made on another server of the cluster
+
+                reactor.callLater(0.2, self.conn.send, "join_room",  # an instant ago: the
+                                  room=self.bench.room_ids[self.room_slot])  # directory is behind
             elif not self.started:
                 self.bench.setup_errors.append(msg)
             return  # a refused action: the next state prompts again
@@ -389,12 +410,14 @@ class LoadBench:
         modules, options = module_args.parse(args.modules, args.option)
         self.game = {"modules": list(modules), "options": options} if modules else {}
 
-    def connect(self, player: BenchPlayer) -> None:
+    def connect(self, player: BenchPlayer, port: int | None = None) -> None:
+        """A new player to this worker's server, or (`port`) one that a redirect sends on."""
         from twisted.internet import reactor
 
-        player.seed_index = len(self.players)
-        self.players.append(player)
-        reactor.connectTCP("127.0.0.1", self.port, Connector(player), timeout=30)
+        if port is None:
+            player.seed_index = len(self.players)
+            self.players.append(player)
+        reactor.connectTCP("127.0.0.1", port or self.port, Connector(player), timeout=30)
 
     def room_created(self, slot: int, room_id: int) -> None:
         self.room_ids[slot] = room_id
@@ -503,32 +526,35 @@ def react(main: Any, *extra: Any) -> None:
             raise
 
 
-def run_workers(args: argparse.Namespace, port: int, server: Child,
+def run_workers(args: argparse.Namespace, ports: list[int], servers: list[Child],
                 out: dict[str, Any]) -> None:
-    """Start the client processes, sample the server while they measure, merge their figures."""
+    """Start the client processes (the i-th talking to the i-th port, round the list), sample
+    the servers while they measure, merge their figures."""
     shares = [args.rooms // args.procs + (i < args.rooms % args.procs) for i in range(args.procs)]
     procs, offset = [], 0
-    for share in shares:
+    for n, share in enumerate(shares):
+        port = ports[n % len(ports)]
         cmd = [sys.executable, __file__, "--worker-port", str(port), "--rooms", str(share),
                "--room-offset", str(offset), "--seconds", str(args.seconds),
                "--window", str(args.window), "--follow-up", str(args.follow_up),
                "--battle-think", str(args.battle_think), "--days", str(args.days),
                "--priority-s", str(args.priority_s),
                "--setup-timeout", str(args.setup_timeout), "--modules", args.modules,
+               "--cluster", str(len(ports) if len(ports) > 1 else 0),
                *(f"--option={option}" for option in args.option)]
         procs.append(subprocess.Popen(cmd, stdout=subprocess.PIPE, stdin=subprocess.DEVNULL,
                                       preexec_fn=raise_fd_limit))
         offset += share
     try:
         lines = [p.stdout.readline() for p in procs]  # "measuring" (or EOF if it failed)
-        cpu0, t0, rss = server.cpu_seconds(), time.monotonic(), 0.0
+        cpu0, t0, rss = sum(x.cpu_seconds() for x in servers), time.monotonic(), 0.0
         busy0 = machine_busy_seconds()
         while any(p.poll() is None for p in procs) and time.monotonic() - t0 < args.seconds:
-            rss = max(rss, server.status("VmRSS"))
+            rss = max(rss, sum(x.status("VmRSS") for x in servers))
             time.sleep(1.0)
-        rss = max(rss, server.status("VmRSS"))
+        rss = max(rss, sum(x.status("VmRSS") for x in servers))
         elapsed = time.monotonic() - t0
-        server_cpu = server.cpu_seconds() - cpu0
+        server_cpu = sum(x.cpu_seconds() for x in servers) - cpu0
         machine_cpu = machine_busy_seconds() - busy0
         results = []
         for p, line in zip(procs, lines, strict=True):
@@ -563,7 +589,8 @@ def run_workers(args: argparse.Namespace, port: int, server: Child,
         actions_per_s=round(len(acks) / seconds, 1),
         msgs_per_s=round(sum(r["messages"] for r in results) / seconds, 1),
         server_rss_mb=round(rss, 1),
-        server_hwm_mb=round(server.status("VmHWM"), 1),
+        server_hwm_mb=round(sum(x.status("VmHWM") for x in servers), 1),
+        servers=len(servers),
         server_cpu_pct=round(100 * server_cpu / elapsed, 1),
         # the server's CPU per acknowledged action (all its work: broadcasts, timers, disk)
         server_cpu_ms_per_action=round(1e3 * server_cpu / max(1, len(acks)) * seconds / elapsed,
@@ -643,6 +670,12 @@ def make_parser(doc: str) -> argparse.ArgumentParser:
     parser.add_argument("--abandoned-bot-ms", type=int, default=5000)
     parser.add_argument("--bot-workers", type=int, default=1,
                         help="the server's processes for searching bots")
+    parser.add_argument("--cluster", type=int, default=0, metavar="N",
+                        help="measure the single SQLite server, then N servers over "
+                        "PostgreSQL (--pg) and Redis (--redis), in one run")
+    parser.add_argument("--pg", default="postgresql://postgres@127.0.0.1:5432/postgres",
+                        help="with --cluster: where the bench creates its database")
+    parser.add_argument("--redis", default="redis://127.0.0.1:6379/0")
     parser.add_argument("--json", action="store_true")
     parser.add_argument("--keep-db", help="write the server's database here (default: a temp)")
     parser.add_argument("--connect", type=int, metavar="PORT",
@@ -657,11 +690,13 @@ def make_parser(doc: str) -> argparse.ArgumentParser:
 
 
 def serve(db: str, rooms: int, log: Path, *options: str) -> Child:
-    """`grailwar serve` on a free loopback port, its per-address limits raised for `rooms`
-    rooms of seven players all on 127.0.0.1, and any more of its `options`."""
+    """`grailwar serve` on a free loopback port (`db` a SQLite file or a PostgreSQL URL), its
+    per-address limits raised for `rooms` rooms of seven players all on 127.0.0.1, and any
+    more of its `options`."""
     players = str(7 * rooms + 100)
+    where = ["--store", db] if db.startswith("postgresql://") else ["--db", db]
     return Child([sys.executable, "-m", "grailwar.cli.main", "serve", "--host", "127.0.0.1",
-                  "--port", "0", "--db", db, "--max-per-address", players,
+                  "--port", "0", *where, "--max-per-address", players,
                   "--max-rooms", str(rooms + 10), "--rooms-per-address", str(rooms + 10),
                   "--joins-per-address", players, "--creates-per-address", players, *options],
                  log)
@@ -680,36 +715,75 @@ def main() -> int:
         react(lambda reactor: worker(reactor, args, result))
         print(json.dumps(result), flush=True)
         return 0
-    out: dict[str, Any] = {}
     with tempfile.TemporaryDirectory(prefix="grailwar-load-") as tmp:
-        db = args.keep_db or str(Path(tmp) / "load.db")
-        echo = Child([sys.executable, __file__, "--echo-server"], Path(tmp) / "echo.log")
-        if args.connect:
-            server = Child.attach(args.pid)
-        else:
-            server = serve(db, args.rooms + args.abandoned, Path(tmp) / "server.log",
-                           "--bot-workers", str(args.bot_workers))
-        try:
-            echo_port = int(echo.wait_for(ECHO_LISTENING).group(1))
-            port = args.connect or int(server.wait_for(LISTENING).group(1))
-            react(lambda reactor: echo_floor(reactor, echo_port, args.echo_trips, out))
-            echo.stop()
-            if args.abandoned:
-                out["abandoned_rooms"] = abandon_rooms(port, args.abandoned,
-                                                       args.abandoned_bot_ms)
-            run_workers(args, port, server, out)
-        finally:
-            echo.stop()
-            if not args.connect:
-                stop_server(server, Path(tmp) / "server.log", out)
+        if not args.cluster:
+            out = measure(args, Path(tmp), args.keep_db or str(Path(tmp) / "load.db"))
+        else:  # the single SQLite server, then N servers over PostgreSQL and Redis, one run
+            out = {"sqlite": measure(args, Path(tmp), str(Path(tmp) / "load.db"))}
+            with bench_database(args.pg) as url:
+                out[f"cluster_{args.cluster}"] = measure(args, Path(tmp), url, args.cluster)
     report(out, args.json)
     return 0
 
 
-def stop_server(server: Child, log: Path, out: dict[str, Any]) -> None:
-    """Stop the bench's server; its exit code and the tracebacks it logged go in `out`."""
-    out["server_exit"] = server.stop()
-    out["server_errors_logged"] = log.read_text(errors="replace").count("Traceback")
+def measure(args: argparse.Namespace, tmp: Path, db: str, cluster: int = 0) -> dict[str, Any]:
+    """One measurement: the echo floor, then the load on one server (`db` a SQLite file) or
+    on `cluster` servers sharing the PostgreSQL database `db` and the bench's Redis (then no
+    echo floor: this process's reactor ran for the first measurement's, and runs once)."""
+    out: dict[str, Any] = {}
+    echo = None if cluster else Child([sys.executable, __file__, "--echo-server"],
+                                      tmp / "echo.log")
+    if args.connect:
+        servers = [Child.attach(args.pid)]
+    elif cluster:
+        name = f"bench{os.getpid()}"
+        servers = [serve(db, args.rooms + args.abandoned, tmp / f"server{n}.log",
+                         "--bot-workers", str(args.bot_workers), "--presence", args.redis,
+                         "--cluster-name", name, "--no-admin")
+                   for n in range(cluster)]
+    else:
+        servers = [serve(db, args.rooms + args.abandoned, tmp / "server.log",
+                         "--bot-workers", str(args.bot_workers))]
+    try:
+        ports = [args.connect] if args.connect else [
+            int(x.wait_for(LISTENING, 60).group(1)) for x in servers]
+        if echo is not None:
+            echo_port = int(echo.wait_for(ECHO_LISTENING).group(1))
+            react(lambda reactor: echo_floor(reactor, echo_port, args.echo_trips, out))
+            echo.stop()
+        else:
+            time.sleep(4)  # a beat of each: every server knows the others
+        if args.abandoned:
+            out["abandoned_rooms"] = abandon_rooms(ports[0], args.abandoned,
+                                                   args.abandoned_bot_ms)
+        run_workers(args, ports, servers, out)
+    finally:
+        if echo is not None:
+            echo.stop()
+        if not args.connect:
+            for n, server in enumerate(servers):
+                stop_server(server, server.log, out, f"_{n}" if cluster else "")
+    return out
+
+
+@contextlib.contextmanager
+def bench_database(base: str) -> Iterator[str]:
+    """A new PostgreSQL database for the cluster's run, dropped after it."""
+    import psycopg
+
+    name = f"grailwar_bench_{os.getpid()}"
+    with psycopg.connect(base, autocommit=True) as admin:
+        admin.execute(f"CREATE DATABASE {name}")
+        try:
+            yield urlsplit(base)._replace(path=f"/{name}").geturl()
+        finally:
+            admin.execute(f"DROP DATABASE IF EXISTS {name} WITH (FORCE)")
+
+
+def stop_server(server: Child, log: Path, out: dict[str, Any], suffix: str = "") -> None:
+    """Stop a bench's server; its exit code and the tracebacks it logged go in `out`."""
+    out["server_exit" + suffix] = server.stop()
+    out["server_errors_logged" + suffix] = log.read_text(errors="replace").count("Traceback")
 
 
 def report(out: dict[str, Any], as_json: bool) -> None:

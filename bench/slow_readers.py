@@ -106,7 +106,7 @@ def main() -> int:
                                "--seconds", str(args.seconds),
                                "--setup-timeout", str(args.setup_timeout)],
                               Path(tmp) / "slow.log")
-            load.run_workers(args, port, server, out)
+            load.run_workers(args, [port], [server], out)
         finally:
             if slow is not None:
                 slow.stop()

@@ -48,9 +48,14 @@ def run(args: argparse.Namespace) -> int:
     except BadCertificate as err:
         log.critical("the server could not start: {why}", why=str(err))
         return 1
-    service = GrailService(reactor, args.db, args.host, args.port, tls=tls,
-                           **service_arguments(lambda name: getattr(args, name.replace("-", "_")),
-                                               args.no_admin))
+    try:
+        service = GrailService(reactor, args.db, args.host, args.port, tls=tls,
+                               **service_arguments(lambda name: getattr(args,
+                                                                        name.replace("-", "_")),
+                                                   args.no_admin))
+    except ValueError as err:  # settings that do not go together
+        log.critical("the server could not start: {why}", why=str(err))
+        return 1
     failed: list[bool] = []
 
     def start() -> None:

@@ -56,6 +56,10 @@ class Session:
         self.trust_root: Any = None  # None: the system's CAs (tests give their own)
         self.trust: ServerTrust | None = None  # the last connection's
         self.sent: list[dict[str, Any]] = []  # every message sent (tests, the tour)
+        # A cluster (docs/protocol.md, `redirect`): the address the player gave, to come back
+        # to when the server a redirect led to is lost; `following`: a redirect is on its way.
+        self.entry: tuple[str, int] | None = None
+        self.following = False
 
     # --- connecting -----------------------------------------------------------------------------
     @property
@@ -83,6 +87,8 @@ class Session:
         return wrapClientTLS(self.trust, tcp)
 
     def connect(self, host: str, port: int) -> Deferred:
+        if not self.following and not self.reconnecting:
+            self.entry = (host, port)
         self.host, self.port = host, port
         self.closing = False
         self.model.host = f"{host}:{port}"
@@ -100,6 +106,10 @@ class Session:
 
     def _failed(self, failure: Any) -> None:
         self.proto = None
+        if self.following and self.entry is not None:  # the owner died since the directory
+            # said where it was: back to the entry, which asks again once greeted
+            self.retry_call = self.reactor.callLater(RETRY_DELAYS[1], self.connect, *self.entry)
+            return
         if self.reconnecting and not self.closing:
             self._schedule_retry()
             return
@@ -157,9 +167,11 @@ class Session:
         self.retry_call = self.reactor.callLater(delay, self._retry)
 
     def _retry(self) -> None:
+        """Back to the address the player gave: in a cluster, the server that owned the room
+        may be the one that is gone, and the entry leads to the room's next owner."""
         self.retry_call = None
         if not self.closing:
-            self.connect(self.host, self.port)
+            self.connect(*(self.entry or (self.host, self.port)))
 
     def close(self) -> None:
         """Leave the server on purpose (no reconnecting)."""
@@ -193,6 +205,17 @@ class Session:
             log.failure("handling the server message {kind}", kind=kind)
 
     def _take(self, msg: dict[str, Any], kind: Any) -> None:
+        if kind == "redirect":
+            self._follow(msg)
+            return
+        if kind == "left" and msg.get("reason") == "room_moved":  # the seat stands: take it
+            room, token = self.model.room_id, self.model.token  # back where the room is now
+            self.reactor.callLater(RETRY_DELAYS[0], self.resume, room, token)
+            return
+        if kind == "error" and msg.get("code") == "room_moving" and self.resuming:
+            self.reactor.callLater(RETRY_DELAYS[-2], self.resume, self.model.room_id,
+                                   self.model.token)
+            return
         self.model.handle(msg, time.monotonic())
         if kind == "welcome":
             if self.reconnecting:
@@ -210,6 +233,29 @@ class Session:
             self.model.reset_room()
         for listener in list(self.listeners):
             listener(msg)
+
+    def _follow(self, msg: dict[str, Any]) -> None:
+        """The room lives on another server of the cluster: connect there and ask again, with
+        nothing shown to the player but the address."""
+        request = next((m for m in reversed(self.sent)
+                        if m["t"] in ("create_room", "join_room", "resume")), None)
+        if request is None:
+            return
+        self.following = True
+        if self.proto is not None and self.proto.transport is not None:
+            self.proto.on_lost = None  # the connection a redirect left is no loss
+            self.proto.transport.loseConnection()
+
+        def again() -> None:
+            self.following = False
+            fields = {k: v for k, v in request.items() if k != "t"}
+            if request["t"] == "resume":
+                self.resume(fields["room"], fields["token"])
+            else:
+                self.send(request["t"], **fields)
+
+        self.on_welcome.append(again)
+        self.connect(msg["host"], msg["port"])
 
     def resume(self, room: int, token: str) -> bool:
         """Take a seat back with its token (after a lost connection, or a kept seat on start);

@@ -16,6 +16,7 @@ from __future__ import annotations
 
 import gc
 import os
+import socket
 import time
 import weakref
 from pathlib import Path
@@ -35,6 +36,7 @@ from twisted.logger import Logger
 from .admin import AdminFactory, Operator
 from .lobby import Lobby
 from .protocol import GrailFactory, GrailProtocol
+from .roomstore import LEASE_S, RoomStore, is_postgresql
 from .store import DamagedDatabase, Store
 from .thinking import BOT_WORKERS, BotPool, no_search
 
@@ -49,6 +51,7 @@ CLOSE_TIMEOUT = 3.0  # seconds the clients' connections get to close at shutdown
 # ~1% (measured in-process with 200 rooms). Objects are still freed by reference counting.
 GC_THRESHOLDS = (10_000, 10, 10)
 GC_PAUSE_WARNING = 0.1  # seconds: a longer collection is logged
+ADOPT_EVERY = 1.0  # seconds between two looks for rooms whose server died (PostgreSQL)
 KEEP_DAYS = 30.0  # finished games are kept this long after they close (0: forever)
 # Closed rooms purged: at most PURGE_BATCH every PURGE_EVERY seconds (36,000 an hour); a
 # batch of 300-action games takes ~15 ms of the reactor's thread (more, in one go, would be
@@ -134,12 +137,26 @@ class GrailService(Service):
     def __init__(self, reactor: Any, db: str, host: str = "0.0.0.0", port: int = DEFAULT_PORT,
                  tune_gc: bool = True, keep_days: float = KEEP_DAYS,
                  bot_workers: int = BOT_WORKERS, tls: Any = None,
-                 admin_socket: str | None = None, **lobby_options: Any) -> None:
-        """`lobby_options` are the Lobby's limits (max_per_address, max_rooms, max_queued,
-        the timeouts …): its defaults stand for those not given."""
+                 admin_socket: str | None = None, store: str | None = None,
+                 lease_s: float = LEASE_S, presence: str | None = None,
+                 public_address: str | None = None, cluster_name: str = "grailwar",
+                 **lobby_options: Any) -> None:
+        """`store`: a PostgreSQL URL, in place of the SQLite file `db`; `lease_s`: how long it
+        owns a room without renewing. `presence`: the cluster's Redis URL, where this server
+        is `public_address` (host:port as clients reach it) among the servers of
+        `cluster_name`. `lobby_options` are the Lobby's limits (max_per_address,
+        max_rooms, max_queued, the timeouts …): its defaults stand for those not given."""
         self.reactor = reactor
         self.tls = tls  # the TLS options (server/tls.py): this port speaks only TLS; None: TCP
-        self.db = db
+        self.db = store if store and is_postgresql(store) else db
+        self.lease_s = lease_s
+        if presence and not is_postgresql(self.db):
+            raise ValueError("--presence needs --store postgresql://…: the servers of a "
+                             "cluster share their rooms' logs")
+        self.presence_url = presence
+        self.public_address = public_address
+        self.cluster_name = cluster_name
+        self.presence: Any = None
         self.host = host
         self.port = port
         self.lobby_options = lobby_options
@@ -151,17 +168,25 @@ class GrailService(Service):
         self.pool: BotPool | None = None
         self.gc_pause = 0.0  # the longest collection since the last heartbeat
         self._gc_began = 0.0
-        self.store: Store | None = None
+        self.store: RoomStore | None = None
         self.lobby: Lobby | None = None
         self.factory: TrackingFactory | None = None
         self.listening: IListeningPort | None = None
         self.heartbeat: task.LoopingCall | None = None
         self.purger: task.LoopingCall | None = None
+        self.leases: task.LoopingCall | None = None
+        self.adopter: task.LoopingCall | None = None
         self._lock = DatabaseLock(db)
 
-    def _open_store(self) -> Store:
+    def _open_store(self) -> RoomStore:
         """Lock, then open the database; an empty file is said loudly (it holds no room), a
-        damaged one refuses to start with the reason."""
+        damaged one refuses to start with the reason. PostgreSQL needs no lock: each room has
+        its lease."""
+        if is_postgresql(self.db):
+            from .pgstore import PgStore
+
+            return PgStore(self.db, deliver=self.reactor.callFromThread, lease_s=self.lease_s,
+                           owner=self._owner_name())
         if self.db == ":memory:":
             return Store(self.db)
         empty = os.path.exists(self.db) and os.path.getsize(self.db) == 0
@@ -181,7 +206,15 @@ class GrailService(Service):
                      "room; if it had rooms, stop it and restore a backup", db=self.db)
         return store
 
-    def _purge(self, store: Store) -> int:
+    def _owner_name(self) -> str | None:
+        """Who holds this server's leases: its address, when it is fixed, so that a server
+        restarted in its own place takes its rooms back at once (the old process is gone:
+        the port was its); otherwise (port 0) a name of its own (pgstore.process_name)."""
+        if self.public_address:
+            return self.public_address
+        return f"{socket.gethostname()}:{self.port}" if self.port else None
+
+    def _purge(self, store: RoomStore) -> int:
         """Closed rooms go (finished games after their retention), one batch per call."""
         return store.purge(self.reactor.seconds(), self.keep, PURGE_BATCH)
 
@@ -215,6 +248,17 @@ class GrailService(Service):
         self.purger = task.LoopingCall(self._purge, store)
         self.purger.clock = self.reactor
         self.purger.start(PURGE_EVERY, now=False)
+        if self.presence_url:
+            self._join_cluster(lobby)
+        if is_postgresql(self.db):
+            self.leases = task.LoopingCall(self._keep_leases)
+            self.leases.clock = self.reactor
+            self.leases.start(self.lease_s / 3, now=self.presence is not None)
+            # a dead server's rooms are looked for more often than leases are renewed: its
+            # players wait the lease time, and at most ADOPT_EVERY more
+            self.adopter = task.LoopingCall(self._adopt_ownerless)
+            self.adopter.clock = self.reactor
+            self.adopter.start(min(ADOPT_EVERY, self.lease_s / 3), now=False)
         if self.admin_socket is not None:
             self._listen_admin(Operator(lobby, factory.connected, self.reactor))
         address = self.listening.getHost()
@@ -248,6 +292,65 @@ class GrailService(Service):
         listening.addCallbacks(opened, lambda failure: log.failure(
             "no operator socket at {socket}", failure, socket=self.admin_socket))
 
+    def _join_cluster(self, lobby: Lobby) -> None:
+        from .cluster import Presence
+
+        where = self.listening.getHost()
+        address = self.public_address or f"{where.host}:{where.port}"
+        self.presence = Presence(self.reactor, self.presence_url, address, self.lease_s,
+                                 f"{self.cluster_name}:")
+        lobby.presence = self.presence
+        self.presence.listen()
+        log.info("in the cluster {name} as {address}", name=self.cluster_name, address=address)
+
+    def _keep_leases(self) -> defer.Deferred:
+        """In a cluster, stamp this server's presence first: cut off from the directory for a
+        lease time, it gives every room up (the others adopt them) and adopts none."""
+        if self.presence is None:
+            return self._renew_leases()
+        rooms = {room.id: room.summary() for room in self.lobby.rooms.values()}
+        beat = self.presence.beat(rooms)
+        beat.addCallback(lambda _ok: self._renew_leases() if self.presence.healthy
+                         else self._cut_off())
+        return beat
+
+    def _cut_off(self) -> None:
+        if self.lobby.rooms:
+            log.error("cut off from the cluster's directory for {s:g} s: giving up {n} "
+                      "room(s) to the other servers", s=self.lease_s, n=len(self.lobby.rooms))
+        for room in list(self.lobby.rooms.values()):
+            self.lobby.give_up(room, "cut off from the cluster's directory")
+
+    def _renew_leases(self) -> defer.Deferred:
+        """Renew this server's leases (a room whose lease another server took is given up:
+        its players follow it there)."""
+        renewed = self.store.renew()
+        renewed.addCallback(self._lost_leases)
+        renewed.addErrback(lambda failure: log.failure("renewing the room leases", failure))
+        return renewed
+
+    def _lost_leases(self, lost: set[int]) -> None:
+        for room_id in sorted(lost):
+            room = self.lobby.rooms.get(room_id)
+            if room is not None:
+                self.lobby.give_up(room, "its lease moved to another server")
+
+    def _adopt_ownerless(self) -> None:
+        """Adopt the open rooms whose lease lapsed (their server died or gave them up)."""
+        if not self.lobby.may_adopt:
+            return
+        try:
+            ownerless = self.store.ownerless_rooms()
+        except Exception:  # the database is away: the next round tries again
+            log.failure("looking for rooms to adopt")
+            return
+        for room_id in ownerless:
+            if room_id in self.lobby.rooms or room_id in self.lobby.quarantined:
+                continue
+            if self.lobby.adopt_stored(room_id):
+                log.info("room {room} adopted: its server stopped renewing its lease",
+                         room=room_id)
+
     def _gc_watch(self, phase: str, info: dict[str, Any]) -> None:
         if phase == "start":
             self._gc_began = time.perf_counter()
@@ -272,7 +375,7 @@ class GrailService(Service):
         if not self.running:
             return
         super().stopService()
-        for loop in (self.heartbeat, self.purger):
+        for loop in (self.heartbeat, self.purger, self.leases, self.adopter):
             if loop is not None and loop.running:
                 loop.stop()
         if self._gc_watch in gc.callbacks:
@@ -295,6 +398,9 @@ class GrailService(Service):
             yield task.deferLater(self.reactor, 0.1, lambda: None)
         if self.lobby is not None:
             self.lobby.stop()
+        if self.presence is not None:
+            self.presence.stop()
+            self.presence = None
         if self.pool is not None:
             self.pool.stop()
             self.pool = None

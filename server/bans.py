@@ -8,11 +8,11 @@ from __future__ import annotations
 
 from twisted.internet.interfaces import IReactorTime
 
-from .store import Store
+from .roomstore import RoomStore
 
 
 class Bans:
-    def __init__(self, store: Store, clock: IReactorTime) -> None:
+    def __init__(self, store: RoomStore, clock: IReactorTime) -> None:
         self.store = store
         self.clock = clock
         self.until: dict[str, float | None] = {

@@ -16,7 +16,7 @@ from typing import Any
 
 from ..shared.chatdice import DiceError, parse, roll
 from ..shared.protocol import ProtocolError, message
-from .store import Store
+from .roomstore import RoomStore
 
 MAX_LINES = 2000
 REVEAL = "/reveal"
@@ -45,7 +45,7 @@ class Line:
 
 
 class ChatLog:
-    def __init__(self, room_id: int, store: Store, rng: random.Random | None = None) -> None:
+    def __init__(self, room_id: int, store: RoomStore, rng: random.Random | None = None) -> None:
         self.room_id = room_id
         self.store = store
         self.rng = rng or random.SystemRandom()

@@ -4,7 +4,7 @@ from __future__ import annotations
 
 from collections import Counter
 from collections.abc import Callable
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 from twisted.internet.defer import Deferred, maybeDeferred
 from twisted.internet.interfaces import IReactorTime
@@ -15,7 +15,10 @@ from .audit import audit
 from .bans import Bans
 from .limits import AddressLimit, PasswordGuard
 from .room import Member, Room
-from .store import Store, StoreReader
+from .roomstore import RoomStore
+
+if TYPE_CHECKING:
+    from .cluster import Presence
 
 log = Logger()
 MAX_PER_ADDRESS = 16  # connections from one address (a bench or a LAN party behind NAT: raise)
@@ -30,22 +33,35 @@ CREATES_PER_ADDRESS = 10  # create_room per CREATES_PER seconds, per address
 CREATES_PER = 60.0
 
 
+class Elsewhere(Exception):
+    """The room (or a new room: `room` 0) belongs on another server of the cluster."""
+
+    def __init__(self, address: str, room: int) -> None:
+        super().__init__(f"room {room} lives on {address}")
+        self.address = address
+        self.room = room
+
+
 class RoomDamaged(Exception):
     """A stored room whose log does not replay; the message says why."""
 
 
-def replay_room(reader: StoreReader, room_id: int, clock: IReactorTime, store: Store) -> Room:
-    """One stored room rebuilt (its log replayed, its timers armed on `clock`, writing to
-    `store`); any failure (a field that no longer decodes, an action the engine refuses) is
-    damage: RoomDamaged."""
+def replay_room(reader: RoomStore, room_id: int, clock: IReactorTime, store: RoomStore,
+                downtime: float = 0.0) -> Room:
+    """One stored room rebuilt (its log replayed, its timers armed on `clock` with `downtime`
+    seconds more than they had left, writing to `store`); any failure (a field that no longer
+    decodes, an action the engine refuses) is damage: RoomDamaged."""
     try:
-        return Room.restore(reader.load_room(room_id), clock, store)
+        row = reader.load_room(room_id)
+        row.deadlines = {seat: (kind, due + downtime)
+                         for seat, (kind, due) in row.deadlines.items()}
+        return Room.restore(row, clock, store)
     except Exception as err:
         raise RoomDamaged(f"{type(err).__name__}: {err}") from err
 
 
 class Lobby:
-    def __init__(self, clock: IReactorTime, store: Store, max_rooms: int = MAX_ROOMS,
+    def __init__(self, clock: IReactorTime, store: RoomStore, max_rooms: int = MAX_ROOMS,
                  max_per_address: int = MAX_PER_ADDRESS,
                  rooms_per_address: int = ROOMS_PER_ADDRESS,
                  think: Callable[..., Deferred] = maybeDeferred, max_queued: int = MAX_QUEUED,
@@ -73,26 +89,77 @@ class Lobby:
         self.creators: dict[int, str] = {}
         self.bans = Bans(store, clock)
         self.motd = store.motd()  # the operator's message of the day, sent in `welcome`
+        self.presence: Presence | None = None  # the cluster (server/cluster.py), if any
 
     def restore(self) -> None:
-        """Bring back every open room from the store, its game replayed and timers re-armed.
+        """Bring back every open room of the store this server may own (with PostgreSQL,
+        those whose lease no other live server holds), its game replayed and timers re-armed.
         A room whose log does not replay is quarantined: left as stored (a repaired database
         brings it back at the next start), refused to its players with `room_quarantined`."""
         for room_id in self.store.open_room_ids():
-            try:
-                room = replay_room(self.store, room_id, self.clock, self.store)
-            except RoomDamaged as err:  # one damaged log must not keep the other rooms down
-                self.quarantined[room_id] = str(err)
-                log.error("room {room} is quarantined: its stored log does not replay "
-                          "({why}); it is kept as stored, `grailwar db check` lists it",
-                          room=room_id, why=self.quarantined[room_id])
-                continue
-            self._adopt(room)
+            self.adopt_stored(room_id)
+
+    @property
+    def may_adopt(self) -> bool:
+        """Alone, always; in a cluster, only while this server reaches the directory."""
+        return self.presence is None or self.presence.healthy
+
+    def adopt_stored(self, room_id: int) -> Room | None:
+        """Claim a stored room and bring it back; None if another server holds it, or its log
+        does not replay (then it is quarantined)."""
+        if not self.may_adopt:
+            return None
+        downtime = self.store.claim(room_id)
+        if downtime is None:
+            return None
+        try:
+            room = replay_room(self.store, room_id, self.clock, self.store, downtime)
+        except RoomDamaged as err:  # one damaged log must not keep the other rooms down
+            self.quarantined[room_id] = str(err)
+            self.store.release(room_id)
+            log.error("room {room} is quarantined: its stored log does not replay "
+                      "({why}); it is kept as stored, `grailwar db check` lists it",
+                      room=room_id, why=self.quarantined[room_id])
+            return None
+        self._adopt(room)
+        return room
 
     def _adopt(self, room: Room) -> None:
         """A room created or restored joins the lobby and runs as this server runs rooms."""
         room.think, room.defer_views = self.think, self.defer_views
+        room.on_lost = self.give_up
         self.rooms[room.id] = room
+        self._announce(room)
+
+    def _announce(self, room: Room, gone: bool = False) -> None:
+        """The cluster's directory hears of a room of this server appearing or going."""
+        if self.presence is not None:
+            self.presence.publish(room.id, None if gone else room.summary())
+
+    def give_up(self, room: Room, why: str) -> None:
+        """The room stops here, not closed: its store refused an action, or its lease moved to
+        another server. Its members are let go (`left`, reason `room_moved`: they resume their
+        seats, the client at once) and the room is claimed again from its log at the next
+        turn, by this server if nobody else holds it."""
+        if self.rooms.get(room.id) is not room:
+            return
+        room.lost = room.lost or why
+        for member, _seat in room.members:
+            member.left("room_moved")
+        room.stop()
+        del self.rooms[room.id]
+        self.store.release(room.id)
+        self._announce(room, gone=True)
+        audit("room_moved", room=room.id, why=why)
+        self.clock.callLater(0, self._reclaim, room.id)
+
+    def _reclaim(self, room_id: int) -> None:
+        if room_id in self.rooms:
+            return
+        try:
+            self.adopt_stored(room_id)
+        except Exception:  # the database is away: a later adoption round tries again
+            log.failure("room {room} could not be claimed back", room=room_id)
 
     def connect(self, address: str) -> None:
         if self.addresses[address] >= self.max_per_address:
@@ -126,6 +193,7 @@ class Lobby:
         room.stop()
         self.store.close_room(room.id, self.clock.seconds() if over else None)
         del self.rooms[room.id]
+        self._announce(room, gone=True)
         self.creators.pop(room.id, None)
         audit("room_close", room=room.id, why=why)
 
@@ -153,12 +221,19 @@ class Lobby:
             self._close_if_abandoned(room)
 
     def list(self, offset: int = 0) -> tuple[list[dict[str, Any]], int]:
-        """At most MAX_LISTED room summaries from `offset`, and how many rooms there are."""
-        rooms = list(self.rooms.values())[offset:offset + MAX_LISTED]
-        return [room.summary() for room in rooms], len(self.rooms)
+        """At most MAX_LISTED room summaries from `offset`, and how many rooms there are: this
+        server's, then (in a cluster) the other servers' as the directory last said."""
+        summaries = [room.summary() for room in self.rooms.values()]
+        if self.presence is not None:
+            summaries += [s for s in self.presence.listed() if s["id"] not in self.rooms]
+        return summaries[offset:offset + MAX_LISTED], len(summaries)
 
     def create(self, name: str, options: dict[str, Any], password: str | None,
                address: str = "") -> Room:
+        if self.presence is not None:  # a new room goes to the least loaded server
+            target = self.presence.least_loaded(len(self.rooms))
+            if target != self.presence.address:
+                raise Elsewhere(target, 0)
         self.sweep()
         if len(self.rooms) >= self.max_rooms:
             raise ProtocolError("server_full", f"this server holds at most {self.max_rooms} rooms")
@@ -166,6 +241,7 @@ class Lobby:
             raise ProtocolError("server_full", f"at most {self.rooms_per_address} open rooms "
                                 "created from one address")
         room_id = max(self.store.next_room_id(), max(self.rooms, default=0) + 1)
+        self.store.claim(room_id)
         room = Room.create(room_id, name, options, self.clock, self.store, password)
         self._adopt(room)
         self.creators[room_id] = address
@@ -174,6 +250,12 @@ class Lobby:
 
     def room(self, room_id: int) -> Room:
         room = self.rooms.get(room_id)
+        if room is None and self.presence is not None and room_id in self.presence.remote:
+            owner = self.presence.owner_of(room_id)
+            if owner is not None:
+                raise Elsewhere(owner, room_id)
+            raise ProtocolError("room_moving", f"room {room_id}'s server stopped; another "
+                                "server adopts it within seconds: ask again")
         if room is None and room_id in self.quarantined:
             raise ProtocolError("room_quarantined", f"room {room_id}'s log is damaged; the "
                                 "server's operator has been told")

@@ -27,7 +27,7 @@ from ..shared.protocol import (
 )
 from .audit import audit
 from .limits import RateLimit
-from .lobby import Lobby
+from .lobby import Elsewhere, Lobby
 from .room import Room
 
 log = Logger()
@@ -215,6 +215,9 @@ class GrailProtocol(Protocol):
             getattr(self, "msg_" + spec.name)(msg)
         except ProtocolError as err:
             self.fail(err, ref)
+        except Elsewhere as moved:  # a room of another server of the cluster: go there
+            host, _, port = moved.address.rpartition(":")
+            self.send(message("redirect", host=host, port=int(port), room=moved.room))
         except Exception:  # a server bug must cost this message only, never the room
             log.failure("handling a message")
             self.send(message("error", code="internal_error", message="the server could not "
@@ -341,7 +344,8 @@ class GrailProtocol(Protocol):
         room = self._in_room()
         ref = msg.get("ref", 0)
         room.act(self, msg["action"], msg["state_id"],
-                 lambda state_id: self.send_now(message("ack", ref=ref, state_id=state_id)))
+                 lambda state_id: self.send_now(message("ack", ref=ref, state_id=state_id)),
+                 lambda err: self.fail(err, ref))
 
     def send_now(self, msg: dict[str, Any]) -> None:
         """Send, and write to the socket at once, as asyncio's transports do: Twisted writes

@@ -46,7 +46,8 @@ from .audit import audit
 from .chat import ChatLog, is_reveal
 from .feeds import PublicPart, ViewFeed, wire_form
 from .history import history_messages, seen_history
-from .store import SeatRow, Store
+from .roomstore import AppendRefused, RoomStore
+from .store import SeatRow
 from .thinking import decide, room_bot, searches
 
 log = Logger()
@@ -134,7 +135,7 @@ class Deadline:
 
 class Room:
     def __init__(self, room_id: int, name: str, options: dict[str, Any], clock: IReactorTime,
-                 store: Store, password: str | None = None, seed: int | None = None) -> None:
+                 store: RoomStore, password: str | None = None, seed: int | None = None) -> None:
         self.id = room_id
         self.name = name
         self.options = {k: options.get(k, default) for k, (_lo, _hi, default) in SECONDS.items()}
@@ -171,11 +172,15 @@ class Room:
         self.feeds: dict[Member, ViewFeed] = {}  # what members taking updates were last sent
         self.watching = ViewFeed(None)  # the spectators' (one for all)
         self.common = PublicPart()  # their views' common part
+        # Why the room gave itself up (an action its store refused), and whom it tells: the
+        # lobby, which lets its members go and rebuilds it from the log.
+        self.lost: str | None = None
+        self.on_lost: Callable[[Room, str], None] = lambda room, why: None
 
     # --- persistence ---------------------------------------------------------------------
     @classmethod
     def create(cls, room_id: int, name: str, options: dict[str, Any], clock: IReactorTime,
-               store: Store, password: str | None, seed: int | None = None) -> Room:
+               store: RoomStore, password: str | None, seed: int | None = None) -> Room:
         """A new room, written to the store; its game's seed is random unless given."""
         hashed = hash_secret(password) if password else None
         room = cls(room_id, name, options, clock, store, hashed, seed)
@@ -185,7 +190,7 @@ class Room:
         return room
 
     @classmethod
-    def restore(cls, row: Any, clock: IReactorTime, store: Store) -> Room:
+    def restore(cls, row: Any, clock: IReactorTime, store: RoomStore) -> Room:
         """Rebuild a room from its log: seats, then the game replayed action by action. A room
         stored before rooms had a priority phase has none (its log was played without)."""
         options = {"priority_s": 0, **row.options}
@@ -562,9 +567,11 @@ class Room:
 
     # --- the game ---------------------------------------------------------------------------------
     def act(self, member: Member, data: dict[str, Any], state_id: int,
-            ack: Callable[[int], None]) -> None:
+            ack: Callable[[int], None],
+            refuse: Callable[[ProtocolError], None] | None = None) -> None:
         """A player's action: checked, written to the log, acknowledged with the new state id
-        (`ack`), and only then shown to everyone."""
+        (`ack`) once durable, and only then shown to everyone; `refuse` hears of an action
+        the store did not take (never acknowledged)."""
         if self.state is None:
             raise ProtocolError("game_not_started", "the game has not started")
         index = self.seat_of(member)
@@ -580,7 +587,7 @@ class Room:
             raise ProtocolError("not_your_turn", f"you play seat {index}, not {action.seat}")
         if state_id != self.state.version and not self._same_prompt(index, state_id):
             raise ProtocolError("stale_state", f"state {state_id} is old; now {self.state.version}")
-        self._commit(action, "seat", ack)
+        self._commit(action, "seat", ack, refuse)
 
     def _same_prompt(self, seat: int, state_id: int) -> bool:
         """An action chosen on an older state still stands if the seat has been asked the same
@@ -590,8 +597,13 @@ class Room:
         return deadline is not None and deadline.since <= state_id <= self.state.version
 
     def _commit(self, action: Action, source: str,
-                ack: Callable[[int], None] | None = None) -> None:
-        """Apply, write to the log, then tell everyone. Engine refusals become ProtocolErrors."""
+                ack: Callable[[int], None] | None = None,
+                refuse: Callable[[ProtocolError], None] | None = None) -> None:
+        """Apply, write to the log, then (once the write is durable) acknowledge and tell
+        everyone. Engine refusals become ProtocolErrors. The room's state moves on at once
+        (the next action is checked against it, and written after this one); a write the
+        store refuses is never acknowledged: its player gets `not_saved` and the room gives
+        itself up to be rebuilt from its log (`on_lost`)."""
         try:
             after, events = apply(self.state, action)
         except NotPromptedError as err:
@@ -599,18 +611,40 @@ class Room:
         except RulesError as err:
             raise ProtocolError("illegal_action", str(err)) from err
         data = action.to_dict()
-        self.store.append_action(self.id, after.version, data, source)
+        written = self.store.append_action(self.id, after.version, data, source)
         self.actions.append(data)
         self.history.extend(events)
         self.state = after
+        written.addCallbacks(self._durable, self._not_durable,
+                             (after.version, events, data, action.seat, source, ack), None,
+                             (refuse,), None)
+        written.addErrback(lambda failure: log.failure("room {room}: after an action", failure,
+                                                       room=self.id))
+
+    def _durable(self, _result: Any, version: int, events: list, data: dict[str, Any],
+                 actor: int, source: str, ack: Callable[[int], None] | None) -> None:
+        if self.lost is not None:  # the room was given up meanwhile: none of it happened
+            return
         if ack is not None:
-            ack(after.version)
+            ack(version)
         self._after_change(events)
         if source == "timer":  # the player learns the server answered for it, and how
-            told = message("timed_out", seat=action.seat, action=data)
+            told = message("timed_out", seat=actor, action=data)
             for member, seat in self.members:
-                if seat == action.seat:
+                if seat == actor:
                     member.send(told)
+
+    def _not_durable(self, failure: Failure,
+                     refuse: Callable[[ProtocolError], None] | None) -> None:
+        why = failure.getErrorMessage() if failure.check(AppendRefused) else repr(failure.value)
+        if refuse is not None:
+            refuse(ProtocolError("not_saved", f"your action was not saved ({why}); it did not "
+                                 "happen: the room is reloaded from its log, resume your seat"))
+        if self.lost is None:
+            log.error("room {room}: an action was not saved ({why}); the room is reloaded "
+                      "from its log", room=self.id, why=why)
+            self.lost = why
+            self.on_lost(self, why)
 
     def _after_change(self, events: list) -> None:
         """Timers and bots at once; the views now, or, with `defer_views` (the real server),

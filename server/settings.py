@@ -19,6 +19,7 @@ from .lobby import (
     MAX_ROOMS,
     ROOMS_PER_ADDRESS,
 )
+from .roomstore import LEASE_S
 
 
 @dataclass(frozen=True)
@@ -37,6 +38,18 @@ SETTINGS = (
     Setting("host", str, "0.0.0.0", "address to listen on (0.0.0.0: all)"),
     Setting("port", int, DEFAULT_PORT, "TCP port (0: any free port)"),
     Setting("db", str, "grailwar.db", "SQLite file holding every room's log"),
+    Setting("store", str, None, "a PostgreSQL URL (postgresql://user@host/db) holding every "
+            "room's log in place of the SQLite file: several servers may share it "
+            "(pip install 'grailwar[cluster]')", "store"),
+    Setting("lease-s", float, LEASE_S, "with --store: seconds a server owns a room without "
+            "renewing; a dead server's rooms are adopted by another after this", "lease_s"),
+    Setting("presence", str, None, "the cluster's Redis (redis://host:6379/0): several servers "
+            "on one --store share one lobby", "presence"),
+    Setting("public-address", str, None, "with --presence: HOST:PORT at which clients reach "
+            "this server, unique in the cluster (it names the server's room leases; default: "
+            "the address it listens on)", "public_address"),
+    Setting("cluster-name", str, "grailwar", "with --presence: the cluster's name, the prefix "
+            "of its keys in Redis (several clusters may share one)", "cluster_name"),
     Setting("max-per-address", int, MAX_PER_ADDRESS, "connections allowed from one address",
             "max_per_address"),
     Setting("max-rooms", int, MAX_ROOMS, "rooms this server holds at most", "max_rooms"),

@@ -32,6 +32,7 @@ from pathlib import Path
 from typing import Any
 
 import msgpack
+from twisted.internet import defer
 
 SCHEMA = """
 CREATE TABLE IF NOT EXISTS rooms (
@@ -162,6 +163,14 @@ class StoreReader:
     def load_rooms(self) -> list[RoomRow]:
         return [self.load_room(rid) for rid in self.open_room_ids()]
 
+    def next_room_id(self) -> int:
+        """Never an id used before, not even one whose room was purged (a player's stored seat
+        in a purged room must get `room_not_found`, not another room)."""
+        row = self.db.execute(
+            "SELECT MAX(COALESCE((SELECT MAX(id) FROM rooms), 0), "
+            "COALESCE((SELECT value FROM meta WHERE key = 'last_room'), 0)) + 1").fetchone()
+        return int(row[0])
+
 
 class Checkpointer(threading.Thread):
     """Copies the WAL into the database file every `every` seconds, on its own connection.
@@ -285,14 +294,6 @@ class Store(StoreReader):
                             (now,))
         return downtime
 
-    def next_room_id(self) -> int:
-        """Never an id used before, not even one whose room was purged (a player's stored seat
-        in a purged room must get `room_not_found`, not another room)."""
-        row = self.db.execute(
-            "SELECT MAX(COALESCE((SELECT MAX(id) FROM rooms), 0), "
-            "COALESCE((SELECT value FROM meta WHERE key = 'last_room'), 0)) + 1").fetchone()
-        return int(row[0])
-
     def create_room(self, room_id: int, name: str, options: dict[str, Any],
                     password: str | None, seed: int) -> None:
         self._write("INSERT INTO rooms (id, name, options, password, seed) VALUES "
@@ -344,10 +345,13 @@ class Store(StoreReader):
             "VALUES (?, ?, ?, ?, ?, ?, ?, ?)",
             (room_id, row.seat, row.cls, row.kind, row.name, row.token, row.level, row.servant))
 
-    def append_action(self, room_id: int, seq: int, action: dict[str, Any], source: str) -> None:
-        """Written (and committed) before the action is acknowledged."""
+    def append_action(self, room_id: int, seq: int, action: dict[str, Any],
+                      source: str) -> defer.Deferred:
+        """Committed here, on the caller's thread (a WAL append takes microseconds): the
+        Deferred has fired already, so the acknowledgement goes out in the same call."""
         self._write("INSERT INTO actions (room, seq, action, source) VALUES (?, ?, ?, ?)",
                     (room_id, seq, msgpack.packb(action), source))
+        return defer.succeed(None)
 
     def save_chat(self, room_id: int, line_id: int, entry: dict[str, Any],
                   keep: int | None = None) -> None:
@@ -383,3 +387,12 @@ class Store(StoreReader):
 
     def load_bans(self) -> list[tuple[str, float | None, str]]:
         return list(self.db.execute("SELECT address, until, reason FROM bans"))
+
+    # --- ownership: one server per file (its flock), so every room is always its own -------
+    def claim(self, room_id: int) -> float | None:
+        """Always this server's (0 s without an owner: `resume_clock` moved every timer)."""
+        return 0.0
+
+    def release(self, room_id: int) -> None:
+        """Nothing to give up: no other server shares the file."""
+

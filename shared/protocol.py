@@ -56,6 +56,10 @@ ERRORS = {
                   "player holds",
     "too_slow": "the client did not read what the server sent (the connection is closed)",
     "timeout": "no hello, or no message at all, in time (the connection is closed)",
+    "not_saved": "the server's database did not take the action: it did not happen, and the "
+                 "room is reloaded from its log (resume the seat)",
+    "room_moving": "the room's server stopped; another server adopts it within seconds: ask "
+                   "again",
     "internal_error": "the server failed on this message (it is logged); the room goes on",
 }
 
@@ -300,6 +304,11 @@ _MESSAGES = [
     Message("timed_out", "s2c", {"seat": Field(int), "action": Field(dict)},
             "to the seat's own player: its time ran out and the server played `action` for it"),
     Message("left", "s2c", {"reason": Field(str)}, "you are no longer in the room (kicked …)"),
+    Message("redirect", "s2c", {"host": Field(str, lo=1, hi=255), "port": Field(int, lo=1,
+                                                                               hi=65535),
+                                "room": Field(int, lo=0)},
+            "the room (0: a new room) lives on another server of the cluster: connect there, "
+            "and send the same request again"),
     Message("seat_event", "s2c", {"seat": Field(int), "what": Field(str, choices=SEAT_EVENTS),
                                   "name": Field(str), "seconds": _opt(int, lo=0)},
             "a seat's player dropped (kept `seconds`), a bot took the seat over, the player "

@@ -48,9 +48,10 @@ class Table:
         self.log: list[tuple[float, dict[str, Any], str]] = []
         append = self.store.append_action
 
-        def recorded(room_id: int, seq: int, action: dict[str, Any], source: str) -> None:
-            append(room_id, seq, action, source)
+        def recorded(room_id: int, seq: int, action: dict[str, Any], source: str) -> Any:
+            written = append(room_id, seq, action, source)
             self.log.append((self.clock.seconds(), action, source))
+            return written
 
         self.store.append_action = recorded  # type: ignore[method-assign]
 
@@ -108,7 +109,7 @@ def test_action_is_durable_before_its_ack_and_its_broadcast() -> None:
     t = Table().start()
     order: list[str] = []
     store_append = t.store.append_action
-    t.store.append_action = lambda *a: (order.append("stored"), store_append(*a))  # type: ignore
+    t.store.append_action = lambda *a: (order.append("stored"), store_append(*a))[1]  # type: ignore
     for member in t.members:
         send = member.send
         member.send = lambda msg, send=send: (order.append(msg["t"]), send(msg))  # type: ignore
@@ -532,10 +533,10 @@ def bot_battle(**options: Any) -> list[tuple[float, str, tuple[int, ...] | None]
     seen: list[tuple[float, str, tuple[int, ...] | None]] = []
     append = t.store.append_action
 
-    def recorded(room_id: int, seq: int, action: dict[str, Any], source: str) -> None:
-        append(room_id, seq, action, source)
+    def recorded(room_id: int, seq: int, action: dict[str, Any], source: str) -> Any:
         b = t.room.state.battle
         seen.append((t.clock.seconds(), source, None if b is None else tuple(b.seats)))
+        return append(room_id, seq, action, source)
 
     t.store.append_action = recorded  # type: ignore[method-assign]
     t.start()

@@ -75,6 +75,7 @@ SAMPLES: dict[str, dict[str, Any]] = {
     "warning": {"seat": 3, "seconds": 10},
     "timed_out": {"seat": 1, "action": {"type": "DeclareWait", "seat": 1}},
     "left": {"reason": "kicked"},
+    "redirect": {"host": "10.0.0.2", "port": 7707, "room": 12},
     "seat_event": {"seat": 2, "what": "dropped", "name": "Rin", "seconds": 90},
     "replay": {"replay": {"format": "grailwar-replay-4", "seed": 3, "classes": ["saber", "lancer"],
                           "modules": ["tactics"], "options": {"tactics": {"concentration": True}},
