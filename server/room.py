@@ -709,8 +709,7 @@ class Room:
         if state is None:
             member.send(message("room", room=self.public()))
             return
-        legal = legal_actions(state, seat) if seat is not None and self.paused is None else []
-        deadlines = {str(s): max(0, round(left)) for s, left in self.time_left().items()}
+        legal, deadlines = self._legal(seat), self._deadlines()
         if "updates" in member.features:
             member.send(self._fed(member, seat, joining, legal, deadlines))
         else:
@@ -719,6 +718,15 @@ class Room:
                                 deadlines=deadlines))
         if state.over:
             member.send(message("replay", replay=self.replay()))
+
+    def _legal(self, seat: int | None) -> list[Action]:
+        """The seat's legal actions now (none for a spectator, none while paused)."""
+        if seat is None or self.paused is not None:
+            return []
+        return legal_actions(self.state, seat)
+
+    def _deadlines(self) -> dict[str, int]:
+        return {str(s): max(0, round(left)) for s, left in self.time_left().items()}
 
     def _fed(self, member: Member, seat: int | None, joining: bool, legal: list[Action],
              deadlines: dict[str, int]) -> dict[str, Any]:
@@ -826,12 +834,19 @@ class Room:
         self._arm_timers(restored={s: (kind, now + secs) for s, (kind, secs) in left.items()})
 
     def _notice(self, msg: dict[str, Any]) -> None:
-        """Every member hears of the pause or the resume, then gets the room and its view."""
+        """Every member hears of the pause or the resume, then gets the room, and the state it
+        is at with its legal actions and clocks now (a member taking updates: an update of
+        the same state)."""
         self.flush_views()
         for member, _seat in self.members:
             member.send(msg)
         self.broadcast_room()
-        self._send_views()
+        for member, seat in self.members:
+            feed = self.feeds.get(member)
+            if "updates" in member.features and feed is not None and feed.state is self.state:
+                member.send(feed.again(self._legal(seat), self._deadlines()))
+            else:
+                self._sync(member, seat)
 
     # --- timers ----------------------------------------------------------------------------------
     def _timeout(self, timer: str) -> float:

@@ -150,6 +150,24 @@ def test_a_dropped_player_keeps_its_seat_and_its_grace_starts_at_the_resume() ->
     assert t.room.seats[1].takeover
 
 
+def test_members_taking_updates_get_the_paused_and_resumed_state_as_updates() -> None:
+    """A player and a spectator taking `update`s: the pause brings each an update of the same
+    state with no legal actions and the frozen clocks, the resume one with them back."""
+    t = Table(("saber", "lancer"), humans=2, declare_s=200).start()
+    player, watcher = FakeMember("p1", ("updates",)), FakeMember("w", ("updates",))
+    t.room.resume(player, t.tokens[1])
+    t.room.join_spectator(watcher)
+    t.tick(50)
+    t.room.pause("p0")
+    for member in (player, watcher):
+        assert member.updates[-1]["base"] == member.updates[-1]["state_id"] == t.state.version
+        assert member.last("state")["legal"] == [] and member.last("state")["deadlines"] == {
+            "0": 150, "1": 150}
+    t.room.resume_game("p0")
+    assert player.last("state")["legal"] == [a.to_dict() for a in legal_actions(t.state, 1)]
+    assert watcher.last("state")["deadlines"] == {"0": 150, "1": 150}
+
+
 # --- actions and chat -------------------------------------------------------------------------
 def test_actions_are_refused_with_room_paused_and_chat_goes_on() -> None:
     t = paused_table()
