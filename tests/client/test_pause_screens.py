@@ -158,3 +158,26 @@ def test_screenshots_of_the_paused_game_and_the_continue_prompt(kept: Any, lang:
         assert path.stat().st_size > 20_000, name  # a drawn screen, not a blank one
         if os.environ.get("GRAILWAR_WRITE_SHOTS"):  # the docs' copy, made by the same run
             (SHOTS / lang / f"{name}.png").write_bytes(path.read_bytes())
+
+
+def room_msg(owner_connected: bool, paused: bool) -> dict[str, Any]:
+    return {"t": "room", "room": {"id": 1, "owner": 0, "paused": paused, "started": True,
+                                  "seat_list": [{"seat": 0, "connected": owner_connected},
+                                                {"seat": 1, "connected": True}]}}
+
+
+@pytest.mark.parametrize("seat", [0, 1])
+def test_pause_is_the_owners_and_resume_a_players_while_the_owner_is_away(seat: int) -> None:
+    from grailwar.client.model import ClientModel
+
+    m = ClientModel("en")
+    m.handle({"t": "joined", "room": 1, "seat": seat, "token": "x" * 32, "spectator": False})
+    m.handle(room_msg(True, False))
+    m.handle({"t": "state", "view": {"over": False}, "legal": [], "state_id": 1,
+              "deadlines": {"1": 30}})
+    assert m.may_pause is (seat == 0) and not m.may_resume
+    m.handle(room_msg(True, True))
+    assert not m.may_pause and m.may_resume is (seat == 0)
+    assert m.seconds_left(1, m.state_at + 600) == 30  # frozen
+    m.handle(room_msg(False, True))  # the owner is away: any seated player may resume
+    assert m.may_resume
