@@ -250,3 +250,17 @@ def test_a_paused_room_survives_a_restart_with_the_time_it_had_left(any_store: A
     tick(clock, 1)
     assert again.state.version > versions  # the timer played seat 0's default action
     again.stop()
+
+
+def test_grailwar_admin_pause_and_resume_name_the_room_and_rooms_says_paused() -> None:
+    from grailwar.cli.admin import describe, request_of
+    from grailwar.cli.main import build_parser
+
+    for cmd in ("pause", "resume"):
+        args = build_parser().parse_args(["admin", cmd, "12"])
+        assert request_of(args) == {"cmd": cmd, "room": 12}
+    server = Server()
+    _owner, _player, _watcher, _token, room = table(server)
+    admin = Admin(server, [])
+    admin.ask("pause", room=room)
+    assert f"{room:>6}  Fuyuki  [paused]" in describe("rooms", admin.ask("rooms"))
