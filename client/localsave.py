@@ -60,8 +60,29 @@ class LocalSave:
         """The game is over, or was given up: nothing to continue (the log stays, closed)."""
         self.seat_file.unlink(missing_ok=True)
 
+    def in_use(self) -> bool:
+        """Another `grailwar play` runs on this log (its server holds the file's lock)."""
+        try:
+            import fcntl
+        except ImportError:  # Windows: the server's own check is all there is
+            return False
+        try:
+            fd = os.open(self.db, os.O_RDONLY)
+        except OSError:
+            return False
+        try:
+            fcntl.flock(fd, fcntl.LOCK_EX | fcntl.LOCK_NB)
+        except OSError:
+            return True
+        finally:
+            os.close(fd)  # closing releases a lock taken here
+        return False
+
     def start_afresh(self) -> str:
-        """A new game: the old log and seat go; returns the database path for the server."""
+        """A new game: the old log and seat go; returns the database path for the server.
+        OSError if another `grailwar play` is playing on it (it is left alone)."""
+        if self.in_use():
+            raise OSError(f"another grailwar play is using {self.db}")
         self.forget_seat()
         for suffix in ("", "-wal", "-shm"):
             Path(f"{self.db}{suffix}").unlink(missing_ok=True)

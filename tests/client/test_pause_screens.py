@@ -12,7 +12,7 @@ from pathlib import Path
 from typing import Any
 
 import pytest
-from grailwar.client.localsave import LocalSave
+from grailwar.client.localsave import LocalSave, SavedSeat
 from grailwar.shared.engine import to_text
 from test_local_game import start_local_game
 from test_screens import render
@@ -181,3 +181,24 @@ def test_pause_is_the_owners_and_resume_a_players_while_the_owner_is_away(seat: 
     assert m.seconds_left(1, m.state_at + 600) == 30  # frozen
     m.handle(room_msg(False, True))  # the owner is away: any seated player may resume
     assert m.may_resume
+
+
+def test_a_new_game_never_wipes_the_log_another_client_is_playing_on(tmp_path: Path) -> None:
+    """A second `grailwar play` choosing New game while the first plays: refused, the first's
+    files untouched (the server's lock on the log says it is in use)."""
+    import fcntl
+
+    save = LocalSave(tmp_path)
+    save.start_afresh()
+    save.db.write_bytes(b"the first client's game")
+    save.keep(3, "t" * 32)
+    fd = os.open(save.db, os.O_RDWR)
+    try:
+        fcntl.flock(fd, fcntl.LOCK_EX | fcntl.LOCK_NB)  # as the running server holds it
+        with pytest.raises(OSError, match="another grailwar play"):
+            save.start_afresh()
+        assert save.held() == SavedSeat(3, "t" * 32)
+    finally:
+        os.close(fd)
+    save.start_afresh()
+    assert save.held() is None and not save.db.exists()
