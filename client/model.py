@@ -278,7 +278,8 @@ class ClientModel:
 
     @property
     def is_owner(self) -> bool:
-        return bool(self.room) and self.seat is not None and self.room["owner"] == self.seat
+        return bool(self.room) and self.seat is not None and \
+            self.room.get("owner") == self.seat
 
     @property
     def may_pause(self) -> bool:
@@ -291,7 +292,7 @@ class ClientModel:
         if not self.paused or self.seat is None:
             return False
         owner = next((s for s in self.room.get("seat_list", [])
-                      if s["seat"] == self.room["owner"]), None)
+                      if s.get("seat") == self.room.get("owner")), None)
         return self.is_owner or owner is None or not owner.get("connected")
 
     def _on_error(self, msg: dict[str, Any], now: float) -> None:
