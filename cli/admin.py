@@ -36,6 +36,9 @@ def register(sub: argparse._SubParsersAction) -> None:
     cmds.add_parser("unban", help="lift an address's ban").add_argument("addr")
     cmds.add_parser("close", help="end a room (its members are told)").add_argument(
         "room", type=int)
+    cmds.add_parser("pause", help="pause a room's game (its timers stop; kept until resumed)"
+                    ).add_argument("room", type=int)
+    cmds.add_parser("resume", help="resume a paused game").add_argument("room", type=int)
     cmds.add_parser("motd", help="the message of the day new connections get ('' clears it)"
                     ).add_argument("text")
     p.set_defaults(run=run)
@@ -95,7 +98,8 @@ def duration(seconds: float) -> str:
 
 
 def _room_line(room: dict[str, Any]) -> str:
-    stage = "over" if room["over"] else "started" if room["started"] else "waiting"
+    stage = "over" if room["over"] else "paused" if room.get("paused") else \
+        "started" if room["started"] else "waiting"
     return (f"{room['id']:>6}  {room['name']}  [{stage}]  {room['players']} player(s), "
             f"{room['bots']} bot(s), {room['spectators']} spectator(s), owner "
             f"{room['owner'] or '-'}")

@@ -77,7 +77,8 @@ def run(args: argparse.Namespace, stdin: TextIO = sys.stdin, out: TextIO = sys.s
             for i, action in enumerate(model.legal):
                 print(f"  {i:>3}: {action_line(model, action)}", file=out)
             line = stdin.readline()
-            if not line:
+            if not line:  # Ctrl-D mid-game: how a game is played over several evenings
+                print("\n" + tr("text.not_kept"), file=out)
                 return 0
             try:
                 action = legal[int(line)]

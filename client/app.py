@@ -16,7 +16,7 @@ from pathlib import Path
 from typing import Any
 
 from ..shared.engine.prompts import PROMPTS
-from ..shared.protocol import MAX_LISTED, SUMMONING
+from ..shared.protocol import LEFT_PAUSED, MAX_LISTED, SUMMONING
 from . import config
 from .colossus import raid_of
 from .i18n import Tr
@@ -61,7 +61,9 @@ class GrailApp:
                  host: str | None = None, local: bool = False, bot_delay: float | None = None,
                  export_dir: str | Path | None = None, remember: bool = True,
                  window: Any = None, antialiasing: bool = False,
-                 size: tuple[int, int] | None = None) -> None:
+                 size: tuple[int, int] | None = None, saves: Any = None) -> None:
+        """`saves`: where the local game is kept between runs (a `LocalSave`; by default the
+        user's data folder when the client remembers, else none: a game in memory only)."""
         import arcade
         import pyglet
 
@@ -84,6 +86,11 @@ class GrailApp:
         self.local_mode = local
         self.bot_delay = bot_delay
         self.local: Any = None  # the embedded LocalServer, once started
+        if saves is None and remember:
+            from .localsave import LocalSave
+
+            saves = LocalSave()
+        self.saves = saves
         self.session: Any = None
         self.keeper: Any = None  # the SeatKeeper of a remote server's session
         self.tls = self.settings["tls"]  # remote servers over TLS (the title's switch)
@@ -241,6 +248,32 @@ class GrailApp:
         self.reactor.run()
 
     def request_close(self) -> None:
+        """Closing the window in the middle of a local game asks first (`answer_close`)."""
+        if self.in_local_game():
+            self.ui.extra["close_ask"] = True
+            if self.current is not None:
+                self.current.invalidate()
+            return
+        self.closing = True
+
+    def in_local_game(self) -> bool:
+        m = self.model
+        return self.local is not None and self.saves is not None and m.state is not None \
+            and not m.over and m.seat is not None
+
+    def answer_close(self, choice: str) -> None:
+        """`later`: the game is paused in the embedded server's log and kept, to be continued
+        from the title screen; `quit`: given up; `cancel`: back to the game."""
+        self.ui.extra.pop("close_ask", None)
+        if choice == "cancel":
+            if self.current is not None:
+                self.current.invalidate()
+            return
+        room = self.local.lobby.rooms.get(self.model.room_id) if self.local else None
+        if choice == "later" and room is not None and room.paused is None:
+            room.pause(self.settings["name"].strip())  # written to the file before we go
+        if choice == "quit" and self.saves is not None:
+            self.saves.forget_seat()
         self.closing = True
 
     def quit(self) -> None:
@@ -384,16 +417,8 @@ class GrailApp:
         if not self.check_player_name():
             return False
         self.save_settings()
-        if self.local is None:
-            from .embedded import LocalServer
-
-            try:
-                self.local = LocalServer(self.reactor, bot_delay=self.bot_delay)
-                self.local.start()
-            except Exception as err:  # a port or database problem: say so, never a traceback
-                self.local = None
-                self.model.notify(self.tr("error.local_failed", reason=str(err)))
-                return False
+        if not self.start_local(fresh=True):
+            return False
         cls = cls or self.pending_local_class
         session = self.new_session()
         name = self.settings["name"].strip()
@@ -407,6 +432,59 @@ class GrailApp:
         session.on_welcome.append(create)
         session.connect("127.0.0.1", self.local.port)
         return True
+
+    def start_local(self, fresh: bool) -> bool:
+        """Start (once) the embedded server: on its kept log (`fresh` False: the game to
+        continue), or on a new one; in memory when nothing is kept."""
+        if self.local is not None:
+            return True
+        from .embedded import LocalServer
+
+        try:
+            db = ":memory:" if self.saves is None else \
+                self.saves.start_afresh() if fresh else str(self.saves.db)
+            self.local = LocalServer(self.reactor, db=db, bot_delay=self.bot_delay)
+            self.local.start()
+        except Exception as err:  # a port or database problem: say so, never a traceback
+            self.local = None
+            self.model.notify(self.tr("error.local_failed", reason=str(err)))
+            return False
+        return True
+
+    def saved_local_game(self) -> Any:
+        """The kept local game to offer on the title screen (none once a server runs here)."""
+        return self.saves.held() if self.saves is not None and self.local is None else None
+
+    def continue_local(self) -> bool:
+        """Bring the kept local game back: the embedded server replays its log (a paused game
+        stays paused, its clocks as they were), and our seat is taken back with its token."""
+        held = self.saved_local_game()
+        if held is None or not self.check_player_name() or not self.start_local(fresh=False):
+            return False
+        self.save_settings()
+        session = self.new_session()
+        session.on_welcome.append(lambda: session.send("resume", room=held.room,
+                                                       token=held.token))
+        self.ui.extra["continuing"] = True
+        session.connect("127.0.0.1", self.local.port)
+        return True
+
+    def _keep_local_seat(self, msg: dict[str, Any]) -> None:
+        """The local game's seat is written down as soon as it is ours, forgotten when the
+        game is over or given up (not when a paused game is left: it is continued later)."""
+        kind = msg.get("t")
+        if self.saves is None or self.local is None:
+            return
+        if kind == "joined" and msg.get("token"):
+            self.ui.extra.pop("continuing", None)
+            self.saves.keep(msg["room"], msg["token"])
+        elif (kind == "state" and msg["view"].get("over")) or (
+                kind == "left" and msg.get("reason") != LEFT_PAUSED):
+            self.saves.forget_seat()
+        elif kind == "error" and msg.get("code") in ("bad_token", "room_not_found") and \
+                self.ui.extra.pop("continuing", False):
+            self.saves.forget_seat()  # the kept game is no more: the title offers a new one
+            self.show("title")
 
     def go_lobby(self) -> None:
         if self.session is not None:
@@ -440,6 +518,7 @@ class GrailApp:
         """Choose the screen after a server message."""
         kind = msg.get("t")
         name = getattr(self.current, "name", "")
+        self._keep_local_seat(msg)
         if kind == "rooms" and name not in ("lobby",) and self.model.room_id is None:
             if name != "title":
                 self.show("lobby")

@@ -20,7 +20,7 @@ from ..shared.engine.deduction import candidates
 from ..shared.engine.prompts import PROMPTS
 from ..shared.engine.text import dice_line
 from ..shared.engine.turns import PRIORITY
-from ..shared.protocol import CLOSED_BY_OPERATOR, text_fault
+from ..shared.protocol import CLOSED_BY_OPERATOR, LEFT_PAUSED, text_fault
 from . import campaign, campaign_text, colossus
 from .battle_feed import formula, latest_strike, opposed_targets
 from .chatbook import ChatBook, line_text
@@ -30,7 +30,8 @@ MAX_EVENTS = 3000
 DICE_KINDS = ("dice", "critical", "fumble")
 # The `left` reasons the client explains, each with its catalog key.
 LEFT_TEXTS = {"left": "error.left_left", "kicked": "error.left_kicked",
-              "resumed elsewhere": "error.left_resumed", CLOSED_BY_OPERATOR: "admin.left_closed"}
+              "resumed elsewhere": "error.left_resumed", CLOSED_BY_OPERATOR: "admin.left_closed",
+              LEFT_PAUSED: "error.left_paused"}
 
 # The verbs a rules module adds to the shared prompt records, with the module and the option
 # that switch them on: `PROMPTS` is the same for every game, so a game without the module must
@@ -261,6 +262,39 @@ class ClientModel:
         self._keep_events([event])
         self.notify(self.event_text(event), "info", now)
 
+    def _on_room_paused(self, msg: dict[str, Any], now: float) -> None:
+        self.notify(self.tr("pause.paused_by", name=self.by_name(msg["by"])), "info", now)
+
+    def _on_room_resumed(self, msg: dict[str, Any], now: float) -> None:
+        self.notify(self.tr("pause.resumed_by", name=self.by_name(msg["by"])), "info", now)
+
+    def by_name(self, by: str) -> str:
+        """Who paused or resumed: a player's name, or the server's operator."""
+        return self.tr("pause.operator") if by == "operator" else by
+
+    @property
+    def paused(self) -> bool:
+        return bool(self.room and self.room.get("paused"))
+
+    @property
+    def is_owner(self) -> bool:
+        return bool(self.room) and self.seat is not None and \
+            self.room.get("owner") == self.seat
+
+    @property
+    def may_pause(self) -> bool:
+        """The owner, in a started game not over and not paused (the server checks it too)."""
+        return self.is_owner and self.state is not None and not self.over and not self.paused
+
+    @property
+    def may_resume(self) -> bool:
+        """The owner, or any seated player while the owner's seat has nobody connected."""
+        if not self.paused or self.seat is None:
+            return False
+        owner = next((s for s in self.room.get("seat_list", [])
+                      if s.get("seat") == self.room.get("owner")), None)
+        return self.is_owner or owner is None or not owner.get("connected")
+
     def _on_error(self, msg: dict[str, Any], now: float) -> None:
         if self.chat.refused(msg.get("ref"), self.error_text(msg)):
             return  # the chat pane says it, and the line's text is back in the input
@@ -279,7 +313,8 @@ class ClientModel:
         self.state = None
         key = LEFT_TEXTS.get(reason or "left")
         if key is not None:
-            self.notify(self.tr(key), "info" if reason == "left" else "error", now)
+            self.notify(self.tr(key), "info" if reason in ("left", LEFT_PAUSED) else "error",
+                        now)
 
     def error_text(self, msg: dict[str, Any]) -> str:
         code = msg.get("code", "")
@@ -451,6 +486,8 @@ class ClientModel:
         left = self.state["deadlines"].get(str(seat))
         if left is None:
             return None
+        if self.paused:  # the clocks stand still
+            return max(0, math.ceil(left))
         return max(0, math.ceil(left - (now - self.state_at)))
 
     def my_seconds_left(self, now: float) -> int | None:

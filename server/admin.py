@@ -49,6 +49,8 @@ COMMANDS: dict[str, dict[str, Param]] = {
             "reason": Param((str,), required=False)},
     "unban": {"addr": ADDR},
     "close": {"room": ROOM},
+    "pause": {"room": ROOM},
+    "resume": {"room": ROOM},
     "motd": {"text": Param((str,))},
 }
 
@@ -107,7 +109,7 @@ class Operator:
         for room in self.lobby.rooms.values():
             summary, owner = room.summary(), room.seats[room.owner]
             rooms.append({key: summary[key] for key in (
-                "id", "name", "started", "over", "players", "bots", "spectators")}
+                "id", "name", "started", "over", "paused", "players", "bots", "spectators")}
                 | {"owner": owner.name if owner.kind == "human" else ""})
         return {"rooms": rooms}
 
@@ -134,6 +136,14 @@ class Operator:
 
     def cmd_close(self, room: int) -> dict[str, Any]:
         self.lobby.close(room, CLOSED_BY_OPERATOR)
+        return {}
+
+    def cmd_pause(self, room: int) -> dict[str, Any]:
+        self.lobby.pause(room)
+        return {}
+
+    def cmd_resume(self, room: int) -> dict[str, Any]:
+        self.lobby.resume(room)
         return {}
 
     def cmd_motd(self, text: str) -> dict[str, Any]:

@@ -67,6 +67,15 @@ class ViewFeed:
             self.state = state
         return self.sent
 
+    def again(self, legal: list[Action], deadlines: dict[str, int]) -> dict[str, Any]:
+        """An update from the state the member is at to the same state, with its legal actions
+        and clocks now (a pause or a resume changes them, not the state)."""
+        assert self.state is not None
+        self.legal = legal
+        return message("update", base=self.state.version, state_id=self.state.version,
+                       view={}, camps={}, legal=[wire_form(a) for a in legal],
+                       deadlines=deadlines)
+
     def full(self, deadlines: dict[str, int]) -> dict[str, Any]:
         """The whole `state` the feed is at, for a member joining it."""
         assert self.view is not None and self.state is not None

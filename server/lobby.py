@@ -175,15 +175,19 @@ class Lobby:
             room.disconnect(member)
             self._close_if_abandoned(room)
 
-    def leave(self, member: Member, room: Room) -> None:
-        room.leave(member)
+    def leave(self, member: Member, room: Room) -> str:
+        """The member leaves; returns the `left` reason it is told."""
+        reason = room.leave(member)
         self._close_if_abandoned(room)
+        return reason
 
     def _close_if_abandoned(self, room: Room) -> None:
         """A room nobody will come back to (no member, and no player seat or a finished game)
-        is closed."""
+        is closed. A paused room is kept, empty or not, until it is resumed or the operator
+        closes it."""
         over = room.state is not None and room.state.over
-        if room.empty and (over or not any(s.kind == "human" for s in room.seats)):
+        players = any(s.kind == "human" for s in room.seats)
+        if room.empty and room.paused is None and (over or not players):
             self._close(room, "over" if over else "abandoned")
 
     def _close(self, room: Room, why: str) -> None:
@@ -201,6 +205,16 @@ class Lobby:
         """The operator kicks a seat's player (the owner too); a room left empty closes."""
         room = self.room(room_id)
         room.kick(seat, by="operator")
+        self._close_if_abandoned(room)
+
+    def pause(self, room_id: int) -> None:
+        """The operator pauses a room's game (as its owner could)."""
+        self.room(room_id).pause("operator")
+
+    def resume(self, room_id: int) -> None:
+        """The operator resumes a paused game; one nobody will come back to then closes."""
+        room = self.room(room_id)
+        room.resume_game("operator")
         self._close_if_abandoned(room)
 
     def close(self, room_id: int, reason: str) -> None:

@@ -34,7 +34,7 @@ from twisted.internet.defer import Deferred
 from twisted.python.failure import Failure
 
 from .roomstore import LEASE_S, AppendRefused
-from .store import DamagedDatabase, RoomRow, SeatRow
+from .store import DamagedDatabase, RoomRow, SeatRow, pause_of, pause_text
 
 SCHEMA = """
 CREATE TABLE IF NOT EXISTS rooms (
@@ -68,6 +68,7 @@ CREATE TABLE IF NOT EXISTS leases (
     renewed TIMESTAMPTZ NOT NULL  -- when its owner was last known alive
 );
 CREATE SEQUENCE IF NOT EXISTS room_ids;
+ALTER TABLE rooms ADD COLUMN IF NOT EXISTS paused TEXT;  -- a paused game (issue 13)
 """
 ROOM_TABLES = ("seats", "actions", "deadlines", "chat", "leases")
 BATCH = 256  # writes committed together at most
@@ -259,11 +260,11 @@ class PgStore:
 
     def _load_room(self, room_id: int) -> RoomRow:
         found = self.db.execute(
-            "SELECT name, options, password, seed, started, owner, masters FROM rooms "
+            "SELECT name, options, password, seed, started, owner, masters, paused FROM rooms "
             "WHERE id = %s", (room_id,)).fetchone()
         if found is None:
             raise DamagedDatabase(f"no room {room_id} in {redact(self.url)}")
-        name, options, password, seed, started, owner, masters = found
+        name, options, password, seed, started, owner, masters, paused = found
         seats = [SeatRow(*r) for r in self.db.execute(
             "SELECT seat, cls, kind, name, token, level, servant FROM seats WHERE room = %s "
             "ORDER BY seat", (room_id,))]
@@ -275,7 +276,8 @@ class PgStore:
             "SELECT entry FROM chat WHERE room = %s ORDER BY id", (room_id,))]
         self._deadlines[room_id] = dict(deadlines)
         return RoomRow(room_id, name, json.loads(options), password, seed, bool(started),
-                       owner, json.loads(masters), seats, actions, deadlines, chat)
+                       owner, json.loads(masters), seats, actions, deadlines, chat,
+                       pause_of(paused))
 
     def load_rooms(self) -> list[RoomRow]:
         return [self.load_room(rid) for rid in self.open_room_ids()]
@@ -377,6 +379,10 @@ class PgStore:
 
         self._queue(run)
         self._deadlines[room_id] = dict(deadlines)
+
+    def save_pause(self, room_id: int, left: dict[int, tuple[str, float]] | None) -> None:
+        """The game paused (each prompted seat's timer and seconds left) or running (None)."""
+        self._write("UPDATE rooms SET paused = %s WHERE id = %s", (pause_text(left), room_id))
 
     def close_room(self, room_id: int, finished: float | None = None) -> None:
         """Closed, and its lease given up."""

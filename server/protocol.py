@@ -304,8 +304,7 @@ class GrailProtocol(Protocol):
         room = self._in_room()
         self._audit_seat("leave", room)
         self.room = None
-        self.lobby.leave(self, room)
-        self.send(message("left", reason="left"))
+        self.send(message("left", reason=self.lobby.leave(self, room)))
 
     def msg_choose_class(self, msg: dict[str, Any]) -> None:
         self._in_room().choose_class(self, msg["cls"])
@@ -332,6 +331,16 @@ class GrailProtocol(Protocol):
 
     def msg_start(self, msg: dict[str, Any]) -> None:
         self._owned_room().start()
+
+    def msg_pause_room(self, msg: dict[str, Any]) -> None:
+        self._owned_room().pause(self.name)
+
+    def msg_resume_room(self, msg: dict[str, Any]) -> None:
+        room = self._in_room()
+        if not room.may_resume(self):
+            raise ProtocolError("not_owner", "only the room's owner (or, while the owner is "
+                                "away, a seated player) may resume the game")
+        room.resume_game(self.name)
 
     def msg_chat(self, msg: dict[str, Any]) -> None:
         room = self._in_room()

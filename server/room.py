@@ -41,7 +41,7 @@ from ..shared.engine.modules import fewest_camps, normalize
 from ..shared.engine.prompts import PROMPTS
 from ..shared.engine.text import event_line
 from ..shared.engine.turns import priority_seats
-from ..shared.protocol import SECONDS, ProtocolError, message
+from ..shared.protocol import LEFT_PAUSED, SECONDS, ProtocolError, message
 from .audit import audit
 from .chat import ChatLog, is_reveal
 from .feeds import PublicPart, ViewFeed, wire_form
@@ -179,6 +179,9 @@ class Room:
         # lobby, which lets its members go and rebuilds it from the log.
         self.lost: str | None = None
         self.on_lost: Callable[[Room, str], None] = lambda room, why: None
+        # While the game is paused: each prompted seat's timer kind and the seconds it had
+        # left (None: the game runs). Stored (`save_pause`): a restart keeps the room paused.
+        self.paused: dict[int, tuple[str, float]] | None = None
 
     # --- persistence ---------------------------------------------------------------------
     @classmethod
@@ -210,6 +213,9 @@ class Room:
             for action, _source in row.actions:
                 room.history.extend(play(room.state, from_dict(action)))
                 room.actions.append(action)
+            room.paused = row.paused
+            if room.paused is not None:  # its timers, bots and graces wait for the resume
+                return room
             for seat in room.seats:  # nobody is connected yet: each player's grace starts now
                 if seat.kind == "human":
                     seat.away = clock.callLater(GRACE, room._grace_over, seat.index)
@@ -235,7 +241,7 @@ class Room:
             "bots": sum(1 for s in self.seats if s.kind == "bot"),
             "spectators": len(self.spectators), "started": self.state is not None,
             "over": bool(self.state and self.state.over), "modules": list(self.modules),
-            "summoning": self.options["summoning"],
+            "summoning": self.options["summoning"], "paused": self.paused is not None,
         }
 
     def public(self, seat: int | None = None) -> dict[str, Any]:
@@ -343,25 +349,31 @@ class Room:
         start it opens: the player has left)."""
         index = self.seat_of(member)
         seat = self._release(member)
-        if seat is not None:
+        if seat is not None and self.paused is None:
             seat.away = self.clock.callLater(GRACE, self._grace_over, seat.index)
             self._tell_seat(seat.index, "dropped", seat.name, seconds=round(GRACE))
-        elif index is not None:
+        elif index is not None:  # before the start, or paused: its grace starts at the resume
             self._tell_seat(index, "left", member.name)
         self.broadcast_room()
 
-    def leave(self, member: Member) -> None:
+    def leave(self, member: Member) -> str:
         """A player leaving on purpose: before the start its seat opens; after it the player
-        gives the seat up: a bot plays it for good and the token is void."""
+        gives the seat up: a bot plays it for good and the token is void. In a paused game
+        the seat is kept for its player (the token stays good: it comes back another
+        evening). Returns the `left` reason the member is told."""
         index = self.seat_of(member)
         seat = self._release(member)
         if index is not None:
             self._tell_seat(index, "left", member.name)
+        if seat is not None and self.paused is not None:
+            self.broadcast_room()
+            return LEFT_PAUSED
         if seat is not None:
             seat.kind, seat.token = "bot", None
             self._save_seat(seat)
             self._take_over(seat.index)
         self.broadcast_room()
+        return "left"
 
     def _tell_seat(self, index: int, what: str, name: str, but: Member | None = None,
                    **fields: Any) -> None:
@@ -594,6 +606,9 @@ class Room:
         index = self.seat_of(member)
         if index is None:
             raise ProtocolError("spectator", "spectators cannot act")
+        if self.paused is not None:
+            raise ProtocolError("room_paused", "the game is paused: only chat until it is "
+                                "resumed")
         if not all(isinstance(key, str) for key in data):
             raise ProtocolError("bad_field", "action: every key is a string", "action")
         try:
@@ -668,7 +683,11 @@ class Room:
         at the next reactor turn: the acknowledgement is on its socket already (`send_now`),
         and every change made meanwhile (the other seats' timers, a bot) goes out together
         then: its events in order, and the latest view."""
-        self._arm_timers()
+        if self.paused is None:
+            self._arm_timers()
+        else:  # an action in flight at the pause, durable now: the prompt it opened is frozen
+            self._thaw()
+            self._freeze()
         self._unsent.extend(events)
         if not self.defer_views:
             self._send_views()
@@ -707,9 +726,7 @@ class Room:
         if state is None:
             member.send(message("room", room=self.public()))
             return
-        legal = legal_actions(state, seat) if seat is not None else []
-        now = self.clock.seconds()
-        deadlines = {str(s): max(0, round(d.due - now)) for s, d in self.deadlines.items()}
+        legal, deadlines = self._legal(seat), self._deadlines()
         if "updates" in member.features:
             member.send(self._fed(member, seat, joining, legal, deadlines))
         else:
@@ -718,6 +735,15 @@ class Room:
                                 deadlines=deadlines))
         if state.over:
             member.send(message("replay", replay=self.replay()))
+
+    def _legal(self, seat: int | None) -> list[Action]:
+        """The seat's legal actions now (none for a spectator, none while paused)."""
+        if seat is None or self.paused is not None:
+            return []
+        return legal_actions(self.state, seat)
+
+    def _deadlines(self) -> dict[str, int]:
+        return {str(s): max(0, round(left)) for s, left in self.time_left().items()}
 
     def _fed(self, member: Member, seat: int | None, joining: bool, legal: list[Action],
              deadlines: dict[str, int]) -> dict[str, Any]:
@@ -757,6 +783,87 @@ class Room:
         for member, seat in self.members:
             chosen = seat is not None and self.state is None and self.seats[seat].servant
             member.send(message("room", room=self.public(seat)) if chosen else msg)
+
+    # --- pausing: a campaign spans evenings ---------------------------------------------------
+    def time_left(self) -> dict[int, float]:
+        """Seconds left on each prompted seat's timer (frozen while the game is paused)."""
+        if self.paused is not None:
+            return {seat: left for seat, (_kind, left) in self.paused.items()}
+        now = self.clock.seconds()
+        return {seat: d.due - now for seat, d in self.deadlines.items()}
+
+    def may_resume(self, member: Member) -> bool:
+        """The owner resumes; while the owner is away, any seated player may (a table does
+        not wait for a player who may never come back)."""
+        seat = self.seat_of(member)
+        owner = self.seats[self.owner]
+        return seat is not None and (seat == self.owner or owner.member is None)
+
+    def pause(self, by: str) -> None:
+        """Stop the game: every timer keeps the time it had left, bots and grace periods
+        stop, actions are refused (chat goes on). Written to the store, so a restart keeps the
+        room paused. Pausing is no action of the game: the log and the replay do not change."""
+        if self.state is None:
+            raise ProtocolError("game_not_started", "only a started game can be paused")
+        if self.state.over:
+            raise ProtocolError("game_over", "the game is over")
+        if self.paused is not None:
+            raise ProtocolError("room_paused", "the game is paused already")
+        self._freeze()
+        for call in self.bot_calls.values():
+            if call.active():
+                call.cancel()
+        self.bot_calls.clear()
+        for seat in self.seats:  # a dropped player's grace starts over at the resume
+            if seat.away is not None and seat.away.active():
+                seat.away.cancel()
+            seat.away = None
+        audit("pause", room=self.id, by=by)
+        self._notice(message("room_paused", by=by))
+
+    def resume_game(self, by: str) -> None:
+        """Go on where the pause stopped: each timer with the time it had left; a player
+        not back has its grace period from now."""
+        if self.paused is None:
+            raise ProtocolError("not_paused", "the game is not paused")
+        self._thaw()
+        self.store.save_pause(self.id, None)
+        for seat in self.seats:
+            if seat.kind == "human" and seat.member is None and not seat.takeover:
+                seat.away = self.clock.callLater(GRACE, self._grace_over, seat.index)
+        audit("resume_game", room=self.id, by=by)
+        self._notice(message("room_resumed", by=by))
+        self._schedule_bots()
+
+    def _freeze(self) -> None:
+        """Every timer stopped, its time left kept (in memory and in the store)."""
+        now = self.clock.seconds()
+        self.paused = {s: (d.kind, max(0.0, d.due - now)) for s, d in self.deadlines.items()}
+        for seat in list(self.deadlines):
+            self._cancel(seat)
+        self.store.save_deadlines(self.id, {})
+        self.store.save_pause(self.id, self.paused)
+
+    def _thaw(self) -> None:
+        """Every prompted seat's timer armed again with the time it had left."""
+        left, self.paused = self.paused or {}, None
+        now = self.clock.seconds()
+        self._arm_timers(restored={s: (kind, now + secs) for s, (kind, secs) in left.items()})
+
+    def _notice(self, msg: dict[str, Any]) -> None:
+        """Every member hears of the pause or the resume, then gets the room, and the state it
+        is at with its legal actions and clocks now (a member taking updates: an update of
+        the same state)."""
+        self.flush_views()
+        for member, _seat in self.members:
+            member.send(msg)
+        self.broadcast_room()
+        for member, seat in self.members:
+            feed = self.feeds.get(member)
+            if "updates" in member.features and feed is not None and feed.state is self.state:
+                member.send(feed.again(self._legal(seat), self._deadlines()))
+            else:
+                self._sync(member, seat)
 
     # --- timers ----------------------------------------------------------------------------------
     def _timeout(self, timer: str) -> float:
@@ -838,7 +945,7 @@ class Room:
     # --- bots ----------------------------------------------------------------------------------
     def _schedule_bots(self) -> None:
         state = self.state
-        if state is None or state.over:
+        if state is None or state.over or self.paused is not None:
             return
         delay = self._bot_delay()
         for seat in state.prompt.seats:
@@ -887,6 +994,8 @@ class Room:
 
     def _bot_chose(self, action: Action, seat: int, state: GameState) -> None:
         self.thinking.discard(seat)
+        if self.paused is not None:  # paused while it thought: the resume asks again
+            return
         if self.state is not state:  # the game moved on while it thought: think again
             self._schedule_bots()
             return

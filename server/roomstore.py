@@ -55,6 +55,10 @@ class RoomStore(Protocol):
 
     def save_deadlines(self, room_id: int, deadlines: dict[int, tuple[str, float]]) -> None: ...
 
+    def save_pause(self, room_id: int, left: dict[int, tuple[str, float]] | None) -> None:
+        """The game paused, with each prompted seat's timer kind and seconds left; None: it
+        runs again. A restart keeps a paused room paused, its timers as they were."""
+
     def close_room(self, room_id: int, finished: float | None = None) -> None: ...
 
     def purge(self, now: float, keep: float, limit: int = 100) -> int: ...

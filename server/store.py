@@ -39,7 +39,7 @@ CREATE TABLE IF NOT EXISTS rooms (
     id INTEGER PRIMARY KEY, name TEXT NOT NULL, options TEXT NOT NULL,
     password TEXT, seed INTEGER NOT NULL, started INTEGER NOT NULL DEFAULT 0,
     owner INTEGER NOT NULL DEFAULT 0, masters TEXT NOT NULL DEFAULT '[]',
-    closed INTEGER NOT NULL DEFAULT 0, finished REAL
+    closed INTEGER NOT NULL DEFAULT 0, finished REAL, paused TEXT
 );
 CREATE TABLE IF NOT EXISTS seats (
     room INTEGER NOT NULL, seat INTEGER NOT NULL, cls TEXT, kind TEXT NOT NULL,
@@ -89,6 +89,19 @@ class RoomRow:
     actions: list[tuple[dict[str, Any], str]]
     deadlines: dict[int, tuple[str, float]]
     chat: list[dict[str, Any]] = field(default_factory=list)  # the kept lines, oldest first
+    # a paused game: each prompted seat's timer kind and the seconds it had left (None: runs)
+    paused: dict[int, tuple[str, float]] | None = None
+
+
+def pause_text(left: dict[int, tuple[str, float]] | None) -> str | None:
+    """The `rooms.paused` column of both stores: JSON {seat: [kind, seconds left]}, or NULL."""
+    return None if left is None else json.dumps({str(s): [k, t] for s, (k, t) in left.items()})
+
+
+def pause_of(text: str | None) -> dict[int, tuple[str, float]] | None:
+    if text is None:
+        return None
+    return {int(s): (str(k), float(t)) for s, (k, t) in json.loads(text).items()}
 
 
 class DamagedDatabase(Exception):
@@ -145,8 +158,8 @@ class StoreReader:
                                   f"{err}") from err
 
     def _load_room(self, room_id: int) -> RoomRow:
-        name, options, password, seed, started, owner, masters = self.db.execute(
-            "SELECT name, options, password, seed, started, owner, masters FROM rooms "
+        name, options, password, seed, started, owner, masters, paused = self.db.execute(
+            "SELECT name, options, password, seed, started, owner, masters, paused FROM rooms "
             "WHERE id = ?", (room_id,)).fetchone()
         seats = [SeatRow(*r) for r in self.db.execute(
             "SELECT seat, cls, kind, name, token, level, servant FROM seats WHERE room = ? "
@@ -158,7 +171,8 @@ class StoreReader:
         chat = [json.loads(e) for (e,) in self.db.execute(
             "SELECT entry FROM chat WHERE room = ? ORDER BY id", (room_id,))]
         return RoomRow(room_id, name, json.loads(options), password, seed, bool(started),
-                       owner, json.loads(masters), seats, actions, deadlines, chat)
+                       owner, json.loads(masters), seats, actions, deadlines, chat,
+                       pause_of(paused))
 
     def load_rooms(self) -> list[RoomRow]:
         return [self.load_room(rid) for rid in self.open_room_ids()]
@@ -260,8 +274,10 @@ class Store(StoreReader):
     # --- the server's clock across restarts ------------------------------------------------
     def _migrate(self) -> None:
         """Columns added since a store was first written (a server upgraded in place keeps
-        its rooms): seats.servant (the roster, issue 9), rooms.finished (the retention)."""
-        for table, column, kind in (("seats", "servant", "TEXT"), ("rooms", "finished", "REAL")):
+        its rooms): seats.servant (the roster, issue 9), rooms.finished (the retention),
+        rooms.paused (a paused game, issue 13)."""
+        for table, column, kind in (("seats", "servant", "TEXT"), ("rooms", "finished", "REAL"),
+                                    ("rooms", "paused", "TEXT")):
             columns = {row[1] for row in self.db.execute(f"PRAGMA table_info({table})")}
             if column not in columns:
                 self.db.execute(f"ALTER TABLE {table} ADD COLUMN {column} {kind}")
@@ -302,6 +318,10 @@ class Store(StoreReader):
     def save_room(self, room_id: int, started: bool, owner: int, masters: list[str]) -> None:
         self._write("UPDATE rooms SET started = ?, owner = ?, masters = ? WHERE id = ?",
                     (int(started), owner, json.dumps(masters), room_id))
+
+    def save_pause(self, room_id: int, left: dict[int, tuple[str, float]] | None) -> None:
+        """The game paused (each prompted seat's timer and seconds left) or running (None)."""
+        self._write("UPDATE rooms SET paused = ? WHERE id = ?", (pause_text(left), room_id))
 
     def close_room(self, room_id: int, finished: float | None = None) -> None:
         """`finished`: when a room whose game is over closed; its retention counts from then."""

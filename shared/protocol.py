@@ -60,6 +60,9 @@ ERRORS = {
                  "room is reloaded from its log (resume the seat)",
     "room_moving": "the room's server stopped; another server adopts it within seconds: ask "
                    "again",
+    "room_paused": "the game is paused: only chat until it is resumed (or: paused already)",
+    "not_paused": "the game is not paused",
+    "game_over": "the game is over",
     "internal_error": "the server failed on this message (it is logged); the room goes on",
 }
 
@@ -182,6 +185,7 @@ NAME = Field(str, lo=1, hi=32, text="name")  # a player's
 ROOM_NAME = Field(str, lo=1, hi=32, text="label")
 MOTD = _opt(str, lo=1, hi=300, text="line")  # the operator's message of the day (issue 11)
 CLOSED_BY_OPERATOR = "closed by the operator"  # the `left` reason of a room the operator ended
+LEFT_PAUSED = "left_paused"  # the `left` reason of a player leaving a paused game: seat kept
 CLASS_NAMES = ("saber", "archer", "lancer", "rider", "caster", "assassin", "berserker")
 LEVELS = ("easy", "normal", "hard", "random")
 CHANNELS = ("room", "negotiation", "whisper")
@@ -257,6 +261,13 @@ _MESSAGES = [
             "say something in the room, in the negotiation of your current Encounter, or "
             "whisper to the seat `to`; a dice command (`2D6+3`, `S1D100<=50`) is rolled by "
             "the server, `/reveal` shows your last secret roll; an error names `ref`"),
+    Message("pause_room", "c2s", {},
+            "owner: pause the started game (every timer keeps the time it had left, bots "
+            "stop, only chat goes on; members may leave and keep their seats); everyone gets "
+            "room_paused"),
+    Message("resume_room", "c2s", {},
+            "the owner, or any seated player while the owner is away: resume the paused "
+            "game; everyone gets room_resumed"),
     Message("act", "c2s", {"action": Field(dict), "state_id": Field(int, lo=0),
                            "ref": _opt(int, lo=0, hi=2**31)},
             "an action (the engine's dict form) chosen on state `state_id`; answered by ack"),
@@ -268,7 +279,8 @@ _MESSAGES = [
                              "field": _opt(str), "ref": _opt(int)}),
     Message("rooms", "s2c", {"rooms": Field(list, hi=MAX_LISTED), "total": Field(int)},
             "each: id, name, locked, seats, players, bots, spectators, started, over, "
-            "modules, summoning; `total` rooms exist (ask again with an offset for the rest)"),
+            "modules, summoning, paused; `total` rooms exist (ask again with an offset for the "
+            "rest)"),
     Message("joined", "s2c", {"room": Field(int), "seat": Field(int), "token": Field(str),
                               "spectator": Field(bool)}, "seat -1 for a spectator"),
     Message("room", "s2c", {"room": Field(dict)},
@@ -313,6 +325,11 @@ _MESSAGES = [
                                   "name": Field(str), "seconds": _opt(int, lo=0)},
             "a seat's player dropped (kept `seconds`), a bot took the seat over, the player "
             "returned, left or was kicked"),
+    Message("room_paused", "s2c", {"by": Field(str)},
+            "the game is paused (by the owner's name, or `operator`): the state that follows "
+            "has no legal actions and the frozen time left of each prompted seat"),
+    Message("room_resumed", "s2c", {"by": Field(str)},
+            "the game goes on: the timers run again from the time they had left"),
     Message("replay", "s2c", {"replay": Field(dict)},
             "once the game is over: seed, classes, Masters, day limit, modules and their options,"
             " and every action"),

@@ -47,3 +47,11 @@ def test_the_language_defaults_to_the_clients_then_japanese(
     assert "    1: 休息" in first_prompt()
     (tmp_path / "client.json").write_text(json.dumps({"lang": "ko"}), encoding="utf-8")
     assert "    1: 휴식" in first_prompt()
+
+
+def test_quitting_mid_game_says_the_text_game_is_not_kept_and_how_to_continue() -> None:
+    """Ctrl-D mid-game: the terminal game is not kept; the line names `grailwar play`."""
+    from grailwar.client.i18n import Tr
+
+    lines = first_prompt("--lang", "en")  # "2\n", then the end of the input
+    assert lines[-1] == Tr("en")("text.not_kept") and "`grailwar play`" in lines[-1]

@@ -156,7 +156,7 @@ class BaseView(arcade.View):
         self.stale = True
         o = self.overlay
         o.begin()
-        modal = self.modal(o)
+        modal = self.close_dialog(o) if self.app.ui.extra.get("close_ask") else self.modal(o)
         if modal is not None:
             self.modal_regions = modal
         r = self.hover
@@ -172,6 +172,19 @@ class BaseView(arcade.View):
     def modal(self, o: Scene) -> list[Region] | None:
         """Draw a modal dialog into the overlay; return its regions (then only they are live)."""
         return None
+
+    def close_dialog(self, o: Scene) -> list[Region]:
+        """The window is closing during a local game: Continue later (paused and kept),
+        Quit (given up) or Cancel."""
+        tr = self.tr
+
+        def quit_button(left: float, bottom: float, width: float) -> None:
+            self.button(o, "close_quit", left + 24, bottom + 22, 130, 40, tr("close.quit"),
+                        lambda: self.app.answer_close("quit"))
+
+        return self.dialog(o, "close", tr("close.title"), tr("close.text"),
+                           lambda later: self.app.answer_close("later" if later else "cancel"),
+                           tr("close.later"), tr("close.cancel"), body=quit_button, height=250)
 
     def dialog(self, o: Scene, rid: str, title: str, text: str, answer: Callable[[bool], None],
                ok: str, cancel: str | None,

@@ -122,6 +122,8 @@ class InGameView(BaseView):
         now = self.now()
         top = th.HEIGHT - HEADER_H
         right = th.WIDTH - 16
+        if m.paused:
+            self.paused_banner(s, top - 2)
         left = m.my_seconds_left(now) if m.connection == "connected" else None
         if left is not None:
             s.box(right - 150, top + 8, 150, 36, th.VERMILION if left > 10 else (230, 60, 40),
@@ -216,6 +218,8 @@ class InGameView(BaseView):
                                  or (tab == "camp" and to_do(m))):
                 s.circle(x + tab_w - 8, top + 38, 5, th.VERMILION)
             x += tab_w + 6
+        if m.may_pause or m.may_resume:
+            self.pause_button(s, x, top + 9)  # right of the tabs
         # connection and timer
         right = th.WIDTH - 16
         if m.connection != "connected":
@@ -227,6 +231,27 @@ class InGameView(BaseView):
             return
         if m.spectator:  # (this seat's countdown is drawn by live_layout)
             s.text(tr("top.spectator"), right, top + 20, 14, th.MUTED, anchor_x="right")
+
+    def pause_button(self, s: Scene, left: float, bottom: float) -> None:
+        """The owner's Pause; Resume while the game is paused (docs/protocol.md)."""
+        resume = self.model.paused
+        message = "resume_room" if resume else "pause_room"
+        self.button(s, "pause", left, bottom, 72, 34,
+                    self.tr("pause.resume" if resume else "pause.pause"),
+                    lambda: self.app.session.send(message),
+                    help=self.tr("pause.resume_help" if resume else "pause.pause_help"),
+                    style="primary" if resume else "ghost", size=13)
+
+    def paused_banner(self, s: Scene, top: float) -> None:
+        """Across the screen under the header: the game is paused, and who may resume it."""
+        tr, height = self.tr, 48
+        s.rect(0, top - height, th.WIDTH, height, (*th.VERMILION_DARK, 240))
+        s.rect(0, top - height, th.WIDTH, 2, th.GOLD)
+        t = s.text(tr("pause.banner"), 24, top - height / 2, 19, th.WHITE, font="serif",
+                   anchor_y="center", max_width=360)
+        hint = "pause.banner_owner" if self.model.may_resume else "pause.banner_other"
+        s.text(tr(hint), 24 + t.content_width + 24, top - height / 2, 14, th.TEXT,
+               anchor_y="center", max_width=th.WIDTH - t.content_width - 72)
 
     # --- the action bar -------------------------------------------------------------------------
     def prompt_line(self) -> str:

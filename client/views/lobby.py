@@ -240,10 +240,10 @@ class LobbyView(BaseView):
             if modules:
                 s.text(" · ".join(map(tr.module, modules)), cols[0] + 24, y + 4, 10,
                        th.SKY, max_width=250)
-            state = "state_over" if room.get("over") else "state_playing" if room.get(
-                "started") else "state_waiting"
-            colour = th.MUTED if state == "state_over" else th.GOLD if state == \
-                "state_playing" else th.JADE
+            state = "state_over" if room.get("over") else "state_paused" if room.get(
+                "paused") else "state_playing" if room.get("started") else "state_waiting"
+            colour = {"state_over": th.MUTED, "state_playing": th.GOLD,
+                      "state_paused": th.SKY}.get(state, th.JADE)
             s.circle(cols[1] + 6, y + 20, 5, colour)
             s.text(tr(f"lobby.{state}"), cols[1] + 18, y + 14, 13, colour)
             filled = room["players"] + room["bots"]

@@ -45,6 +45,11 @@ class TitleView(BaseView):
         if self.app.play_local():
             self.model.notify(self.tr("net.starting_local"), "info")
 
+    def continue_local(self) -> None:
+        self.app.settings["name"] = self.fields["name"].value.strip()
+        if self.app.continue_local():
+            self.model.notify(self.tr("net.starting_local"), "info")
+
     def connect(self) -> None:
         self.app.settings["name"] = self.fields["name"].value.strip()
         if not self.app.check_player_name():
@@ -108,11 +113,21 @@ class TitleView(BaseView):
         self.fields["name"].placeholder = tr("title.name_hint")
         self.field(s, "name", left + 36, y, width - 72, 40)
         y -= 74
-        self.button(s, "play_local", left + 36, y, width - 72, 52, tr("title.play_local"),
-                    self.play_local, style="primary", size=18,
-                    help=tr("title.play_local_help"))
-        s.text(tr("title.play_local_help"), left + 36, y - 22, 12, th.MUTED,
-               max_width=width - 72)
+        if self.app.saved_local_game() is not None:  # Continue / New game (a kept game)
+            half = (width - 72 - 12) / 2
+            self.button(s, "continue_local", left + 36, y, half, 52, tr("title.continue"),
+                        self.continue_local, style="primary", size=18,
+                        help=tr("title.continue_help"))
+            self.button(s, "play_local", left + 36 + half + 12, y, half, 52,
+                        tr("title.new_game"), self.play_local, size=18,
+                        help=tr("title.new_game_help"))
+        else:
+            self.button(s, "play_local", left + 36, y, width - 72, 52, tr("title.play_local"),
+                        self.play_local, style="primary", size=18,
+                        help=tr("title.play_local_help"))
+        kept = self.app.saved_local_game() is not None
+        s.text(tr("title.continue_help" if kept else "title.play_local_help"), left + 36,
+               y - 22, 12, th.MUTED, max_width=width - 72)
         y -= 64
         s.rect(left + 36, y + 20, width - 72, 1, th.LINE)
         y -= 46

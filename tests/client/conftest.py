@@ -19,8 +19,9 @@ sys.path.insert(0, str(Path(__file__).parent))
 
 @pytest.fixture(autouse=True)
 def _config_home(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
-    """Never read or write the developer's own client settings."""
+    """Never read or write the developer's own client settings, nor its kept local game."""
     monkeypatch.setenv("GRAILWAR_CONFIG", str(tmp_path / "client.json"))
+    monkeypatch.setenv("GRAILWAR_DATA", str(tmp_path / "data"))
 
 
 @pytest.fixture(scope="session")

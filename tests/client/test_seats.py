@@ -106,6 +106,14 @@ def test_a_seat_resumed_in_another_window_stays_kept() -> None:
     assert len(keeper.held()) == 1
 
 
+def test_a_seat_left_in_a_paused_game_stays_kept_for_the_next_evening() -> None:
+    """Leaving a paused game (`left_paused`) keeps the seat: the lobby offers to rejoin it."""
+    keeper, session = keeper_in()
+    keeper.take({"t": "left", "reason": "left_paused"})
+    assert [s.room for s in keeper.held()] == [3]
+    assert keeper.rejoin(keeper.held()[0]) and session.resumed == [(3, "t" * 32)]
+
+
 def test_a_full_room_list_drops_the_rooms_that_are_closed() -> None:
     """Only a list that holds every room (total == its length) proves a room is gone."""
     keeper, _ = keeper_in()

@@ -70,10 +70,10 @@ def test_rooms_lists_each_room_with_its_stage_counts_and_owner() -> None:
     waiting = one(server.wire("10.0.0.5", name="Kirei").ask("create_room", name="Church"),
                   "joined")["room"]
     assert admin.ask("rooms")["rooms"] == [
-        {"id": room, "name": "Fuyuki", "started": True, "over": False, "players": 2, "bots": 1,
-         "spectators": 1, "owner": "Rin"},
-        {"id": waiting, "name": "Church", "started": False, "over": False, "players": 1,
-         "bots": 0, "spectators": 0, "owner": "Kirei"},
+        {"id": room, "name": "Fuyuki", "started": True, "over": False, "paused": False,
+         "players": 2, "bots": 1, "spectators": 1, "owner": "Rin"},
+        {"id": waiting, "name": "Church", "started": False, "over": False, "paused": False,
+         "players": 1, "bots": 0, "spectators": 0, "owner": "Kirei"},
     ]
 
 
@@ -182,7 +182,7 @@ def test_a_motd_a_client_would_refuse_is_refused() -> None:
 
 
 NOT_A_COMMAND = ('a request is {"cmd": …} with a cmd among status, rooms, kick, ban, unban, '
-                 'close, motd')
+                 'close, pause, resume, motd')
 
 
 @pytest.mark.parametrize(("line", "error"), [

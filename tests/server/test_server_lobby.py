@@ -62,7 +62,8 @@ def test_list_rooms(server: Server) -> None:
     assert rooms["total"] == 1
     assert rooms["rooms"] == [{"id": 1, "name": "Fuyuki", "locked": True, "seats": 7,
                                "players": 1, "bots": 1, "spectators": 0, "started": False,
-                               "over": False, "modules": [], "summoning": "random"}]
+                               "over": False, "modules": [], "summoning": "random",
+                               "paused": False}]
 
 
 def test_password_is_hashed_and_checked(server: Server) -> None:
