@@ -46,9 +46,9 @@ from ..engine.data import Dice, Ruleset, default_ruleset
 from ..engine.deduction import candidates
 from ..modules.tactics import Concentrate, ConcentrateCast
 from . import tactical
+from .campaign import campaign_action, study_declaration
 from .campaign_play import CampaignPlay
 from .day0 import Day0Play
-from .campaign import campaign_action, study_declaration
 from .raider import RaidPlay
 from .tactical import ZONE_COST, Field, odds_at_least
 from .tactical import rank_value as _rank
