@@ -58,6 +58,29 @@ def act(s: GameState, action: Action, dice: Iterable[int] = ()) -> tuple[GameSta
     return apply(s, action)
 
 
+
+def run(s: GameState, *actions: Action, dice: Iterable[int] = ()
+        ) -> tuple[GameState, list[Event]]:
+    """Apply each action in turn with `dice` forced (the given state keeps none of them, so
+    one state can be branched with different dice); every event of all of them."""
+    before = s.forced
+    s.forced = (*before, *dice)
+    events: list[Event] = []
+    start = s
+    try:
+        for action in actions:
+            s, ev = apply(s, action)
+            events += ev
+    finally:
+        start.forced = before
+    return s, events
+
+
+def waits(s: GameState) -> tuple[GameState, list[Event]]:
+    """Every camp asked declares Wait: one Turn goes by."""
+    return run(s, *(DeclareWait(x) for x in sorted(s.prompt.seats)))
+
+
 def types(events: list[Event]) -> list[str]:
     return [e.type for e in events]
 

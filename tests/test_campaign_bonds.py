@@ -33,7 +33,7 @@ from grailwar.shared.modules.campaign.bonds import (
 )
 from grailwar.shared.modules.campaign.spells import KeepDeclaration
 from grailwar.shared.modules.campaign.stances import ArrangeStance, ChooseStance, NameStance
-from helpers import bare, find, game, place
+from helpers import bare, find, game, place, run
 
 RULES = bare()
 
@@ -42,12 +42,6 @@ def cgame(classes=("saber", "lancer", "archer"), **kw) -> GameState:
     return game(classes, modules=["campaign"], rules=RULES, **kw)
 
 
-def run(s: GameState, *actions) -> tuple[GameState, list[Event]]:
-    events: list[Event] = []
-    for action in actions:
-        s, ev = apply(s, action)
-        events += ev
-    return s, events
 
 
 def give(s: GameState, seat: int, *bonds: st.Bond) -> None:

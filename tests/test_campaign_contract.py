@@ -34,7 +34,7 @@ from grailwar.shared.modules.campaign.contract import (
     SetSupply,
 )
 from grailwar.shared.modules.campaign.section import section_of
-from helpers import find, game, place
+from helpers import find, game, place, run, waits
 from test_tactics import play_steps
 
 MATERIALIZE = 30
@@ -45,18 +45,8 @@ def cgame(classes: Sequence[str] = ("saber", "lancer"), **kw) -> GameState:
     return game(classes, modules=["campaign"], **kw)
 
 
-def run(s: GameState, *actions) -> tuple[GameState, list[Event]]:
-    """Apply each action in turn; every event of all of them."""
-    events: list[Event] = []
-    for action in actions:
-        s, ev = apply(s, action)
-        events += ev
-    return s, events
 
 
-def waits(s: GameState) -> tuple[GameState, list[Event]]:
-    """Every living camp declares Wait: one Turn goes by."""
-    return run(s, *(DeclareWait(x) for x in sorted(s.prompt.seats)))
 
 
 def spirit(s: GameState, seat: int) -> bool:

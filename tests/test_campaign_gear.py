@@ -25,7 +25,7 @@ from grailwar.shared.modules.campaign.contract import SetSupply
 from grailwar.shared.modules.campaign.gear import GRADES, Buy, Gear, RepairDoll, UseItem, Wear
 from grailwar.shared.modules.campaign.merit import EscapeWithMerit, Merit
 from grailwar.shared.modules.campaign.section import section_of
-from helpers import bare, faces, find, game, place, to_main
+from helpers import bare, faces, find, game, place, run, to_main, waits
 
 R = default_ruleset()
 N = R.numbers
@@ -38,17 +38,8 @@ def cgame(classes: Sequence[str] = ("saber", "lancer"), **kw) -> GameState:
     return game(classes, modules=["campaign"], **kw)
 
 
-def run(s: GameState, *actions, dice: Sequence[int] = ()) -> tuple[GameState, list[Event]]:
-    s.forced = (*s.forced, *dice)
-    events: list[Event] = []
-    for action in actions:
-        s, ev = apply(s, action)
-        events += ev
-    return s, events
 
 
-def waits(s: GameState) -> tuple[GameState, list[Event]]:
-    return run(s, *(DeclareWait(x) for x in sorted(s.prompt.seats)))
 
 
 def rec(s: GameState, seat: int = 0) -> st.CampRecord:

@@ -37,7 +37,7 @@ from grailwar.shared.modules.campaign.growth import (
 from grailwar.shared.modules.campaign.merit import EscapeWithMerit, Merit, TransferMerit
 from grailwar.shared.modules.campaign.plus import ActivatePlus, Plus
 from grailwar.shared.modules.campaign.section import section_of
-from helpers import bare, faces, find, game, place, to_main
+from helpers import bare, faces, find, game, place, run, to_main, waits
 
 R = default_ruleset()
 N = R.numbers
@@ -50,19 +50,8 @@ def cgame(classes: Sequence[str] = ("saber", "lancer"), **kw) -> GameState:
     return game(classes, modules=["campaign"], **kw)
 
 
-def run(s: GameState, *actions, dice: Sequence[int] = ()) -> tuple[GameState, list[Event]]:
-    """Apply each action in turn with `dice` forced; every event of all of them."""
-    s.forced = (*s.forced, *dice)
-    events: list[Event] = []
-    for action in actions:
-        s, ev = apply(s, action)
-        events += ev
-    return s, events
 
 
-def waits(s: GameState) -> tuple[GameState, list[Event]]:
-    """Every camp asked declares Wait: one Turn goes by."""
-    return run(s, *(DeclareWait(x) for x in sorted(s.prompt.seats)))
 
 
 def growth(s: GameState) -> Growth:

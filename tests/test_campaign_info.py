@@ -23,7 +23,7 @@ from grailwar.shared.modules.campaign import state as st
 from grailwar.shared.modules.campaign.contract import SetSupply
 from grailwar.shared.modules.campaign.info import DeclareResearch, Information, ShareRumor
 from grailwar.shared.modules.campaign.section import section_of
-from helpers import bare, battle_at, duel, faces, find, game, place, to_main
+from helpers import bare, battle_at, duel, faces, find, game, place, run, to_main, waits
 
 S, M = "servant", "master"
 
@@ -36,24 +36,8 @@ def cgame(classes: Sequence[str] = ("saber", "lancer"), **kw) -> GameState:
     return game(classes, modules=["campaign"], **kw)
 
 
-def run(s: GameState, *actions, dice: Sequence[int] = ()) -> tuple[GameState, list[Event]]:
-    """Apply each action in turn with `dice` forced (the given state keeps none of them, so
-    one state can be branched with different dice); every event of all of them."""
-    before = s.forced
-    s.forced = (*before, *dice)
-    events: list[Event] = []
-    start = s
-    try:
-        for action in actions:
-            s, ev = apply(s, action)
-            events += ev
-    finally:
-        start.forced = before
-    return s, events
 
 
-def waits(s: GameState) -> tuple[GameState, list[Event]]:
-    return run(s, *(DeclareWait(x) for x in sorted(s.prompt.seats)))
 
 
 def info(s: GameState, holder: int, other: int) -> st.Info:

@@ -40,7 +40,7 @@ from grailwar.shared.modules.campaign.summoning import (
     Summoning,
     load_relics,
 )
-from helpers import find, game, types
+from helpers import find, game, run, types
 from test_tactics import play_steps
 
 RULES = default_ruleset()
@@ -56,12 +56,6 @@ def day0(summoning: str = "choose", tags: str = "off", classes=("saber", "lancer
                     options={"campaign": {"summoning": summoning, "tags": tags}}, **kw)
 
 
-def run(s, *actions):
-    events = []
-    for action in actions:
-        s, ev = apply(s, action)
-        events += ev
-    return s, events
 
 
 def ready_all(s):

@@ -36,7 +36,7 @@ from grailwar.shared.modules.campaign.tags import (
     UseJewels,
     load_tags,
 )
-from helpers import duel, find, game, place
+from helpers import duel, find, game, place, run, waits
 
 RULES = default_ruleset()
 DATA = Path(__file__).parent.parent / "resources"
@@ -61,17 +61,8 @@ def dealt(classes, forced=()):
     return s, [st.record(s, x).tag for x in range(len(classes))]
 
 
-def run(s, *actions):
-    events = []
-    for action in actions:
-        s, ev = apply(s, action)
-        events += ev
-    return s, events
 
 
-def waits(s):
-    """Every camp asked declares Wait: one Turn goes by."""
-    return run(s, *(DeclareWait(x) for x in sorted(s.prompt.seats)))
 
 
 # --- C12.1 the deal ---------------------------------------------------------------------------
