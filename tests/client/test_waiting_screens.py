@@ -6,8 +6,18 @@ from __future__ import annotations
 
 from typing import Any
 
+import pytest
 from test_model import play_game, state_msg
 from test_screens import join, render
+
+NOW = 1000.0
+
+
+@pytest.fixture(autouse=True)
+def still_clock(monkeypatch: pytest.MonkeyPatch) -> None:
+    """The countdown is read when the state arrives and again when the screen is drawn; on a
+    loaded machine seconds pass between the two, so the screens here see one still moment."""
+    monkeypatch.setattr("grailwar.client.views.base.BaseView.now", lambda _self: NOW)
 
 
 def battle_main() -> tuple[Any, list[dict]]:
@@ -21,7 +31,8 @@ def shown(app: Any, state: Any, events: list[dict], seat: int | None, screen: st
     else:
         join(app, seat)
     app.model.handle({"t": "events", "events": events, "log": []})
-    app.model.handle(state_msg(state, seat, {str(x): 60 for x in state.prompt.seats}))
+    app.model.handle(state_msg(state, seat, {str(x): 60 for x in state.prompt.seats}),
+                     now=NOW)
     render(app, screen)
     return app.current
 
