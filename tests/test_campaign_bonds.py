@@ -32,7 +32,14 @@ from grailwar.shared.modules.campaign.bonds import (
     SplitBondDamage,
 )
 from grailwar.shared.modules.campaign.spells import KeepDeclaration
-from grailwar.shared.modules.campaign.stances import ArrangeStance, ChooseStance, NameStance
+from grailwar.shared.modules.campaign.stances import (
+    ArrangeStance,
+    ChooseStance,
+    HoldNoblePhantasm,
+    LinkStance,
+    NameStance,
+    SetStanceTrait,
+)
 from helpers import bare, find, game, place, run
 
 RULES = bare()
@@ -407,7 +414,9 @@ def test_the_normal_bot_awards_resolves_and_chooses_stances():
 def test_every_stance_spell_and_bond_action_round_trips_through_the_wire_form():
     """Plain int/str/bool fields: `to_dict` / `from_dict` give the same action back."""
     samples = [ChooseStance(0, "attack"), ArrangeStance(0, "attack", "BBAQQB"),
-               NameStance(0, "critical", "Tizona"), KeepDeclaration(1),
+               NameStance(0, "critical", "Tizona"), SetStanceTrait(0, "attack", "kind_damage", "Q"),
+               LinkStance(1, "normal", "legend"), HoldNoblePhantasm(2, "defense"),
+               KeepDeclaration(1),
                SetBond(0, "servant", 1, "negative"), AwardBond(0, "master", 0),
                ResolveBond(0, "servant", 1, "mid_damage"), ShareBondDamage(2, 5),
                SplitBondDamage(1, 10)]

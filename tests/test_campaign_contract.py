@@ -269,7 +269,8 @@ def test_c0_8_no_action_shares_mana_between_camps():
     others = {"DeclareStudy", "ChooseGrowth", "ChooseServantGrowth", "SpendSkillPoint",
               "SpendBackgroundPoint", "TransferMerit", "EscapeWithMerit", "ActivatePlus", "Buy",
               "Wear", "UseItem", "RepairDoll", "SetupReady", "UseJewels", "GiveCommandSpell",
-              "ChooseStance", "ArrangeStance", "NameStance", "SetBond", "AwardBond",
+              "ChooseStance", "ArrangeStance", "NameStance", "SetStanceTrait", "LinkStance",
+              "HoldNoblePhantasm", "SetBond", "AwardBond",
               "ResolveBond", "ShareBondDamage", "SplitBondDamage", "KeepDeclaration"}
     assert seen <= {"SetSupply", "DeclareResearch", "ShareRumor", "DeclareCancelContract",
                     "DeclareRecontract", *others} and "SetSupply" in seen
