@@ -465,6 +465,52 @@ def test_c4_3_an_np_plus_plus_costs_60_mp_or_4_merit_and_adds_40_power():
     assert rec(s).merit == (0, 0) and plus.modifier(s, s.camps[0], "np_power") == 40
 
 
+def at_critical(s: GameState) -> GameState:
+    """Seat 0 rolls a natural 12 on its Buster attack: its critical-reward prompt."""
+    s, _ = run(to_main(s, 0), Attack(0, 1, "B", "B"), dice=faces(12))
+    assert s.prompt == ("critical", {0}), s.prompt
+    return s
+
+
+def at_intervention(s: GameState) -> GameState:
+    """Seat 2, waiting on the battle's square, is offered to intervene."""
+    for seat in range(3):
+        place(s, seat, 10)
+    s, _ = run(s, DeclareEncounter(0, 1, "battle"), DeclareWait(2))
+    assert s.prompt == ("intervene", {2}), s.prompt
+    return s
+
+
+def at_split(s: GameState) -> GameState:
+    from test_campaign_bonds import split_state
+    return split_state()
+
+
+@pytest.mark.parametrize(("reach", "classes", "seat", "what"), [
+    (lambda s: at_critical(battle(s)), ("rider", "saber"), 0, "param:end"),
+    (at_intervention, ("saber", "lancer", "rider"), 2, "param:end"),
+    (at_split, None, 1, "np"),  # Honda's constant NP "+", the victim of a mid_damage bond
+])
+def test_c4_3_activate_plus_at_the_critical_reward_intervention_offer_and_split(
+        reach, classes, seat, what):
+    """C4.3: "any battle prompt the seat receives", not only the Round's three."""
+    s = reach(cgame(classes) if classes else None)
+    assert ActivatePlus(seat, what, "mp") in legal_actions(s, seat)
+    mp = s.camps[seat].mp
+    s, ev = apply(s, ActivatePlus(seat, what, "mp"))
+    assert find(ev, "PlusActivated") and s.camps[seat].mp == mp - 10
+    assert not any(isinstance(a, ActivatePlus) and a.what == what
+                   for a in legal_actions(s, seat))
+
+
+def test_c4_3_a_plus_activated_at_the_round_start_is_not_offered_again_at_its_critical():
+    """At most once per `what` per Round, across the Round's prompts."""
+    s, _ = apply(battle(cgame(("rider", "saber"))), ActivatePlus(0, "param:end", "mp"))
+    s = at_critical(s)
+    assert ActivatePlus(0, "param:end", "mp") not in legal_actions(s, 0)
+    assert core.param(s, s.camps[0], "end") == 60
+
+
 def test_c4_3_a_constant_np_plus_counts_its_own_effect_once_more():
     s = battle(cgame(("lancer", "saber")))  # Honda: constant NP, np_plus 1
     np = s.camps[0].servant.np

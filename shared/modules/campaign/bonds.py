@@ -145,10 +145,10 @@ class Bonds(Section):
             return [*actions, *self._declare_actions(s, seat)]
         if kind == "round_start" and s.battle is not None:
             return [*actions, *self._resolutions(s, seat)]
-        if kind == "share":
-            return self._share_actions(s, seat)
+        if kind == "share":  # (what other sections offer here is kept: a "+" at a split, C4.3)
+            return [*actions, *self._share_actions(s, seat)]
         if kind == "split":
-            return self._split_actions(s, seat)
+            return [*actions, *self._split_actions(s, seat)]
         return actions
 
     def _declare_actions(self, s: GameState, seat: int) -> list[Action]:
