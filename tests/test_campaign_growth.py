@@ -37,7 +37,7 @@ from grailwar.shared.modules.campaign.growth import (
 from grailwar.shared.modules.campaign.merit import EscapeWithMerit, Merit, TransferMerit
 from grailwar.shared.modules.campaign.plus import ActivatePlus, Plus
 from grailwar.shared.modules.campaign.section import section_of
-from helpers import bare, faces, find, game, place, run, to_main, waits
+from helpers import bare, faces, find, game, place, rolls, run, to_main, waits
 
 R = default_ruleset()
 N = R.numbers
@@ -385,16 +385,35 @@ def test_c3_4_no_escape_without_merit_or_without_disengaging():
     assert EscapeWithMerit(0) not in legal_actions(battle(s), 0)
 
 
-def test_c3_4_the_ambushed_camp_may_escape_and_flees_without_its_reaction_penalty():
+def fled(escape: bool = False, item: str = "") -> tuple[GameState, int]:
+    """Seat 1, ambushed, flees (with EscapeWithMerit first, or carrying `item`); seat 0's
+    Buster attack (natural 7) meets its Quick Reaction: the state, and that check's modifier."""
     s = cgame()
-    st.update(s, 1, merit=(1, 0))
+    st.update(s, 1, merit=(1, 0), items=((item, 1),) if item else ())
     place(s, 0, 10)
     place(s, 1, 11)
     s, _ = apply(s, DeclareAmbush(0, 1))
-    assert s.prompt.kind == "ambush" and EscapeWithMerit(1) in legal_actions(s, 1)
-    s, _ = run(s, EscapeWithMerit(1), AnswerAmbush(1, True))
-    assert s.camps[1].fleeing
-    assert section_of(s, Merit).modifier(s, s.camps[1], "checks") == -N.flee_reaction
+    assert s.prompt.kind == "ambush"
+    assert (EscapeWithMerit(1) in legal_actions(s, 1)) is not bool(item)
+    s, _ = run(s, *([EscapeWithMerit(1)] if escape else []), AnswerAmbush(1, True))
+    assert s.camps[1].fleeing and s.prompt.kind == "round_start"
+    s, _ = run(s, *(Ready(x) for x in sorted(s.prompt.seats)))
+    s, _ = run(to_main(s, 0), Attack(0, 1, "B", "B"), dice=faces(7))
+    _, ev = run(s, React(1, "Q", "Q"), dice=[*faces(7), *[3] * 10])
+    return s, rolls(ev, "defense")[0]["mod"]
+
+
+@pytest.mark.parametrize(("escape", "item"), [(True, ""), (False, "rabbit_foot")])
+def test_c3_4_c6_14_an_escaping_flee_loses_only_its_reaction_penalty(escape, item):
+    """C3.4: with the Flee, EscapeWithMerit (or C6.14's Rabbit's Foot, free) waives the −10 to
+    its Reactions and nothing else: its other checks and its Movement stay as they were."""
+    plain, penalised = fled()
+    s, waived = fled(escape, item)
+    assert waived == penalised - N.flee_reaction
+    assert rec(s, 1).merit == ((0, 0) if escape else (1, 0))
+    for stat in ("str", "agi", "luk"):
+        assert core.check_mod(s, s.camps[1], stat) == core.check_mod(plain, plain.camps[1], stat)
+    assert core.movement(s, s.camps[1]) == core.movement(plain, plain.camps[1])
 
 
 def test_c3_5_a_faked_plus_costs_two_merit_and_gives_10_for_the_round():
