@@ -26,6 +26,7 @@ from grailwar.shared.engine.data import default_ruleset
 from grailwar.shared.engine.events import Event, view_event
 from grailwar.shared.engine.state import GameState
 from grailwar.shared.modules.campaign import state as st
+from grailwar.shared.modules.campaign.contract import DeclareCancelContract
 from grailwar.shared.modules.campaign.growth import (
     ChooseGrowth,
     ChooseServantGrowth,
@@ -320,10 +321,24 @@ def test_c2_9_the_contract_end_takes_back_every_growth():
     pool = rec(s).pool
     s, _ = run(s, ChooseGrowth(0, "focus", "B", ""), ChooseServantGrowth(0, "hp", "A", "Q"))
     assert s.camps[0].hp == s.camps[0].servant.hp + 5
-    growth(s).end_contract(s, 0)
+    growth(s).on_contract_end(s, 0)
     assert rec(s).pool == pool and rec(s).dp[0] == (0, 0, 0) and rec(s).growth == ()
     assert core.max_hp(s, s.camps[0]) == s.camps[0].servant.hp == s.camps[0].hp
     assert rec(s).level == 2  # the Master keeps its level
+
+
+def test_c2_9_c9_2_a_cancelled_contract_takes_its_growth_back_at_the_turn_end():
+    """The cancel itself, not only the section's hook: the stray's pool, dp and max HP are
+    the sheet's again, and its HP is capped."""
+    s = leveled()
+    pool = rec(s).pool
+    s, _ = run(s, ChooseGrowth(0, "focus", "B", ""), ChooseServantGrowth(0, "hp", "A", "Q"))
+    assert rec(s).growth and s.camps[0].hp == s.camps[0].servant.hp + 5
+    s, _ = run(s, DeclareCancelContract(0), *(DeclareWait(x) for x in sorted(s.prompt.seats)
+                                              if x != 0))
+    assert rec(s).stray and rec(s).pool == pool and rec(s).dp[0] == (0, 0, 0)
+    assert rec(s).growth == () and s.camps[0].hp <= core.max_hp(s, s.camps[0])
+    assert core.max_hp(s, s.camps[0]) == s.camps[0].servant.hp
 
 
 def test_c2_10_a_race_experience_trait_is_data(monkeypatch):

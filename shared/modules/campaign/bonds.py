@@ -294,6 +294,16 @@ class Bonds(Section):
     def _queue(self, s: GameState, *steps: tuple[str, int, int, int]) -> None:
         st.put(s, bond_queue=(*st.state(s).bond_queue, *steps))
 
+    def on_contract_start(self, s: GameState, seat: int) -> None:
+        """C9.4: the re-contracted pair's internal bonds start again, Positive at
+        internal_bond_grade, in place of any bond either half held toward the camp (the
+        Servant's toward the Master that left); the Master's other bonds stay with it."""
+        grade = self.data.numbers.internal_bond_grade
+        internal = tuple(st.Bond(holder, seat, "positive", grade)
+                         for holder in ("servant", "master"))
+        kept = tuple(b for b in st.record(s, seat).bonds if b.target != seat)
+        st.update(s, seat, bonds=(*internal, *kept))
+
     def on_battle_end(self, s: GameState) -> None:
         """End-of-battle bond damage: each Positive holder toward the victim may share it,
         then the victim takes the rest; and the battles counted for nemesis."""
@@ -381,8 +391,8 @@ class Bonds(Section):
         for e in list(evs):
             if e.type == "NegotiationEnded":
                 self._parted(s, e.data["seat"], e.data["target"])
-            elif e.type == "TimeWithMaster":
-                for holder in HOLDERS:
+            elif e.type == "TimeWithMaster" and not st.record(s, e.data["seat"]).stray:
+                for holder in HOLDERS:  # (C9.2: a stray has no Master to spend it with)
                     self.raise_grade(s, e.data["seat"], holder, e.data["seat"], 1, "wait")
 
     def _parted(self, s: GameState, a: int, b: int) -> None:
@@ -408,7 +418,8 @@ class Bonds(Section):
         if (bond.polarity == "negative" and bond.target != seat
                 and bond.battles >= self.data.numbers.nemesis_battles):
             self._event(s, "nemesis", [(seat, bond._replace(grade=value))])
-        elif bond.target == seat and s.camps[seat].unlocked and bond.polarity == "positive":
+        elif (bond.target == seat and s.camps[seat].unlocked and bond.polarity == "positive"
+              and not st.record(s, seat).stray):  # a stray's "unlocked" only means no 4th skill
             self._event(s, "heart_to_heart", [(seat, bond._replace(grade=value))])
 
     def _count_battles(self, s: GameState) -> None:
