@@ -27,6 +27,7 @@ from ...engine.events import Event
 from ...engine.state import GameState, Prompt
 from . import state as st
 from .data import METHODS
+from .merit import Merit
 from .section import Section, section_of
 
 HOLDERS = ("servant", "master")
@@ -248,7 +249,7 @@ class Bonds(Section):
         seat, target, effect = action.seat, action.target, action.effect
         bond = self.bond(s, seat, action.holder, target)
         self._put(s, seat, bond._replace(fixed=True))
-        self._merit(s, seat, action.holder, bond.grade)
+        section_of(s, Merit).add(s, seat, action.holder, bond.grade, "bond")
         core.emit(s, "BondResolved", seat=seat, holder=action.holder, target=target,
                   polarity=bond.polarity, effect=effect, grade=bond.grade)
         n = self.data.numbers
@@ -274,14 +275,6 @@ class Bonds(Section):
                 *b.bond_damage, (seat, target, n.bond_end_damage_per_grade * g))))
         else:  # mid_damage: the victim splits it between HP and MP now
             self._queue(s, ("split", target, target, n.bond_mid_damage_per_grade * g))
-
-    def _merit(self, s: GameState, seat: int, holder: str, amount: int) -> None:
-        """Merit into the holder's wallet (the wallets are §3's; written as its record)."""
-        merit = list(st.record(s, seat).merit)
-        merit[HOLDERS.index(holder)] += amount
-        st.update(s, seat, merit=tuple(merit))
-        core.emit(s, "MeritChanged", frozenset({seat}), None, seat=seat, wallet=holder,
-                  amount=amount)
 
     def _exp(self, s: GameState, seat: int, amount: int) -> None:
         exp = list(st.record(s, seat).exp)
@@ -365,7 +358,7 @@ class Bonds(Section):
             core.emit(s, kind, both, None, seat=seat, holder=new.holder, target=new.target,
                       polarity=new.polarity, grade=new.grade, was=old.polarity)
             if merit:
-                self._merit(s, seat, new.holder, merit)
+                section_of(s, Merit).add(s, seat, new.holder, merit, "event")
         core.emit(s, "EventTriggered", frozenset(involved), None, event=event_id,
                   camps=sorted(involved))
 
