@@ -269,7 +269,8 @@ def test_c0_8_no_action_shares_mana_between_camps():
     others = {"DeclareStudy", "ChooseGrowth", "ChooseServantGrowth", "SpendSkillPoint",
               "SpendBackgroundPoint", "TransferMerit", "EscapeWithMerit", "ActivatePlus", "Buy",
               "Wear", "UseItem", "RepairDoll", "SetupReady", "UseJewels", "GiveCommandSpell",
-              "ChooseStance", "ArrangeStance", "NameStance", "SetBond", "AwardBond",
+              "ChooseStance", "ArrangeStance", "NameStance", "SetStanceTrait", "LinkStance",
+              "HoldNoblePhantasm", "SetBond", "AwardBond",
               "ResolveBond", "ShareBondDamage", "SplitBondDamage", "KeepDeclaration"}
     assert seen <= {"SetSupply", "DeclareResearch", "ShareRumor", "DeclareCancelContract",
                     "DeclareRecontract", *others} and "SetSupply" in seen
@@ -413,6 +414,58 @@ def test_c9_4_of_two_strays_claiming_one_master_the_first_to_resolve_gets_it():
     s, ev = run(s, DeclareRecontract(1, master), DeclareRecontract(0, master), DeclareWait(2))
     assert [e.data for e in find(ev, "ActionCancelled")] == [{"seat": 0, "kind": "recontract"}]
     assert s.camps[1].master.id == master and st.record(s, 0).stray
+
+
+def swapped(**before) -> GameState:
+    """Seats 0 (Master han) and 1 cancel in the first Turn; in the next, seat 1 (moved onto
+    han's square) re-contracts han. `before` updates seat 0's record first; seat 2 holds
+    points on seat 0 (Servant 1, 2, 0, 0; Master 2, 1, 0) and seat 0 on seat 2."""
+    s = cgame(("saber", "lancer", "archer"), masters=["han", "koga", "baek"])
+    st.update(s, 0, **before)
+    st.put_info(s, 2, 0, st.Info((1, 2, 0, 0), (2, 1, 0)))
+    st.put_info(s, 0, 2, st.Info((0, 1, 0, 0), (1, 0, 0)))
+    s, _ = run(s, DeclareCancelContract(0), DeclareCancelContract(1), DeclareWait(2))
+    place(s, 1, s.camps[0].pos)
+    s, _ = run(s, DeclareRecontract(1, "han"), DeclareWait(0), DeclareWait(2))
+    assert s.camps[1].master.id == "han"
+    return s
+
+
+def test_c1_1_c9_3_master_points_leave_with_the_master_servant_points_stay_on_the_servant():
+    """The points others hold on a camp's Master are on that Master: at the cancel they go
+    with it (the camp's Master counters are 0) and a re-contract brings them to its new camp;
+    Servant points stay on the Servant; what a camp holds on others stays with the camp."""
+    s = cgame(("saber", "lancer", "archer"), masters=["han", "koga", "baek"])
+    st.put_info(s, 2, 0, st.Info((1, 2, 0, 0), (2, 1, 0)))
+    s, _ = run(s, DeclareCancelContract(0), DeclareWait(1), DeclareWait(2))
+    assert st.info_on(s, 2, 0) == st.Info((1, 2, 0, 0), (0, 0, 0))
+    assert st.state(s).vacant[0].known == ((0, 0, 0), (0, 0, 0), (2, 1, 0))
+    s = swapped()
+    assert st.info_on(s, 2, 1).master == (2, 1, 0)  # on han, now seat 1's Master
+    assert st.info_on(s, 2, 1).servant == (0, 0, 0, 0)  # seat 1's Servant: as it was
+    assert st.info_on(s, 2, 0) == st.Info((1, 2, 0, 0), (0, 0, 0))
+    assert st.info_on(s, 0, 2) == st.Info((0, 1, 0, 0), (1, 0, 0))  # held by the stray camp
+
+
+def test_c9_4_the_master_brings_its_points_merit_and_tag_and_new_internal_bonds_start_at_1():
+    """C9.3/C9.4, C12.1, A42: the Master's level, skill and background points, Master merit
+    and tag come with it; its own bonds too, but the bonds toward its new camp are the new
+    internal ones at grade 1 (its old internal bond, toward seat 0, is now a bond toward
+    another camp and stays)."""
+    s = swapped(level=3, skill_points=1, background_points=2, merit=(4, 6),
+                tag="holy_sword_sheath",
+                bonds=(st.Bond("servant", 0, "positive", 4), st.Bond("master", 0, "positive", 5),
+                       st.Bond("master", 1, "negative", 2), st.Bond("master", 2, "positive", 3)))
+    new = st.record(s, 1)
+    assert (new.level, new.skill_points, new.background_points, new.merit, new.tag) == (
+        3, 1, 2, (0, 6), "holy_sword_sheath")
+    assert sorted(new.bonds) == sorted((
+        st.Bond("servant", 1, "positive", 1), st.Bond("master", 1, "positive", 1),
+        st.Bond("master", 0, "positive", 5), st.Bond("master", 2, "positive", 3)))
+    old = st.record(s, 0)
+    assert (old.tag, old.merit, old.level) == ("", (4, 0), 1)
+    # the stray's own, not raised by its Wait: no Master to spend it with (C8.10, C9.2)
+    assert old.bonds == (st.Bond("servant", 0, "positive", 4),)
 
 
 def test_c9_2_what_the_masters_skills_left_on_the_servant_goes_with_the_master():

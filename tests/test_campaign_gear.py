@@ -213,6 +213,8 @@ def test_c6_14_the_rabbit_foot_makes_every_disengage_an_escape_without_merit():
     s, _ = apply(battle(s), DeclareDisengage(0))
     assert EscapeWithMerit(0) not in legal_actions(s, 0)
     assert section_of(s, Merit).modifier(s, s.camps[0], "movement") == -N.disengage_movement
+    assert section_of(s, Merit).modifier(s, s.camps[0], "checks") == -N.disengage_checks
+    assert section_of(s, Merit).modifier(s, s.camps[0], "defense") == 0
     assert rec(s).merit == (0, 0)
 
 

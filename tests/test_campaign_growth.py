@@ -26,6 +26,7 @@ from grailwar.shared.engine.data import default_ruleset
 from grailwar.shared.engine.events import Event, view_event
 from grailwar.shared.engine.state import GameState
 from grailwar.shared.modules.campaign import state as st
+from grailwar.shared.modules.campaign.contract import DeclareCancelContract
 from grailwar.shared.modules.campaign.growth import (
     ChooseGrowth,
     ChooseServantGrowth,
@@ -37,7 +38,7 @@ from grailwar.shared.modules.campaign.growth import (
 from grailwar.shared.modules.campaign.merit import EscapeWithMerit, Merit, TransferMerit
 from grailwar.shared.modules.campaign.plus import ActivatePlus, Plus
 from grailwar.shared.modules.campaign.section import section_of
-from helpers import bare, faces, find, game, place, run, to_main, waits
+from helpers import bare, faces, find, game, place, rolls, run, to_main, waits
 
 R = default_ruleset()
 N = R.numbers
@@ -320,10 +321,24 @@ def test_c2_9_the_contract_end_takes_back_every_growth():
     pool = rec(s).pool
     s, _ = run(s, ChooseGrowth(0, "focus", "B", ""), ChooseServantGrowth(0, "hp", "A", "Q"))
     assert s.camps[0].hp == s.camps[0].servant.hp + 5
-    growth(s).end_contract(s, 0)
+    growth(s).on_contract_end(s, 0)
     assert rec(s).pool == pool and rec(s).dp[0] == (0, 0, 0) and rec(s).growth == ()
     assert core.max_hp(s, s.camps[0]) == s.camps[0].servant.hp == s.camps[0].hp
     assert rec(s).level == 2  # the Master keeps its level
+
+
+def test_c2_9_c9_2_a_cancelled_contract_takes_its_growth_back_at_the_turn_end():
+    """The cancel itself, not only the section's hook: the stray's pool, dp and max HP are
+    the sheet's again, and its HP is capped."""
+    s = leveled()
+    pool = rec(s).pool
+    s, _ = run(s, ChooseGrowth(0, "focus", "B", ""), ChooseServantGrowth(0, "hp", "A", "Q"))
+    assert rec(s).growth and s.camps[0].hp == s.camps[0].servant.hp + 5
+    s, _ = run(s, DeclareCancelContract(0), *(DeclareWait(x) for x in sorted(s.prompt.seats)
+                                              if x != 0))
+    assert rec(s).stray and rec(s).pool == pool and rec(s).dp[0] == (0, 0, 0)
+    assert rec(s).growth == () and s.camps[0].hp <= core.max_hp(s, s.camps[0])
+    assert core.max_hp(s, s.camps[0]) == s.camps[0].servant.hp
 
 
 def test_c2_10_a_race_experience_trait_is_data(monkeypatch):
@@ -385,16 +400,35 @@ def test_c3_4_no_escape_without_merit_or_without_disengaging():
     assert EscapeWithMerit(0) not in legal_actions(battle(s), 0)
 
 
-def test_c3_4_the_ambushed_camp_may_escape_and_flees_without_its_reaction_penalty():
+def fled(escape: bool = False, item: str = "") -> tuple[GameState, int]:
+    """Seat 1, ambushed, flees (with EscapeWithMerit first, or carrying `item`); seat 0's
+    Buster attack (natural 7) meets its Quick Reaction: the state, and that check's modifier."""
     s = cgame()
-    st.update(s, 1, merit=(1, 0))
+    st.update(s, 1, merit=(1, 0), items=((item, 1),) if item else ())
     place(s, 0, 10)
     place(s, 1, 11)
     s, _ = apply(s, DeclareAmbush(0, 1))
-    assert s.prompt.kind == "ambush" and EscapeWithMerit(1) in legal_actions(s, 1)
-    s, _ = run(s, EscapeWithMerit(1), AnswerAmbush(1, True))
-    assert s.camps[1].fleeing
-    assert section_of(s, Merit).modifier(s, s.camps[1], "checks") == -N.flee_reaction
+    assert s.prompt.kind == "ambush"
+    assert (EscapeWithMerit(1) in legal_actions(s, 1)) is not bool(item)
+    s, _ = run(s, *([EscapeWithMerit(1)] if escape else []), AnswerAmbush(1, True))
+    assert s.camps[1].fleeing and s.prompt.kind == "round_start"
+    s, _ = run(s, *(Ready(x) for x in sorted(s.prompt.seats)))
+    s, _ = run(to_main(s, 0), Attack(0, 1, "B", "B"), dice=faces(7))
+    _, ev = run(s, React(1, "Q", "Q"), dice=[*faces(7), *[3] * 10])
+    return s, rolls(ev, "defense")[0]["mod"]
+
+
+@pytest.mark.parametrize(("escape", "item"), [(True, ""), (False, "rabbit_foot")])
+def test_c3_4_c6_14_an_escaping_flee_loses_only_its_reaction_penalty(escape, item):
+    """C3.4: with the Flee, EscapeWithMerit (or C6.14's Rabbit's Foot, free) waives the −10 to
+    its Reactions and nothing else: its other checks and its Movement stay as they were."""
+    plain, penalised = fled()
+    s, waived = fled(escape, item)
+    assert waived == penalised - N.flee_reaction
+    assert rec(s, 1).merit == ((0, 0) if escape else (1, 0))
+    for stat in ("str", "agi", "luk"):
+        assert core.check_mod(s, s.camps[1], stat) == core.check_mod(plain, plain.camps[1], stat)
+    assert core.movement(s, s.camps[1]) == core.movement(plain, plain.camps[1])
 
 
 def test_c3_5_a_faked_plus_costs_two_merit_and_gives_10_for_the_round():
@@ -463,6 +497,52 @@ def test_c4_3_an_np_plus_plus_costs_60_mp_or_4_merit_and_adds_40_power():
     assert plus.costs(s, s.camps[0], "np") == {"mp": 60, "merit": 4}
     s, _ = apply(s, ActivatePlus(0, "np", "merit"))
     assert rec(s).merit == (0, 0) and plus.modifier(s, s.camps[0], "np_power") == 40
+
+
+def at_critical(s: GameState) -> GameState:
+    """Seat 0 rolls a natural 12 on its Buster attack: its critical-reward prompt."""
+    s, _ = run(to_main(s, 0), Attack(0, 1, "B", "B"), dice=faces(12))
+    assert s.prompt == ("critical", {0}), s.prompt
+    return s
+
+
+def at_intervention(s: GameState) -> GameState:
+    """Seat 2, waiting on the battle's square, is offered to intervene."""
+    for seat in range(3):
+        place(s, seat, 10)
+    s, _ = run(s, DeclareEncounter(0, 1, "battle"), DeclareWait(2))
+    assert s.prompt == ("intervene", {2}), s.prompt
+    return s
+
+
+def at_split(s: GameState) -> GameState:
+    from test_campaign_bonds import split_state
+    return split_state()
+
+
+@pytest.mark.parametrize(("reach", "classes", "seat", "what"), [
+    (lambda s: at_critical(battle(s)), ("rider", "saber"), 0, "param:end"),
+    (at_intervention, ("saber", "lancer", "rider"), 2, "param:end"),
+    (at_split, None, 1, "np"),  # Honda's constant NP "+", the victim of a mid_damage bond
+])
+def test_c4_3_activate_plus_at_the_critical_reward_intervention_offer_and_split(
+        reach, classes, seat, what):
+    """C4.3: "any battle prompt the seat receives", not only the Round's three."""
+    s = reach(cgame(classes) if classes else None)
+    assert ActivatePlus(seat, what, "mp") in legal_actions(s, seat)
+    mp = s.camps[seat].mp
+    s, ev = apply(s, ActivatePlus(seat, what, "mp"))
+    assert find(ev, "PlusActivated") and s.camps[seat].mp == mp - 10
+    assert not any(isinstance(a, ActivatePlus) and a.what == what
+                   for a in legal_actions(s, seat))
+
+
+def test_c4_3_a_plus_activated_at_the_round_start_is_not_offered_again_at_its_critical():
+    """At most once per `what` per Round, across the Round's prompts."""
+    s, _ = apply(battle(cgame(("rider", "saber"))), ActivatePlus(0, "param:end", "mp"))
+    s = at_critical(s)
+    assert ActivatePlus(0, "param:end", "mp") not in legal_actions(s, 0)
+    assert core.param(s, s.camps[0], "end") == 60
 
 
 def test_c4_3_a_constant_np_plus_counts_its_own_effect_once_more():

@@ -33,7 +33,16 @@ from grailwar.shared.engine.events import view_event
 from grailwar.shared.engine.modules import MODULES
 from grailwar.shared.engine.prompts import PROMPTS
 from grailwar.shared.modules.campaign import state as st
+from grailwar.shared.modules.campaign.gear import Buy, Gear, Wear
 from grailwar.shared.modules.campaign.section import section_of
+from grailwar.shared.modules.campaign.stances import (
+    ArrangeStance,
+    HoldNoblePhantasm,
+    LinkStance,
+    NameStance,
+    SetStanceTrait,
+    Stances,
+)
 from grailwar.shared.modules.campaign.summoning import (
     ChooseRelic,
     SetupReady,
@@ -305,6 +314,102 @@ def test_the_bots_draft_ready_and_play_a_relic_game_to_its_end():
         assert {"ChooseRelic", "SetupReady"} <= seen
         if kind == "heuristic":
             assert [c.cls for c in s.camps] == list(CLASSES)
+
+
+# --- C14.3 the setup prompt's free actions (C5.7, C6.2, C6.3) -------------------------------------
+def test_setup_sells_the_whole_catalogue_and_the_seat_wears_what_it_bought():
+    """C6.2: on day 0 every item is for sale wherever the camp stands (the Old Foreign
+    Quarter's belt at the saber's start square 7); C6.3 it is worn there; the prompt stays
+    open for the seat until its SetupReady."""
+    s = game(classes=("saber", "lancer"), day0=True, modules=["campaign"])
+    gear = section_of(s, Gear)
+    assert s.camps[0].pos not in (q for q, items in gear.shops["akatsukigahama"].items()
+                                  if "giants_belt" in items)
+    buys = {a.item for a in legal_actions(s, 0) if isinstance(a, Buy)}
+    assert buys == {i for i, item in gear.items.items()
+                    if item.price <= 16 and not item.overseer}
+    s, ev = run(s, Buy(0, "giants_belt"), Wear(0, "giants_belt", "servant"))
+    rec = st.record(s, 0)
+    assert rec.funds == 8 and rec.worn == (("giants_belt", "servant"),)
+    assert st.cards(rec, section_of(s, Stances).data).count("B") == 3  # +2 B tiles: one card
+    assert s.prompt == ("setup", frozenset({0, 1}))
+    assert view_event(find(ev, "ItemBought")[0], 1) is None
+    s, _ = run(s, SetupReady(0), SetupReady(1))
+    assert s.day == 1 and not [a for a in legal_actions(s, 0) if isinstance(a, Buy)
+                               and a.item == "giants_belt"]  # day 1: the shop's wares only
+
+
+def test_setup_arranges_a_stance_in_any_order_of_its_pool():
+    """C5.7: on day 0 the order is free (placed cards may move); any other cards are refused,
+    and on day 1 a placed card may no longer move."""
+    s = game(classes=("saber", "lancer"), day0=True, modules=["campaign"])
+    assert section_of(s, Stances).arrangement(s, 0, "attack") == "BBAQQ"
+    s, ev = run(s, ArrangeStance(0, "attack", "QBQAB"))
+    assert section_of(s, Stances).arrangement(s, 0, "attack") == "QBQAB"
+    assert view_event(find(ev, "StanceArranged")[0], 1) is None
+    with pytest.raises(Exception, match="not legal"):
+        apply(s, ArrangeStance(0, "attack", "AABQQ"))  # not the pool's cards
+    s, _ = ready_all(s)
+    with pytest.raises(Exception, match="not legal"):
+        apply(s, ArrangeStance(0, "attack", "BBAQQ"))
+
+
+def test_setup_names_stances_and_sets_their_traits():
+    """C5.1 names; C5.10 a non-normal stance takes any trait of the catalogue with its
+    argument; the normal stance keeps `none`."""
+    s = game(classes=("saber", "lancer"), day0=True, modules=["campaign"])
+    traits = [a for a in legal_actions(s, 0) if isinstance(a, SetStanceTrait)]
+    assert {a.stance for a in traits} == {"attack", "defense", "critical"}
+    assert not [a for a in traits if a.trait == "none"]
+    assert SetStanceTrait(0, "defense", "magecraft_grade", "curse") in traits
+    with pytest.raises(Exception, match="not legal"):
+        apply(s, SetStanceTrait(0, "defense", "magecraft_grade", "B"))
+    s, ev = run(s, SetStanceTrait(0, "defense", "kind_damage", "Q"),
+                NameStance(0, "defense", "Babieca"))
+    defense = st.record(s, 0).stances[2]
+    assert (defense.trait, defense.arg, defense.name) == ("kind_damage", "Q", "Babieca")
+    assert view_event(find(ev, "StanceTraitSet")[0], 1) is None
+
+
+def test_setup_links_swap_so_the_four_categories_stay_one_to_one():
+    """C5.1, A19: linking normal to Legend gives critical normal's Combat."""
+    s = game(classes=("saber", "lancer"), day0=True, modules=["campaign"])
+    s, ev = run(s, LinkStance(0, "normal", "legend"))
+    links = [x.link for x in st.record(s, 0).stances]
+    assert links == ["legend", "encounter", "rumor", "combat"]
+    assert view_event(find(ev, "StanceLinked")[0], 1) is None
+
+
+def test_setup_moves_the_np_to_one_non_normal_stance_and_a_constant_np_has_none_to_move():
+    """C5.8: exactly one non-normal stance holds an attack or support NP; a constant NP is on
+    in every stance, so nothing is offered for it."""
+    s = game(classes=("saber", "lancer"), day0=True, modules=["campaign"])
+    offered = [a for a in legal_actions(s, 0) if isinstance(a, HoldNoblePhantasm)]
+    assert offered == [HoldNoblePhantasm(0, "attack"), HoldNoblePhantasm(0, "defense")]
+    s, _ = run(s, HoldNoblePhantasm(0, "attack"))
+    assert [x.np for x in st.record(s, 0).stances] == [False, True, False, False]
+    assert s.camps[1].servant.np.kind == "constant"
+    assert not [a for a in legal_actions(s, 1) if isinstance(a, HoldNoblePhantasm)]
+
+
+def test_the_normal_bot_buys_wears_and_deals_its_lead_sets_at_setup():
+    """The heuristic bot outfits its Servant on day 0 and leaves no stance whose lead set
+    misses a kind of its pool."""
+    s = game(classes=("saber", "lancer"), day0=True, modules=["campaign"])
+    bot = make_bot("heuristic", 0)
+    seen = []
+    while s.day == 0:
+        seat = min(s.prompt.seats)
+        action = bot.choose(view_for(s, seat), legal_actions(s, seat))
+        seen.append(type(action).__name__)
+        play(s, action)
+    assert "Buy" in seen and "Wear" in seen and seen.count("SetupReady") == 2
+    for seat in range(2):
+        rec = st.record(s, seat)
+        assert rec.worn
+        stances = section_of(s, Stances)
+        for name in ("normal", "attack", "defense", "critical"):
+            assert stances.lead_kinds(s, seat, name) == set(stances.pool(s, seat))
 
 
 # --- relics.toml -------------------------------------------------------------------------------

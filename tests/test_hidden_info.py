@@ -1039,6 +1039,8 @@ CAMPAIGN_OWN = frozenset({"stances", "stance_now", "bonds", "awarded", "awarded_
 # bond's target (a Reverse or a MAX), or the camps an event involves.
 CAMPAIGN_EVENTS: dict[str, Callable[[dict[str, Any]], set[int]]] = {
     "StanceNamed": lambda e: {e["seat"]}, "StanceArranged": lambda e: {e["seat"]},
+    "StanceTraitSet": lambda e: {e["seat"]}, "StanceLinked": lambda e: {e["seat"]},
+    "NoblePhantasmStanceSet": lambda e: {e["seat"]},
     "StanceRevealed": lambda e: {e["seat"]}, "BondSet": lambda e: {e["seat"]},
     "BondAwarded": lambda e: {e["seat"]},
     "BondReversed": lambda e: {e["seat"], e["target"]},
@@ -1070,7 +1072,7 @@ def campaign_leaks(state: GameState, events: list[Event], viewer: int | None) ->
             yield f"StanceChosen names the stance to seat {viewer}: {event}"
 
 
-@pytest.mark.parametrize("bot,seed", [("random", 11), ("heuristic", 12)])
+@pytest.mark.parametrize("bot,seed", [("random", 12), ("heuristic", 12)])
 def test_campaign_stances_and_bonds_reach_only_their_camps(bot: str, seed: int) -> None:
     """Spec 002 §4: stances, the stance chosen, bonds held, grades and awards stay with the
     holder's camp; a Reverse or a MAX reaches both camps; a resolution is public; a resistant
@@ -1089,6 +1091,8 @@ def test_campaign_stances_and_bonds_reach_only_their_camps(bot: str, seed: int) 
     run_match(state, bots, on_step=on_step, arrival_seed=seed)
     assert state.over and not found, found[:8]
     assert {"StanceChosen", "BondAwarded", "BondResolved"} <= seen  # the rows were exercised
+    if bot == "random":  # the day-0 stance settings too (C14.3)
+        assert {"StanceTraitSet", "StanceLinked"} <= seen
 
 
 def test_the_campaign_audit_flags_a_named_stance_choice_and_a_stray_bond_event() -> None:

@@ -1,8 +1,10 @@
 """How the normal bot plays the campaign's day 0 and tags (seed 002 §12, §14; docs/rules.md
 "Summoning and day 0"), from its own view and legal actions: it drafts the relic of the class
 its seat was given when one is free (one of them by its own dice; the relic catalogue is
-shipped data, as the sheets are), else the first free relic; it readies at once; it pours
-Tohsaka jewels into a Servant low on MP.
+shipped data, as the sheets are), else the first free relic; at the setup prompt it buys and
+wears as on any day (`campaign.campaign_action`, asked first), then deals each stance whose lead
+set misses a kind of its pool into a B-A-Q round robin (so every kind may lead, C5.6), then is
+ready; it pours Tohsaka jewels into a Servant low on MP.
 """
 
 from __future__ import annotations
@@ -13,6 +15,7 @@ from typing import Any
 
 from ..engine.actions import Action
 from ..engine.data import Ruleset
+from ..modules.campaign.stances import ArrangeStance
 from ..modules.campaign.summoning import ChooseRelic, SetupReady, load_relics
 from ..modules.campaign.tags import UseJewels
 
@@ -35,6 +38,12 @@ class Day0Play:
         return self.rng.choice(own) if own else drafts[0]
 
     def _setup(self, view: dict[str, Any], me: dict[str, Any], legal: list[Action]) -> Action:
+        stances = view["modules"]["campaign"]["state"].get("stances") or {}
+        for a in legal:
+            if isinstance(a, ArrangeStance) and a.stance in stances:
+                now = stances[a.stance]
+                if set(now["lead"]) != set(now["order"]):
+                    return ArrangeStance(a.seat, a.stance, round_robin(now["order"]))
         return SetupReady(me["seat"])
 
     def jewels(self, me: dict[str, Any], legal: list[Action]) -> Action | None:
@@ -43,3 +52,15 @@ class Day0Play:
         if not pours or me["mp"] >= me["max_mp"] * JEWELS_MP:
             return None
         return max(pours, key=lambda a: a.amount)
+
+
+def round_robin(cards: str) -> str:
+    """The same cards dealt B, A, Q, B, A, Q, ... while each kind lasts."""
+    left = {k: cards.count(k) for k in "BAQ"}
+    out = []
+    while len(out) < len(cards):
+        for k in "BAQ":
+            if left[k]:
+                left[k] -= 1
+                out.append(k)
+    return "".join(out)

@@ -27,6 +27,7 @@ from ...engine.events import Event
 from ...engine.state import GameState, Prompt
 from . import state as st
 from .data import METHODS
+from .merit import Merit
 from .section import Section, section_of
 
 HOLDERS = ("servant", "master")
@@ -145,10 +146,10 @@ class Bonds(Section):
             return [*actions, *self._declare_actions(s, seat)]
         if kind == "round_start" and s.battle is not None:
             return [*actions, *self._resolutions(s, seat)]
-        if kind == "share":
-            return self._share_actions(s, seat)
+        if kind == "share":  # (what other sections offer here is kept: a "+" at a split, C4.3)
+            return [*actions, *self._share_actions(s, seat)]
         if kind == "split":
-            return self._split_actions(s, seat)
+            return [*actions, *self._split_actions(s, seat)]
         return actions
 
     def _declare_actions(self, s: GameState, seat: int) -> list[Action]:
@@ -248,7 +249,7 @@ class Bonds(Section):
         seat, target, effect = action.seat, action.target, action.effect
         bond = self.bond(s, seat, action.holder, target)
         self._put(s, seat, bond._replace(fixed=True))
-        self._merit(s, seat, action.holder, bond.grade)
+        section_of(s, Merit).add(s, seat, action.holder, bond.grade, "bond")
         core.emit(s, "BondResolved", seat=seat, holder=action.holder, target=target,
                   polarity=bond.polarity, effect=effect, grade=bond.grade)
         n = self.data.numbers
@@ -275,14 +276,6 @@ class Bonds(Section):
         else:  # mid_damage: the victim splits it between HP and MP now
             self._queue(s, ("split", target, target, n.bond_mid_damage_per_grade * g))
 
-    def _merit(self, s: GameState, seat: int, holder: str, amount: int) -> None:
-        """Merit into the holder's wallet (the wallets are §3's; written as its record)."""
-        merit = list(st.record(s, seat).merit)
-        merit[HOLDERS.index(holder)] += amount
-        st.update(s, seat, merit=tuple(merit))
-        core.emit(s, "MeritChanged", frozenset({seat}), None, seat=seat, wallet=holder,
-                  amount=amount)
-
     def _exp(self, s: GameState, seat: int, amount: int) -> None:
         exp = list(st.record(s, seat).exp)
         exp[METHODS.index("bond")] += amount
@@ -293,6 +286,16 @@ class Bonds(Section):
     # --- C8.8 shares and splits ---------------------------------------------------------------
     def _queue(self, s: GameState, *steps: tuple[str, int, int, int]) -> None:
         st.put(s, bond_queue=(*st.state(s).bond_queue, *steps))
+
+    def on_contract_start(self, s: GameState, seat: int) -> None:
+        """C9.4: the re-contracted pair's internal bonds start again, Positive at
+        internal_bond_grade, in place of any bond either half held toward the camp (the
+        Servant's toward the Master that left); the Master's other bonds stay with it."""
+        grade = self.data.numbers.internal_bond_grade
+        internal = tuple(st.Bond(holder, seat, "positive", grade)
+                         for holder in ("servant", "master"))
+        kept = tuple(b for b in st.record(s, seat).bonds if b.target != seat)
+        st.update(s, seat, bonds=(*internal, *kept))
 
     def on_battle_end(self, s: GameState) -> None:
         """End-of-battle bond damage: each Positive holder toward the victim may share it,
@@ -355,7 +358,7 @@ class Bonds(Section):
             core.emit(s, kind, both, None, seat=seat, holder=new.holder, target=new.target,
                       polarity=new.polarity, grade=new.grade, was=old.polarity)
             if merit:
-                self._merit(s, seat, new.holder, merit)
+                section_of(s, Merit).add(s, seat, new.holder, merit, "event")
         core.emit(s, "EventTriggered", frozenset(involved), None, event=event_id,
                   camps=sorted(involved))
 
@@ -381,8 +384,8 @@ class Bonds(Section):
         for e in list(evs):
             if e.type == "NegotiationEnded":
                 self._parted(s, e.data["seat"], e.data["target"])
-            elif e.type == "TimeWithMaster":
-                for holder in HOLDERS:
+            elif e.type == "TimeWithMaster" and not st.record(s, e.data["seat"]).stray:
+                for holder in HOLDERS:  # (C9.2: a stray has no Master to spend it with)
                     self.raise_grade(s, e.data["seat"], holder, e.data["seat"], 1, "wait")
 
     def _parted(self, s: GameState, a: int, b: int) -> None:
@@ -408,7 +411,8 @@ class Bonds(Section):
         if (bond.polarity == "negative" and bond.target != seat
                 and bond.battles >= self.data.numbers.nemesis_battles):
             self._event(s, "nemesis", [(seat, bond._replace(grade=value))])
-        elif bond.target == seat and s.camps[seat].unlocked and bond.polarity == "positive":
+        elif (bond.target == seat and s.camps[seat].unlocked and bond.polarity == "positive"
+              and not st.record(s, seat).stray):  # a stray's "unlocked" only means no 4th skill
             self._event(s, "heart_to_heart", [(seat, bond._replace(grade=value))])
 
     def _count_battles(self, s: GameState) -> None:

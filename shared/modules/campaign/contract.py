@@ -277,10 +277,10 @@ class Contract(Section):
         camp.draw_open = True
         rec = st.with_master(st.record(s, seat), vacant.record)
         st.put_record(s, seat, rec._replace(stray=False, supply_on=True, recontract=""))
-        st.put(s, vacant=tuple(v for v in g.vacant if v is not vacant))
         core.emit(s, "Recontracted", seat=seat, master=master, square=camp.pos)
-        for sec in self.module.sections:
+        for sec in self.module.sections:  # (they may still read the vacant Master)
             sec.on_contract_start(s, seat)
+        st.put(s, vacant=tuple(v for v in st.state(s).vacant if v.master != master))
 
     def after_action(self, s: GameState, action: Action, events: list[Event]) -> None:
         """C9.3: a camp whose Servant died leaves its Master vacant on its square."""

@@ -25,6 +25,7 @@ from . import state as st
 from .contract import Contract
 from .info import Information
 from .section import Section, section_of
+from .summoning import SETUP
 
 if TYPE_CHECKING:
     from . import Campaign
@@ -238,6 +239,9 @@ class Gear(Section):
             return False
         mp = self.data.numbers.holy_shroud_master_mp if item.id == "holy_shroud" else 0
         return rec.funds >= item.price and s.camps[seat].master_mp >= mp
+
+    def buy_actions(self, s: GameState, seat: int) -> list[Action]:
+        return [Buy(seat, i) for i in self.on_sale(s, seat) if self.may_buy(s, seat, self.items[i])]
 
     def buy(self, s: GameState, action: Buy) -> None:
         seat, item = action.seat, self.items[action.item]
@@ -478,15 +482,15 @@ class Gear(Section):
         kind = s.prompt.kind
         if kind in OTHER_PROMPTS:
             return [*actions, *self.use_actions(s, seat)]
+        if kind == SETUP:  # C14.3: day 0 buys from the whole catalogue and wears
+            return [*actions, *self.buy_actions(s, seat), *self.wear_actions(s, seat)]
         if kind not in ("declare", *BATTLE_PROMPTS):
             return actions
         if kind != "declare" and not self.in_battle(s, seat):
             return actions
         out = list(actions)
         if kind == "declare":
-            out += [Buy(seat, i) for i in self.on_sale(s, seat)
-                    if self.may_buy(s, seat, self.items[i])]
-            out += self.wear_actions(s, seat)
+            out += self.buy_actions(s, seat) + self.wear_actions(s, seat)
         return out + self.use_actions(s, seat)
 
     def verbs(self) -> tuple[str, ...]:
@@ -502,11 +506,13 @@ class Gear(Section):
 
 VERBS = ("Buy", "Wear", "UseItem", "RepairDoll")
 
+_OUTFIT = {Buy: lambda s, a: section_of(s, Gear).buy(s, a),
+           Wear: lambda s, a: section_of(s, Gear).wear(s, a)}
 prompts.extend("declare", st.NAME, {
-    Buy: lambda s, a: section_of(s, Gear).buy(s, a),
-    Wear: lambda s, a: section_of(s, Gear).wear(s, a),
+    **_OUTFIT,
     UseItem: lambda s, a: section_of(s, Gear).use(s, a),
     RepairDoll: lambda s, a: section_of(s, Gear).repair(s, a)}, VERBS)
+prompts.extend(SETUP, st.NAME, _OUTFIT, ("Buy", "Wear"))
 for _kind in (*BATTLE_PROMPTS, *OTHER_PROMPTS):
     prompts.extend(_kind, st.NAME, {UseItem: lambda s, a: section_of(s, Gear).use(s, a)},
                    ("UseItem",))

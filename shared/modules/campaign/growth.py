@@ -150,9 +150,10 @@ class Growth(Section):
                   pool=tuple(a + b for a, b in zip(rec.pool, tiles, strict=True)),
                   dp=(tuple(a + b for a, b in zip(rec.dp[0], dp, strict=True)), rec.dp[1]))
 
-    def end_contract(self, s: GameState, seat: int) -> None:
-        """C2.9 (for §9's contract end): the Servant loses every contract gain of C2.7 and C2.8;
-        its HP and MP are capped at the lowered maxima. A new contract grows from zero."""
+    def on_contract_end(self, s: GameState, seat: int) -> None:
+        """C2.9, C9.2 (at §9's contract end): the Servant loses every contract gain of C2.7
+        and C2.8; its HP and MP are capped at the lowered maxima. A new contract grows from
+        zero."""
         rec = st.record(s, seat)
         gained = dict(rec.growth)
         tiles = tuple(gained.get("tile:" + k, 0) for k in CARD_KINDS)

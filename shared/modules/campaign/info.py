@@ -203,6 +203,27 @@ class Information(Section):
             s.camps[x].cls for x in fighters}
         st.put(s, residual=tuple(sorted(residual.items())))
 
+    # --- C1.1 Master points are on the Master (C9.3, C9.4) ------------------------------------
+    def on_contract_end(self, s: GameState, seat: int) -> None:
+        """The points every other camp holds on this camp's Master leave with it (the
+        vacant Master just listed last); the camp's Master counters start again at 0."""
+        g = st.state(s)
+        zero = st.Info().master
+        known = tuple(st.info_on(s, x, seat).master if x != seat else zero
+                      for x in range(len(s.camps)))
+        for x in range(len(s.camps)):
+            if x != seat:
+                st.put_info(s, x, seat, st.info_on(s, x, seat)._replace(master=zero))
+        st.put(s, vacant=(*g.vacant[:-1], g.vacant[-1]._replace(known=known)))
+
+    def on_contract_start(self, s: GameState, seat: int) -> None:
+        """The points others held on the re-contracted Master are now on this camp's."""
+        master = s.camps[seat].master.id
+        vacant = next(v for v in st.state(s).vacant if v.master == master)
+        for x, points in enumerate(vacant.known):
+            if x != seat:
+                st.put_info(s, x, seat, st.info_on(s, x, seat)._replace(master=points))
+
     def on_turn_end(self, s: GameState) -> None:
         """C1.2: camps on one square at the Turn's end, neither in spirit form, have met too;
         each living camp gains an Encounter point (Servant and Master) on each camp it met."""

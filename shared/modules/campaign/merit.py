@@ -62,18 +62,15 @@ class Merit(Section):
         return ESCAPE in rec.plus_used or dict(rec.items).get(ESCAPE_ITEM, 0) > 0
 
     def modifier(self, s: GameState, camp: Camp, key: str) -> int:
-        """The escape waives the base penalties exactly: the Disengage's −2 Movement and −10
-        checks in its Round, the Flee's −10 (to Reactions: the only checks a fleeing camp
-        makes in its Round 1)."""
-        if key not in ("movement", "checks") or s.battle is None:
-            return 0
-        disengaging = camp.disengage_round == s.battle.round
-        if not (disengaging or camp.fleeing) or not self.escaping(s, camp):
+        """The escape waives the base penalties exactly, where the base applies them: the
+        Disengage's −2 Movement and −10 to every check in its Round, the Flee's −10 to its
+        Reaction checks only (the `defense` key, which only Reactions read)."""
+        if s.battle is None or not self.escaping(s, camp):
             return 0
         n = s.rules.numbers
-        if key == "movement":
-            return -n.disengage_movement if disengaging else 0
-        return -n.disengage_checks if disengaging else -n.flee_reaction
+        if camp.disengage_round == s.battle.round:
+            return {"movement": -n.disengage_movement, "checks": -n.disengage_checks}.get(key, 0)
+        return -n.flee_reaction if camp.fleeing and key == "defense" else 0
 
     def escape(self, s: GameState, action: EscapeWithMerit) -> None:
         seat = action.seat

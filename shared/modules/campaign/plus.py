@@ -20,7 +20,9 @@ from .merit import Merit
 from .section import Section, section_of
 
 PLUS_PARAMS = tuple(p for p in PARAMS if p != "np")  # an NP's "+" is `np_plus` (C4.1)
-BATTLE_PROMPTS = ("round_start", "main", "reaction")
+# C4.3 "any battle prompt the seat receives": the intervention offer, the Round's prompts, a
+# critical's reward, and a bond victim's split of its damage in battle (C8.8).
+BATTLE_PROMPTS = ("intervene", "round_start", "main", "reaction", "critical", "split")
 
 
 @dataclass(frozen=True, slots=True)

@@ -131,7 +131,8 @@ class Section:
         Master's part of the record has gone with the vacant Master (C2.9 undoes growth here)."""
 
     def on_contract_start(self, s: GameState, seat: int) -> None:
-        """`seat` has just re-contracted a vacant Master (C9.4: new internal bonds here)."""
+        """`seat` has just re-contracted a vacant Master, still listed in the vacant ones
+        (C9.4: new internal bonds here)."""
 
     def judge(self, s: GameState) -> bool:
         return False

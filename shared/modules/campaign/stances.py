@@ -34,9 +34,10 @@ from ...engine.core import Check
 from ...engine.data import CARD_KINDS, Reader, Text, read_table
 from ...engine.state import GameState
 from . import state as st
-from .data import STANCES, SUBTYPES, TRAITS
+from .data import SERVANT_CATEGORIES, STANCES, SUBTYPES, TRAITS
 from .info import Information
 from .section import Section, section_of
+from .summoning import SETUP
 
 PHYSICAL = frozenset(CARD_KINDS)  # B, A, Q: the seed's Smash, Counter, Onslaught
 
@@ -115,6 +116,14 @@ class ArrangeStance(Action):
     stance: str
     order: str
 
+    def template(self, state: Any) -> Action | None:
+        """On day 0 any order of the whole pool (C5.7) is offered as the empty order."""
+        if state.prompt.kind != SETUP:
+            return None
+        module = next(m for m in state.modules if m.name == st.NAME)
+        pool = st.cards(st.record(state, self.seat), module.data)
+        return replace(self, order="") if sorted(self.order) == sorted(pool) else None
+
 
 @dataclass(frozen=True, slots=True)
 class NameStance(Action):
@@ -130,6 +139,33 @@ class NameStance(Action):
         if 0 < len(text) <= limit and text.strip() == text and text.isprintable():
             return replace(self, name="")
         return None
+
+
+@dataclass(frozen=True, slots=True)
+class SetStanceTrait(Action):
+    """C14.3, C5.10: day 0 gives one of the three non-normal stances another trait (with its
+    kind or magecraft sub-type when it takes one; `setup` prompt)."""
+
+    stance: str
+    trait: str
+    arg: str
+
+
+@dataclass(frozen=True, slots=True)
+class LinkStance(Action):
+    """C14.3, C5.1: day 0 links a stance to another Servant category; the stance that held
+    it takes this one's old link, so the links stay 1:1 (A19; `setup` prompt)."""
+
+    stance: str
+    link: str
+
+
+@dataclass(frozen=True, slots=True)
+class HoldNoblePhantasm(Action):
+    """C14.3, C5.8: day 0 moves an attack or support NP to another non-normal stance (one
+    stance always holds it; `setup` prompt)."""
+
+    stance: str
 
 
 # --- reading a camp's stances ----------------------------------------------------------------
@@ -220,6 +256,8 @@ class Stances(Section):
         kind = s.prompt.kind
         if kind == "declare":
             return [*actions, *self._declare_actions(s, seat)]
+        if kind == SETUP:
+            return [*actions, *self._setup_actions(s, seat)]
         if s.battle is None or seat not in s.battle.seats or st.state(s).battle is None:
             return actions
         if kind == "round_start":
@@ -241,6 +279,23 @@ class Stances(Section):
             if new:
                 out.extend(ArrangeStance(seat, name, order)
                            for order in interleavings(placed, new))
+        return out
+
+    def _setup_actions(self, s: GameState, seat: int) -> list[Action]:
+        """C14.3: names, free arrangements (the empty-order template), traits, links and the
+        NP stance, each as often as the seat likes until it is ready."""
+        rec = st.record(s, seat)
+        out: list[Action] = [NameStance(seat, name, "") for name in STANCES[1:]]
+        out += [ArrangeStance(seat, name, "") for name in STANCES]
+        for name in STANCES[1:]:
+            now = stance(rec, name)
+            out += [SetStanceTrait(seat, name, trait, arg) for trait, arg in _TRAIT_CHOICES
+                    if (trait, arg) != (now.trait, now.arg)]
+        out += [LinkStance(seat, name, link) for name in STANCES
+                for link in SERVANT_CATEGORIES if link != stance(rec, name).link]
+        if s.camps[seat].servant.np.kind != "constant":
+            out += [HoldNoblePhantasm(seat, name) for name in STANCES[1:]
+                    if not stance(rec, name).np]
         return out
 
     def _round_start(self, s: GameState, seat: int, actions: list[Action]) -> list[Action]:
@@ -278,6 +333,28 @@ class Stances(Section):
         self._set(s, action.seat, action.stance, name=action.name)
         core.emit(s, "StanceNamed", frozenset({action.seat}), None, seat=action.seat,
                   stance=action.stance, name=action.name)
+
+    def set_trait(self, s: GameState, action: SetStanceTrait) -> None:
+        self._set(s, action.seat, action.stance, trait=action.trait, arg=action.arg)
+        core.emit(s, "StanceTraitSet", frozenset({action.seat}), None, seat=action.seat,
+                  stance=action.stance, trait=action.trait, arg=action.arg)
+
+    def link(self, s: GameState, action: LinkStance) -> None:
+        seat = action.seat
+        rec = st.record(s, seat)
+        old = stance(rec, action.stance).link
+        other = next(name for name in STANCES if stance(rec, name).link == action.link)
+        self._set(s, seat, other, link=old)
+        self._set(s, seat, action.stance, link=action.link)
+        core.emit(s, "StanceLinked", frozenset({seat}), None, seat=seat, stance=action.stance,
+                  link=action.link, other=other, other_link=old)
+
+    def hold_np(self, s: GameState, action: HoldNoblePhantasm) -> None:
+        seat = action.seat
+        for name in STANCES:
+            self._set(s, seat, name, np=name == action.stance)
+        core.emit(s, "NoblePhantasmStanceSet", frozenset({seat}), None, seat=seat,
+                  stance=action.stance)
 
     def _set(self, s: GameState, seat: int, which: str, **fields: Any) -> None:
         rec = st.record(s, seat)
@@ -453,7 +530,7 @@ class Stances(Section):
             st.put_info(s, viewer, other, held._replace(servant=(top,) * len(held.servant)))
 
     def verbs(self) -> tuple[str, ...]:
-        return ("ChooseStance", "ArrangeStance", "NameStance")
+        return ("ChooseStance", *SETUP_VERBS)
 
     def view(self, s: GameState, seat: int | None) -> dict[str, Any] | None:
         """The viewer's own stances as they play now: each arrangement with its lead kinds."""
@@ -465,6 +542,12 @@ class Stances(Section):
                 for name in STANCES}
 
 
+# C5.10: every (trait, argument) a non-normal stance may take on day 0.
+_TRAIT_CHOICES = tuple((trait, arg) for trait, kind in TRAITS.items() if trait != "none"
+                       for arg in {"kind": CARD_KINDS, "subtype": SUBTYPES}.get(kind, ("",)))
+SETUP_VERBS = ("ArrangeStance", "NameStance", "SetStanceTrait", "LinkStance",
+               "HoldNoblePhantasm")
+
 # Battle marks that last one Round (the others, a Command Spell's, are the spells' to clear).
 _ROUND_MARKS = frozenset({"chose", "hit", "magecraft", "guard_magecraft"})
 # Marks only their own camp sees: that a skill used was magecraft (of the guard sub-type) would
@@ -474,10 +557,14 @@ PRIVATE_MARKS = frozenset({"magecraft", "guard_magecraft"})
 prompts.extend("round_start", st.NAME,
                {ChooseStance: lambda s, a: section_of(s, Stances).choose(s, a)},
                ("ChooseStance",))
-prompts.extend("declare", st.NAME,
-               {ArrangeStance: lambda s, a: section_of(s, Stances).arrange(s, a),
-                NameStance: lambda s, a: section_of(s, Stances).name(s, a)},
-               ("ArrangeStance", "NameStance"))
+_DECLARE_HANDLERS = {ArrangeStance: lambda s, a: section_of(s, Stances).arrange(s, a),
+                     NameStance: lambda s, a: section_of(s, Stances).name(s, a)}
+prompts.extend("declare", st.NAME, _DECLARE_HANDLERS, ("ArrangeStance", "NameStance"))
+prompts.extend(SETUP, st.NAME, {
+    **_DECLARE_HANDLERS,
+    SetStanceTrait: lambda s, a: section_of(s, Stances).set_trait(s, a),
+    LinkStance: lambda s, a: section_of(s, Stances).link(s, a),
+    HoldNoblePhantasm: lambda s, a: section_of(s, Stances).hold_np(s, a)}, SETUP_VERBS)
 
-__all__ = ["PRIVATE_MARKS", "ArrangeStance", "ChooseStance", "NameStance", "Stances",
-           "load_traits", "traits"]
+__all__ = ["PRIVATE_MARKS", "ArrangeStance", "ChooseStance", "HoldNoblePhantasm", "LinkStance",
+           "NameStance", "SetStanceTrait", "Stances", "load_traits", "traits"]

@@ -134,6 +134,7 @@ class VacantMaster(NamedTuple):
     master_mp: int
     spells: int
     record: CampRecord
+    known: tuple[tuple[int, ...], ...] = ()  # per seat, its Master points on this Master (C1.1)
 
 
 class BattleRecord(NamedTuple):
