@@ -13,9 +13,11 @@ from grailwar.shared.bots import make_bot
 from grailwar.shared.bots.match import run_match
 from grailwar.shared.engine import apply, legal_actions, new_game, view_for
 from grailwar.shared.engine.actions import (
+    AnswerIntervention,
     Attack,
     DeclareDisengage,
     DeclareNoblePhantasm,
+    DeclareWait,
     Move,
     React,
     Ready,
@@ -24,6 +26,7 @@ from grailwar.shared.engine.actions import (
 from grailwar.shared.engine.state import GameState
 from grailwar.shared.modules.campaign import state as st
 from grailwar.shared.modules.campaign.bonds import SetBond
+from grailwar.shared.modules.campaign.contract import SetSupply
 from grailwar.shared.modules.campaign.data import METHODS
 from grailwar.shared.modules.campaign.merit import EscapeWithMerit
 from grailwar.shared.modules.campaign.stances import ChooseStance
@@ -174,6 +177,53 @@ def test_the_raid_hand_is_the_campaign_pool():
         place(s, seat, 41)
         s, _ = apply(s, DeclareRaid(seat))
     assert sorted(s.camps[0].hand) == sorted(pool)
+
+
+@pytest.mark.parametrize(("mp", "offered"), [(31, True), (30, False)])
+def test_a_spirit_form_camp_materializes_to_raid(mp, offered):
+    """A raid is a battle: a camp in spirit form may declare Raid only if its Servant's own MP
+    is above materialize_mp (30), and declaring it materializes it (C0.3)."""
+    s = game(("saber", "lancer"), modules=WAR, options=WAKE_DAY1)
+    place(s, 0, 40)
+    s, _ = apply(s, SetSupply(0, False))
+    s.edit(0).mp = mp
+    s._legal.clear()
+    assert (DeclareRaid(0) in legal_actions(s, 0)) == offered
+    if offered:
+        s, events = apply(s, DeclareRaid(0))
+        assert find(events, "Materialized") and s.camps[0].mp == mp - 30
+
+
+def test_a_spirit_form_camp_offered_a_raid_materializes_to_join():
+    """A camp in spirit form that declared Wait beside the colossus is offered to join the raid
+    as an intervention; joining materializes it, and without the MP only Stay is offered."""
+    s = game(("saber", "lancer"), modules=WAR, options=WAKE_DAY1)
+    place(s, 0, 41)
+    place(s, 1, 40)
+    s, _ = apply(s, SetSupply(1, False))
+    s, _ = apply(s, DeclareRaid(0))
+    s, _ = apply(s, DeclareWait(1))
+    assert s.prompt == ("raid_offer", {1})
+    assert legal_actions(s, 1) == [AnswerIntervention(1, True), AnswerIntervention(1, False)]
+    mp = s.camps[1].mp
+    joined, events = apply(s, AnswerIntervention(1, True))
+    assert find(events, "Materialized") and joined.camps[1].mp == mp - 30
+    s.edit(1).mp = 30
+    s._legal.clear()
+    assert legal_actions(s, 1) == [AnswerIntervention(1, False)]
+
+
+@pytest.mark.parametrize("on_post", [True, False])
+def test_a_gatekeeper_raids_only_a_colossus_on_its_post(on_post):
+    """⑧ The gatekeeper fights only on its start square: Raid is offered only while the
+    colossus stands there (the raid is fought on the colossus's square)."""
+    s = game(("saber", "lancer"), modules=WAR, options=WAKE_DAY1)
+    st.update(s, 0, tag="gatekeeper")
+    post = s.camps[0].pos
+    s = s.clone()
+    colossus(s).put(s, square=post if on_post else 41)
+    s._legal.clear()
+    assert (DeclareRaid(0) in legal_actions(s, 0)) == on_post
 
 
 def colossus_data_free(s: GameState):
