@@ -31,7 +31,7 @@ from grailwar.shared.modules.campaign.data import METHODS
 from grailwar.shared.modules.campaign.merit import EscapeWithMerit
 from grailwar.shared.modules.campaign.stances import ChooseStance
 from grailwar.shared.modules.colossus import Colossus, DeclareRaid
-from grailwar.shared.modules.colossus.actions import AttackPart
+from grailwar.shared.modules.colossus.actions import AttackPart, FireAtPart
 from grailwar.shared.modules.tactics import ConcentrateCast
 from grailwar.shared.modules.tactics.data import load_tactics
 from helpers import act, act_all, battle_at, find, game, place, ready_all, to_main
@@ -165,6 +165,26 @@ def test_stances_apply_in_a_raid_normal_first_then_chosen_and_the_np_in_its_stan
     assert DeclareNoblePhantasm(0, 100) in legal
 
 
+def test_a_raiders_noble_phantasm_gives_each_fellow_raider_a_legend_point():
+    """C1.5 (i), C1.9 in a raid: Saber fires its NP at the colossus (round 2, in the critical
+    stance that holds it); Lancer gains a Legend point on Saber and learns the NP."""
+    s, _ = apply(raid_war(), Ready(1))
+    s = s.clone()
+    colossus(s).put_raid(s, round=2)
+    st.update(s, 0, stance_now="critical")
+    s._legal.clear()
+    s, _ = apply(s, DeclareNoblePhantasm(0, 100))
+    s, _ = apply(s, Ready(0))
+    while s.prompt.seats != {0}:
+        s, _ = apply(s, legal_actions(s, min(s.prompt.seats))[0])
+    s, events = act(s, FireAtPart(0, "shin"), [6, 6, *[5] * 10])
+    gained = [(e.data["seat"], e.data["category"]) for e in find(events, "InfoGained")
+              if e.data["source"] == "np"]
+    assert gained == [(1, "legend")]
+    assert [e.private for e in find(events, "NoblePhantasmDisclosed")] == [{1}]
+    assert st.info_on(s, 1, 0).np_known and not st.info_on(s, 0, 1).np_known
+
+
 def test_the_raid_hand_is_the_campaign_pool():
     """A raider's hand is filled from its pool (grown here by two Buster tiles: one more card),
     as at a battle's start; the sheet's own composition is not used."""
@@ -287,15 +307,17 @@ def test_mr_from_a_campaign_item_lowers_a_hostile_check_once(modules, lowered):
     assert check_value(events) == base - lowered
 
 
-def test_concentration_offsets_a_campaign_mr():
-    """T4.2 acts on the campaign's `mr`: a successful ConcentrateCast of Bog Song (Caster MAG
-    A: level 6, +30) against the shroud's −20."""
+def test_concentration_and_campaign_items_add_up_on_one_check():
+    """The modules' check modifiers add up: a successful ConcentrateCast of Bog Song (Caster
+    MAG A: level 6, +30, tactics) with Caster's Magus Cloak (+20, campaign) against Saber's
+    Holy Shroud (`mr` 2: −20, the campaign's item through tactics' T6.1)."""
     s = caster_at_main()
+    st.update(s, 0, worn=(("magus_cloak", "servant"),))
     st.update(s, 1, worn=(("holy_shroud", "servant"),))
     _, events = act_all(s, ConcentrateCast(0, "bog_song", 1),
                         [*concentration(s, 0, True), *SKILL_DICE["bog_song"]])
     base = s.rules.skills["bog_song"].check
-    assert check_value(events) == base - 20 + DATA.lower_resistance_per_level * 6
+    assert check_value(events) == base + 20 - 20 + DATA.lower_resistance_per_level * 6
 
 
 @pytest.mark.parametrize(("modules", "level"), [(BOTH, 4), (("tactics",), None)])
