@@ -387,3 +387,14 @@ def test_a_whole_bot_game_of_each_combination_ends(options):
                  options={"campaign": {"tags": "random"}, **options}, day_limit=3)
     run_match(s, [make_bot("normal", 3 + i) for i in range(3)], arrival_seed=3)
     assert s.over
+
+
+def test_the_normal_bot_raids_a_campaign_raid_room_and_fires_its_np_in_the_right_stance():
+    """In a campaign raid room the bots walk to the colossus instead of to the shops, raid it
+    again and again, and choose the NP's stance in a raid so that Noble Phantasms fire."""
+    s = new_game(seed=3, classes=["saber", "lancer", "archer"], modules=WAR,
+                 options={"colossus": {"scenario": "colossus_raid"}})
+    fired: list = []
+    run_match(s, [make_bot("normal", 3 + i) for i in range(3)], arrival_seed=3,
+              on_step=lambda _s, events: fired.extend(find(events, "NoblePhantasmFired")))
+    assert s.over and colossus(s).st(s).raids >= 3 and fired
