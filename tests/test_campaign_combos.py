@@ -21,6 +21,7 @@ from grailwar.shared.engine.actions import (
     Move,
     React,
     Ready,
+    UseCommandSpell,
     UseSkill,
 )
 from grailwar.shared.engine.state import GameState
@@ -32,7 +33,7 @@ from grailwar.shared.modules.campaign.merit import EscapeWithMerit
 from grailwar.shared.modules.campaign.stances import ChooseStance
 from grailwar.shared.modules.colossus import Colossus, DeclareRaid
 from grailwar.shared.modules.colossus.actions import AttackPart, FireAtPart
-from grailwar.shared.modules.tactics import ConcentrateCast
+from grailwar.shared.modules.tactics import Concentrate, ConcentrateCast
 from grailwar.shared.modules.tactics.data import load_tactics
 from helpers import act, act_all, battle_at, find, game, place, ready_all, to_main
 from test_colossus import wait_ground
@@ -191,7 +192,7 @@ def test_the_raid_hand_is_the_campaign_pool():
     s = game(("saber", "lancer"), modules=WAR, options=WAKE_DAY1)
     rec = st.record(s, 0)
     st.update(s, 0, pool=(rec.pool[0] + 2, *rec.pool[1:]))
-    pool = st.cards(st.record(s, 0), colossus_data_free(s))
+    pool = st.cards(st.record(s, 0), campaign_data(s))
     assert len(pool) == len(s.camps[0].servant.cards) + 1
     for seat in (0, 1):
         place(s, seat, 41)
@@ -246,7 +247,7 @@ def test_a_gatekeeper_raids_only_a_colossus_on_its_post(on_post):
     assert (DeclareRaid(0) in legal_actions(s, 0)) == on_post
 
 
-def colossus_data_free(s: GameState):
+def campaign_data(s: GameState):
     """The campaign's data (its pool rules) of a running game."""
     return next(m for m in s.modules if m.name == "campaign").data
 
@@ -266,7 +267,7 @@ def test_legality_filters_intersect_line_of_fire_and_the_lead_set(modules):
     for target_square, line in (((6, 1), False), ((4, 2), True)):
         s = arena2(("archer", "caster"), [(4, 1), target_square], modules=modules)
         if "campaign" in modules:
-            per = colossus_data_free(s).numbers.tiles_per_card
+            per = campaign_data(s).numbers.tiles_per_card
             stances = st.record(s, 0).stances
             st.update(s, 0, pool=(per, 2 * per, 5 * per),
                       stances=(stances[0]._replace(order=order), *stances[1:]))
@@ -318,6 +319,35 @@ def test_concentration_and_campaign_items_add_up_on_one_check():
                         [*concentration(s, 0, True), *SKILL_DICE["bog_song"]])
     base = s.rules.skills["bog_song"].check
     assert check_value(events) == base + 20 - 20 + DATA.lower_resistance_per_level * 6
+
+
+def bog_song_on_saber(endure: bool, absolute: bool) -> tuple[GameState, int]:
+    """Caster's Bog Song on Saber (both modules on), Saber having declared Endure (tactics,
+    with a successful roll) and/or Absolute Defense (the campaign's Command Spell) at the
+    round start: the state after, and Saber's HP lost."""
+    s = arena2(("caster", "saber"), [(3, 3), (3, 3)], masters=("baek", "seo"))
+    if endure:
+        s, _ = apply(s, Concentrate(1, "endure"))
+    if absolute:
+        s, _ = apply(s, UseCommandSpell(1, "absolute_defense", ""))
+    s = to_main(s, 0)
+    hp = s.camps[1].hp
+    dice = [1, 10, 10, *(concentration(s, 1, True) if endure else [])]
+    s, _ = act_all(s, UseSkill(0, "bog_song", 1), dice)
+    return s, hp - s.camps[1].hp
+
+
+def test_damage_hooks_of_both_modules_act_on_one_instance(monkeypatch):
+    """The modules' damage hooks chain on one instance: Endure halves Bog Song's damage
+    (tactics, first in the registry), then Absolute Defense (the campaign; its floor set to 0
+    here) takes the halved amount, which is what it waived."""
+    spells = campaign_data(arena2(("caster", "saber"), [(3, 3), (3, 3)])).spells
+    monkeypatch.setitem(spells, "absolute_defense_floor", (0, 0))  # all of it is waived
+    _, full = bog_song_on_saber(False, False)
+    _, halved = bog_song_on_saber(True, False)
+    s, both = bog_song_on_saber(True, True)
+    assert halved == full // 2 > 0 and both == 0
+    assert dict(st.state(s).battle.protected)[1] == halved  # not the full amount
 
 
 @pytest.mark.parametrize(("modules", "level"), [(BOTH, 4), (("tactics",), None)])
