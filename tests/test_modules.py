@@ -208,6 +208,7 @@ def test_a_tactics_data_error_names_the_file_and_the_field(tmp_path, change, fil
     weapon class, an unknown Servant id, a blocking square off the map, an unknown skill in
     spells.toml or familiars.toml, a number out of range or not an integer."""
     shutil.copytree(TACTICS_DATA, tmp_path / "tactics")
+    shutil.copytree(TACTICS_DATA.parent / "modules", tmp_path / "modules")  # mr_step's file
     load_tactics(RULES, root=tmp_path)  # the copy loads as shipped
     change(tmp_path)
     with pytest.raises(DataError) as err:

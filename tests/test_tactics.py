@@ -537,6 +537,7 @@ def test_t4_2_t5_1_an_incapacitating_skill_gets_no_concentrate_cast(tmp_path, mo
     """T4.2, T5.1: a skill flagged `incapacitating` in tactics/spells.toml (a fixture flag on
     Bog Song) is offered as UseSkill but never as ConcentrateCast; Curse still is."""
     shutil.copytree(RESOURCES / "tactics", tmp_path / "tactics")
+    shutil.copytree(RESOURCES / "modules", tmp_path / "modules")
     (tmp_path / "tactics" / "spells.toml").write_text(
         "[spells.bog_song]\nincapacitating = true\n", encoding="utf-8")
     data = load_tactics(MAGE, root=tmp_path)

@@ -20,6 +20,7 @@ from ..modules.campaign.growth import (
 )
 from ..modules.campaign.merit import EscapeWithMerit, TransferMerit
 from ..modules.campaign.plus import ActivatePlus
+from .raider import raid_time
 
 # What it buys, best first: worn items for the Servant, then potions to carry.
 WISHES = ("nekote", "amulet_of_life", "giants_belt", "thunderbolt_shield", "fairy_shoes",
@@ -76,10 +77,11 @@ def campaign_action(view: dict[str, Any], me: dict[str, Any], legal: list[Action
 def _shop(view: dict[str, Any], me: dict[str, Any], legal: list[Action],
           distance: Callable[[int, int], int]) -> Action | None:
     """With funds for a worn wish and nothing worn, walk toward the nearest shop selling one
-    (when healthy: a hurt camp has better things to do)."""
+    (when healthy: a hurt camp has better things to do; not while the colossus calls for
+    raids: the walk would take it away)."""
     moves = [a for a in legal if isinstance(a, Move)]
     record = _campaign(view)
-    if not moves or record["worn"] or me["hp"] < me["max_hp"] * 0.6:
+    if not moves or record["worn"] or me["hp"] < me["max_hp"] * 0.6 or raid_time(view):
         return None
     shops = [q for q, items in _shops(view["map"]).items()
              if any(i in items for i in WISHES[:6]) and q != me["pos"]]

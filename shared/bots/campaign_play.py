@@ -79,6 +79,13 @@ class CampaignPlay:
         want = "critical" if ready else ("defense" if _ratio(me) < HURT else "attack")
         return stances.get(want)
 
+    def stance_choice(self, view: dict[str, Any], me: dict[str, Any],
+                      legal: list[Action]) -> Action | None:
+        """In a raid, as at a battle's round start: the NP's stance when it can pay for it."""
+        if not any(isinstance(a, ChooseStance) for a in legal):
+            return None
+        return self.campaign_round_start(view, me, legal)
+
     def _share(self, view: dict[str, Any], me: dict[str, Any], legal: list[Action]) -> Action:
         """Take a share only while healthy."""
         shares = [a for a in legal if isinstance(a, ShareBondDamage)]

@@ -10,6 +10,7 @@ step of the script tilts.
 from __future__ import annotations
 
 from collections import deque
+from collections.abc import Callable
 from functools import cache
 from typing import Any
 
@@ -67,23 +68,30 @@ def _to_crown(links: tuple[tuple[str, tuple[str, ...]], ...]) -> dict[str, int]:
     return seen
 
 
+def raid_time(view: dict[str, Any]) -> bool:
+    """The colossus is up, in a raid room or near the vein: raids come first."""
+    col = colossus_view(view)
+    if col is None or not col["awake"] or col["destroyed"]:
+        return False
+    left = len(col["path"]) - 1 - col["path_index"]
+    return col["scenario"] == "colossus_raid" or left <= NEAR_VEIN
+
+
 class RaidPlay:
     """The raid prompts of the normal bot (mixed into `HeuristicBot`, whose rules it reads)."""
 
     rules: Ruleset
+    stance_choice: Callable[[dict[str, Any], dict[str, Any], list[Action]], Action | None]
 
     def wants_raid(self, view: dict[str, Any], me: dict[str, Any]) -> bool:
         """Healthy enough, and the colossus in a raid room or near the vein."""
-        col = colossus_view(view)
-        if col is None or not col["awake"] or col["destroyed"] or (
-                me["hp"] < me["max_hp"] * RAID_HP):
-            return False
-        left = len(col["path"]) - 1 - col["path_index"]
-        return col["scenario"] == "colossus_raid" or left <= NEAR_VEIN
+        return me["hp"] >= me["max_hp"] * RAID_HP and raid_time(view)
 
     def _raid_offer(self, view: dict[str, Any], me: dict[str, Any],
                     legal: list[Action]) -> Action:
-        return AnswerIntervention(me["seat"], self.wants_raid(view, me))
+        join = AnswerIntervention(me["seat"], True)  # not offered to a camp that may not join
+        return join if join in legal and self.wants_raid(view, me) else AnswerIntervention(
+            me["seat"], False)
 
     def raid_declaration(self, view: dict[str, Any], me: dict[str, Any],
                          legal: list[Action]) -> Action | None:
@@ -104,6 +112,10 @@ class RaidPlay:
     def _raid_start(self, view: dict[str, Any], me: dict[str, Any],
                     legal: list[Action]) -> Action:
         seat = me["seat"]
+        chosen = (self.stance_choice(view, me, legal)  # CampaignPlay's, in the same bot
+                  if "campaign" in view["modules"] else None)
+        if chosen is not None:  # the campaign: its NP fires only in the stance that holds it
+            return chosen
         declare = [a for a in legal if isinstance(a, DeclareNoblePhantasm)]
         if declare:
             return declare[0]

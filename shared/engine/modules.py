@@ -92,6 +92,11 @@ class Module:
         """True when the skill's effect does nothing to `target` whatever the check (immunity)."""
         return False
 
+    def sight(self, s: GameState, seat: int) -> frozenset[int]:
+        """Squares `seat` watches from afar through this module's items (the tactics module's
+        sight, seed 003 T2.1 "through an item"; the campaign's scouting devices)."""
+        return frozenset()
+
     def composition(self, s: GameState, seat: int, cards: str) -> str:
         """The cards a hand is filled from (battle start, each refill, a raid's start): the
         sheet's composition in, the cards out (the campaign's pool)."""

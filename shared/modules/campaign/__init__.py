@@ -5,9 +5,9 @@ Spells, bonds, contract cancellation, tags and the summoning of day 0.
 The rules are split by spec section into `Section`s (`section.py`), one file each, walked in
 `SECTIONS` order by the `Campaign` module's hooks: `legal`, `composition`, `default`, `damage`,
 `initiative` and `upkeep` chain (each section gets the previous one's result; an `upkeep` of
-None ends the chain: no daily upkeep); `modifier` and `skill_check` sum; `skill_void`,
-`investigate`, `rescue` and `judge` are true when any section says so; `advance` stops at the
-first section that set a prompt; `battle_move` joins the stops and keeps the tightest
+None ends the chain: no daily upkeep); `modifier` and `skill_check` sum; `sight` joins;
+`skill_void`, `investigate`, `rescue` and `judge` are true when any section says so; `advance`
+stops at the first section that set a prompt; `battle_move` joins the stops and keeps the tightest
 limit; the `on_*` listeners call each section in order; `view` is the camps' records (redacted
 for rivals) plus one key per section. Everything the module keeps is in one copy-on-write slot
 (`state.py`); every number is in `resources/campaign/rules.toml` (`data.py`).
@@ -33,6 +33,7 @@ from .growth import Growth
 from .info import Information
 from .merit import Merit
 from .plus import Plus
+from .raids import Raids
 from .section import Section
 from .spells import Spells
 from .stances import PRIVATE_MARKS, Stances
@@ -43,9 +44,10 @@ from .tags import Tags
 # Summoning first: its set-up settles who is summoned before the others' set-up reads it;
 # Tags after the sections that offer: its gatekeeper filters what they offer; Spells then: a
 # declared camp is offered only to keep its declaration or restrict it (C7.10); Growth last:
-# its Turn-end level-ups count the experience every other section gave.
+# its Turn-end level-ups count the experience every other section gave. Raids (the colossus's
+# raid as a battle) after Stances, whose choices it offers in a raid.
 SECTIONS: tuple[type[Section], ...] = (Summoning, Contract, Information, Merit, Plus, Gear,
-                                       Stances, Bonds, Tags, Spells, Growth)
+                                       Stances, Raids, Bonds, Tags, Spells, Growth)
 
 # Record fields whose values are NamedTuples (decoded back from a view by their class).
 _NESTED = {"stances": st.Stance, "info": st.Info, "bonds": st.Bond, "devices": st.Device}
@@ -105,6 +107,9 @@ class Campaign(Module):
 
     def skill_void(self, s: GameState, seat: int, skill: Skill, target: int) -> bool:
         return any(sec.skill_void(s, seat, skill, target) for sec in self.sections)
+
+    def sight(self, s: GameState, seat: int) -> frozenset[int]:
+        return frozenset().union(*(sec.sight(s, seat) for sec in self.sections))
 
     def composition(self, s: GameState, seat: int, cards: str) -> str:
         for sec in self.sections:

@@ -28,7 +28,8 @@ from .section import Section, section_of
 QUIET = frozenset({"wait", "rest", "investigate", "research", "study"})
 # C0.3: declarations that make a spirit-form camp materialize (a Servant turn-action skill is
 # "skill" with a Servant skill); a camp whose own MP is not above the cost is not offered them.
-LOUD = frozenset({"encounter", "ambush", "soul_eating", "skill"})
+LOUD = frozenset({"encounter", "ambush", "soul_eating", "skill", "raid"})  # a raid: a battle
+JOINS = frozenset({"intervene", "raid_offer"})  # prompts whose join materializes too
 OPENERS = frozenset({"encounter", "ambush"})  # declarations that open a parley or a battle
 
 
@@ -85,7 +86,7 @@ class Contract(Section):
         kind = s.prompt.kind
         if kind == "declare":
             return self._declare_legal(s, seat, actions)
-        if kind == "intervene" and self.spirit(s, seat) and not self.can_materialize(s, seat):
+        if kind in JOINS and self.spirit(s, seat) and not self.can_materialize(s, seat):
             return [a for a in actions if a != AnswerIntervention(seat, True)]
         return actions
 
@@ -137,7 +138,7 @@ class Contract(Section):
         if not self.spirit(s, seat):
             return
         kind = s.prompt.kind
-        joins = kind == "intervene" and action == AnswerIntervention(seat, True)
+        joins = kind in JOINS and action == AnswerIntervention(seat, True)
         if joins or (kind == "declare" and self._loud(s, action)):
             self.materialize(s, seat)
 

@@ -54,6 +54,7 @@ NUMBERS: dict[str, tuple[int, int]] = {
     "overseer_dragon_vein": (0, 200), "overseer_church": (0, 999),
     "strongest_revivals": (0, 99), "strongest_mp_per_revival": (0, 100),
     "gatekeeper_checks": (0, 10),
+    "raid_funds": (0, 100), "raid_slayer_merit": (0, 20),
 }
 
 # `rules.toml [spells]`: the campaign's Command Spell numbers (C7.3-C7.8), each a pair for a
@@ -135,6 +136,8 @@ class Numbers(NamedTuple):
     strongest_revivals: int
     strongest_mp_per_revival: int
     gatekeeper_checks: int
+    raid_funds: int
+    raid_slayer_merit: int
 
 
 assert Numbers._fields == tuple(NUMBERS), "Numbers and NUMBERS must list the same keys"

@@ -21,6 +21,7 @@ from ...engine.actions import Action
 from ...engine.data import CARD_KINDS, Effect, Reader, Skill, read_table
 from ...engine.geometry import distance
 from ...engine.state import Camp, GameState
+from ..tactics.data import mr_step
 from . import state as st
 from .contract import Contract
 from .info import Information
@@ -167,6 +168,7 @@ class Gear(Section):
     def __init__(self, module: Campaign) -> None:
         super().__init__(module)
         self.items, self.shops = load_items(set(self.rules.maps))
+        self.mr_step = mr_step(resources.files("grailwar.resources"))
 
     # --- what is worn -------------------------------------------------------------------------
     def worn(self, s: GameState, seat: int, wearer: str) -> list[Item]:
@@ -181,10 +183,21 @@ class Gear(Section):
         return 0
 
     def skill_check(self, s: GameState, seat: int, skill: Skill, target: int) -> int:
-        """C6.13: the wearer's magecraft skills (a Servant skill: the Servant's cloak)."""
+        """C6.13: the wearer's magecraft skills (a Servant skill: the Servant's cloak). The
+        target's `mr` (C6.15, C6.24) lowers a hostile one by mr_step a grade; with tactics on,
+        its T6.1 applies that same `mr` (with concentration and immunity), so not here too."""
         if not skill.magecraft:
             return 0
-        return sum(i.magecraft_check for i in self.worn(s, seat, skill.owner))
+        out = sum(i.magecraft_check for i in self.worn(s, seat, skill.owner))
+        if target >= 0 and skill.target == "enemy" and "tactics" not in s.settings.modules:
+            out -= self.mr_step * core.mod(s, s.camps[target], "mr")
+        return out
+
+    def sight(self, s: GameState, seat: int) -> frozenset[int]:
+        """Seed 003 T2.1 "through an item": the squares its eyes and dolls watch, and the
+        square of the camp its Crystal Ball watches this Turn."""
+        return frozenset(s.camps[d.square].pos if d.item == BALL else d.square
+                         for d in st.record(s, seat).devices)
 
     def damage(self, s: GameState, seat: int, amount: int, source: str) -> int:
         """C6.22: this battle's damage from B/A/Q attacks is `guard_dp` dp less."""

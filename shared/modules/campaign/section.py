@@ -66,6 +66,9 @@ class Section:
     def skill_void(self, s: GameState, seat: int, skill: Skill, target: int) -> bool:
         return False
 
+    def sight(self, s: GameState, seat: int) -> frozenset[int]:
+        return frozenset()
+
     def composition(self, s: GameState, seat: int, cards: str) -> str:
         return cards
 

@@ -318,11 +318,13 @@ class Stances(Section):
 
     # --- actions --------------------------------------------------------------------------------
     def choose(self, s: GameState, action: ChooseStance) -> None:
-        seat = action.seat
-        st.update(s, seat, stance_now=action.stance)
-        self.mark(s, "chose", seat)
-        core.emit(s, "StanceChosen", frozenset({seat}), {"seat": seat}, seat=seat,
-                  stance=action.stance)
+        self.mark(s, "chose", action.seat)
+        self.set_stance(s, action.seat, action.stance)
+
+    def set_stance(self, s: GameState, seat: int, name: str) -> None:
+        """The stance for this Round, chosen (in a battle or a raid): seen only by its camp."""
+        st.update(s, seat, stance_now=name)
+        core.emit(s, "StanceChosen", frozenset({seat}), {"seat": seat}, seat=seat, stance=name)
 
     def arrange(self, s: GameState, action: ArrangeStance) -> None:
         self._set(s, action.seat, action.stance, order=action.order)
@@ -363,20 +365,21 @@ class Stances(Section):
         st.update(s, seat, stances=(*rec.stances[:i], new, *rec.stances[i + 1:]))
 
     # --- the battle -----------------------------------------------------------------------------
-    def _normal(self, s: GameState, seats: Any) -> None:
+    def set_normal(self, s: GameState, seats: Any) -> None:
+        """C5.4: these camps start a battle (or a raid) in the normal stance."""
         for seat in seats:
             if st.record(s, seat).stance_now != "normal":
                 st.update(s, seat, stance_now="normal")
 
     def on_battle_start(self, s: GameState) -> None:
         """C5.4: Round 1 is fought in the normal stance."""
-        self._normal(s, s.battle.seats)
+        self.set_normal(s, s.battle.seats)
 
     def on_join(self, s: GameState, seat: int) -> None:
-        self._normal(s, (seat,))
+        self.set_normal(s, (seat,))
 
     def on_battle_end(self, s: GameState) -> None:
-        self._normal(s, s.battle.joined)
+        self.set_normal(s, s.battle.joined)
 
     def initiative(self, s: GameState, order: tuple[int, ...]) -> tuple[int, ...]:
         """C5.9 ① ②: every combatant is Ready; each resistant rival learns the stance."""

@@ -18,6 +18,7 @@ if TYPE_CHECKING:
     from ...engine.data import Servant
     from ...engine.state import Declaration, GameState
     from .data import CampaignData
+    from .raids import RaidRecord
 
 NAME = "campaign"
 DAY0_PHASES = ("relic", "setup", "done")  # §14: the day-0 stages, "done" once day 1 opened
@@ -165,6 +166,7 @@ class CampaignState(NamedTuple):
     # C8.8: bond damage still to settle, in order: (step, seat asked, victim, amount); steps
     # "share" and "split" are prompts, "end" deals what the shares left (bonds.py).
     bond_queue: tuple[tuple[str, int, int, int], ...] = ()
+    raid: RaidRecord | None = None  # the colossus's open raid, as the campaign sees it (raids.py)
 
 
 # --- initial values -------------------------------------------------------------------------------

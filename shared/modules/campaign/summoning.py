@@ -162,6 +162,9 @@ class Summoning(Section):
             st.put(s, day0="done", day0_ready=frozenset())
             s.day = 1
             core.emit(s, "TurnStarted", day=1, turn=turns.TURN_NAMES[0])
+            # The modules walked before this one saw day 0: they get day 1's first step now
+            # (the colossus wakes on day 1's Morning before anyone declares).
+            return any(m.advance(s) for m in s.modules if m.name != st.NAME)
         return False
 
     def relic_actions(self, s: GameState, seat: int) -> list[Action]:

@@ -34,6 +34,7 @@ from ...engine.data import CLASSES, PARAMS, Ruleset, Text, read_table
 from ...engine.events import Event
 from ...engine.geometry import distance
 from ...engine.state import Camp, GameState
+from ..colossus.actions import DeclareRaid
 from . import state as st
 from .contract import Contract
 from .info import Information
@@ -209,6 +210,9 @@ class Tags(Section):
         post = self.start_square(s, seat)
         if kind in (DeclareEncounter, DeclareAmbush):
             return s.camps[seat].pos != post or s.camps[action.target].pos != post
+        if kind is DeclareRaid or (kind is AnswerIntervention and action.join
+                                   and s.prompt.kind == "raid_offer"):
+            return s.mods["colossus"].square != post  # a raid is fought on its square
         if kind is AnswerIntervention and action.join:
             return s.battle is not None and s.battle.square != post
         return False

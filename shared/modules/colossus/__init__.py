@@ -14,7 +14,7 @@ from __future__ import annotations
 from collections.abc import Callable, Mapping, Sequence
 from typing import Any, ClassVar
 
-from ...engine import core, prompts, turns
+from ...engine import core, powers, prompts, turns
 from ...engine.actions import (
     Action,
     AnswerIntervention,
@@ -191,7 +191,7 @@ class Colossus(RaidRules, Module):
         raid = self.st(s).raid
         if (raid is not None and isinstance(action, UseCommandSpell)
                 and action.seat in raid.seats
-                and s.rules.command_spells[action.spell].special == "retreat"):
+                and powers.spell_table(s)[action.spell].special == "retreat"):
             self.leave(s, action.seat, "retreat")
 
     def resolve_raid(self, s: GameState, i: int, decl: Declaration) -> None:

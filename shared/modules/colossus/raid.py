@@ -199,7 +199,7 @@ class RaidRules:
         """The Command Spells of a raider (§5.5: at every prompt; a raid is a battle for them),
         but Teleport: a raider stays on its square."""
         return [a for a in powers.command_spell_actions(s, seat, in_main, in_battle=True)
-                if s.rules.command_spells[a.spell].special != "teleport"]
+                if powers.spell_table(s)[a.spell].special != "teleport"]
 
     # --- walking -------------------------------------------------------------------------------
     def raid_step(self, s: GameState) -> bool:

@@ -158,11 +158,23 @@ class Tactics(Module):
         return not any(q in walls or q in bodies for q in crossed(grid.width, a, b))
 
     def sees(self, s: GameState, seat: int, target: int) -> bool:
-        """T2.1: within sight range, or anywhere through a familiar."""
+        """T2.1: within sight range, anywhere through a familiar, or on a square another
+        module's items watch (the campaign's scouting devices and Crystal Ball)."""
         camp = s.camps[seat]
         if any(sid in self.data.familiars for sid in core.skill_ids(camp)):
             return True
-        return distance(city(s), camp.pos, s.camps[target].pos) <= self.data.sight_range
+        there = s.camps[target].pos
+        if distance(city(s), camp.pos, there) <= self.data.sight_range:
+            return True
+        return any(there in m.sight(s, seat) for m in s.modules)
+
+    def caster_level(self, s: GameState, seat: int, skill: Skill) -> int:
+        """T4.2's caster level: MAG // 10 for a Servant skill; for a Master skill the Master's
+        campaign level when the campaign is on (its slot holds it), else master_caster_level."""
+        if skill.owner == "servant":
+            return core.param(s, s.camps[seat], "mag") // 10
+        campaign = s.mods.get("campaign")
+        return self.data.master_caster_level if campaign is None else campaign.camps[seat].level
 
     def legal(self, s: GameState, seat: int, actions: list[Action]) -> list[Action]:
         b = s.battle
@@ -249,8 +261,7 @@ class Tactics(Module):
         lower_resistance_per_level × caster level against its target."""
         seat, skill = action.seat, self.rules.skills[action.skill]
         if self.roll(s, seat, "cast"):
-            level = (core.param(s, s.camps[seat], "mag") // 10 if skill.owner == "servant"
-                     else self.data.master_caster_level)
+            level = self.caster_level(s, seat, skill)
             self.put(s, boost=(seat, action.target,
                                level * self.data.lower_resistance_per_level))
         powers.use_skill(s, UseSkill(seat, action.skill, action.target, action.extra))

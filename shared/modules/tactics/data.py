@@ -50,10 +50,10 @@ def load_tactics(rules: Ruleset, root: Path | None = None) -> TacticsData:
         "concentration_uses": numbers.integer("concentration_uses", 0, 20),
         "lower_resistance_per_level": numbers.integer("lower_resistance_per_level", 0, 50),
         "master_caster_level": numbers.integer("master_caster_level", 0, 20),
-        "mr_step": numbers.integer("mr_step", 0, 100),
     }
     numbers.finish()
     doc.finish()
+    values["mr_step"] = mr_step(base)
 
     weapons_doc = read_table(base, "tactics/weapons.toml")
     by_class = weapons_doc.table("classes")
@@ -105,6 +105,12 @@ def load_tactics(rules: Ruleset, root: Path | None = None) -> TacticsData:
         blocking[map_id] = frozenset(squares)
     return TacticsData(radius, weapons, class_weapons, familiars=familiars,
                        incapacitating=frozenset(incapacitating), blocking=blocking, **values)
+
+
+def mr_step(base: Traversable) -> int:
+    """`modules/magecraft.toml`'s check lowered per grade of `mr`: one number the campaign's
+    items and this module's resistance share (spec 002 §6, 003 T6.1)."""
+    return read_table(base, "modules/magecraft.toml").integer("mr_step", 0, 100)
 
 
 def _skill_ids(doc: Reader, key: str, rules: Ruleset) -> frozenset[str]:
