@@ -10,7 +10,7 @@ an action the engine does not offer has no button. The words for actions and eve
 
 from __future__ import annotations
 
-from typing import TYPE_CHECKING, Any
+from typing import TYPE_CHECKING, Any, NamedTuple
 
 from ..shared.engine.data import CARD_KINDS, Ruleset
 from ..shared.modules.campaign.data import (
@@ -21,7 +21,9 @@ from ..shared.modules.campaign.data import (
     CampaignData,
     load_campaign,
 )
+from ..shared.modules.campaign.gear import Item, load_items
 from ..shared.modules.campaign.state import CampRecord, cards
+from ..shared.modules.campaign.tags import Tag, load_tags
 
 if TYPE_CHECKING:
     from .model import ClientModel
@@ -43,15 +45,50 @@ PAGE_VERBS = {
     "bonds": ("SetBond", "AwardBond", "ResolveBond"),
 }
 
-_DATA: dict[int, tuple[Ruleset, CampaignData]] = {}
+class Tables(NamedTuple):
+    """The campaign's public data a screen reads: the numbers and extras (levels, maxima,
+    races), the tags (names and texts) and the items (grades and prices)."""
+
+    data: CampaignData
+    tags: dict[str, Tag]
+    items: dict[str, Item]
+
+
+_TABLES: dict[int, tuple[Ruleset, Tables]] = {}
+
+
+def tables(rules: Ruleset) -> Tables:
+    """The shipped files, read once per ruleset."""
+    if id(rules) not in _TABLES:
+        items, _shops = load_items(set(rules.maps))
+        _TABLES[id(rules)] = (rules, Tables(load_campaign(rules),
+                                            {t.id: t for t in load_tags(rules)}, items))
+    return _TABLES[id(rules)][1]
 
 
 def campaign_data(rules: Ruleset) -> CampaignData:
-    """The campaign's public numbers and extras (levels, maxima, races): the shipped files,
-    read once per ruleset."""
-    if id(rules) not in _DATA:
-        _DATA[id(rules)] = (rules, load_campaign(rules))
-    return _DATA[id(rules)][1]
+    return tables(rules).data
+
+
+def text_of(tr: Any, text: Any) -> str:
+    """A data text (a `Text`, or its dict in a view) in the seat's language."""
+    return text[tr.lang] if isinstance(text, dict) else getattr(text, tr.lang)
+
+
+def tag_name(tr: Any, tag: str) -> str:
+    """A tag's name (`tags.toml`): one's own, or a rival's its Master points revealed."""
+    found = tables(tr.rules).tags.get(tag)
+    return text_of(tr, found.name) if found else tag
+
+
+def tag_text(tr: Any, tag: str) -> str:
+    found = tables(tr.rules).tags.get(tag)
+    return text_of(tr, found.text) if found else ""
+
+
+def section_view(m: ClientModel, key: str) -> dict[str, Any]:
+    """One engine section's own part of the campaign view (`Section.view`); {} without it."""
+    return (state_of(m.view) or {}).get(key) or {}
 
 
 def state_of(view: dict[str, Any] | None) -> dict[str, Any] | None:
@@ -153,7 +190,8 @@ def growth_draft(extra: dict[str, Any], offered: list[dict[str, Any]]) -> dict[s
 # --- gear -----------------------------------------------------------------------------------
 def gear(m: ClientModel) -> dict[str, Any] | None:
     """Items owned (with what each wears), the two slots per character, devices placed, and
-    the shop: the legal Buy actions (the square's stock, or on day 0 the whole catalogue)."""
+    the shop: what the square sells now (the engine's `on_sale`; on day 0 the whole
+    catalogue), each with its price and the Buy action when the engine offers it."""
     rec = own_record(m)
     if rec is None:
         return None
@@ -163,8 +201,12 @@ def gear(m: ClientModel) -> dict[str, Any] | None:
     owned = [{"item": item, "count": count,
               "worn": [w for w, items in worn.items() if item in items]}
              for item, count in rec["items"]]
+    items = tables(m.tr.rules).items
+    buy = {a["item"]: a for a in actions(m, "Buy")}
+    shop = [{"item": i, "grade": items[i].grade, "price": items[i].price, "buy": buy.get(i)}
+            for i in section_view(m, "gear").get("on_sale", ())]
     return {"owned": owned, "worn": worn, "slots": campaign_data(m.tr.rules).numbers.wear_slots,
-            "devices": rec["devices"], "funds": rec["funds"], "shop": actions(m, "Buy"),
+            "devices": rec["devices"], "funds": rec["funds"], "shop": shop,
             "square": (m.my_camp or {}).get("pos", -1), "day0": bool(day0_phase(m.view))}
 
 
@@ -175,14 +217,17 @@ def stance_name(tr: Any, stance: dict[str, Any], key: str) -> str:
 
 
 def stances(m: ClientModel) -> list[dict[str, Any]]:
-    """The four stances: name, arrangement (card letters in order), trait, link, NP flag,
-    whether it is the current one, and the rename and arrange actions legal for it."""
+    """The four stances: name, trait, link, NP flag, the arrangement as it plays now and its
+    lead kinds (the stances section's view: the pool's new cards placed last, C5.7), whether
+    it is the current one, and the rename, arrange and choose actions legal for it."""
     rec = own_record(m)
     if rec is None:
         return []
+    now = section_view(m, "stances")
     out = []
     for key, stance in zip(STANCES, rec["stances"], strict=True):
-        out.append({**stance, "key": key, "label": stance_name(m.tr, stance, key),
+        playing = now.get(key, {"order": stance["order"], "lead": ""})
+        out.append({**stance, **playing, "key": key, "label": stance_name(m.tr, stance, key),
                     "now": rec["stance_now"] == key,
                     "rename": bool(actions(m, "NameStance", stance=key)),
                     "arrange": actions(m, "ArrangeStance", stance=key),
@@ -190,12 +235,13 @@ def stances(m: ClientModel) -> list[dict[str, Any]]:
     return out
 
 
-def lead_size(m: ClientModel, link: str) -> int:
-    """C5.6: the lead set's size, the Servant's own maximum in the linked category."""
+def lead_size(m: ClientModel) -> int:
+    """C5.6: how many first cards of an arrangement lead, the Servant's own maximum in a
+    category (5 + its fame)."""
     data = campaign_data(m.tr.rules)
     servant = (m.my_camp or {}).get("servant", "")
     fame = data.fame(servant) if servant in data.servants else 0
-    return data.numbers.info_max_servant + fame if link in SERVANT_CATEGORIES else 0
+    return data.numbers.info_max_servant + fame
 
 
 def moved(order: str, i: int, step: int) -> str:
@@ -252,15 +298,20 @@ def dossier(m: ClientModel) -> dict[int, dict[str, Any]]:
 
 # --- day 0 ----------------------------------------------------------------------------------
 def relics(m: ClientModel) -> list[dict[str, Any]]:
-    """The relic draft: every relic with who took it (public) and the ChooseRelic action for a
-    free one. While the draft is open every free relic is offered, so the taken and the
-    offered are all of them, listed by id (a pick moves nothing). Names and hints: the
-    catalog's `campaign.relic.<id>`."""
-    st = state_of(m.view) or {"relics": {}}
-    taken = st["relics"]
+    """The relic draft as the summoning section shows it: every relic with its name and hint,
+    this seat's own (`seat`), the class a drafted relic calls (`cls`: that class is taken,
+    its relics closed; which one a rival took stays hidden) and the ChooseRelic action for
+    a relic still free."""
+    if m.module_option(NAME, "summoning") != "relic":
+        return []  # no draft in this room: the view lists the relics all the same
     offered = {a["relic"]: a for a in actions(m, "ChooseRelic")}
-    return [{"relic": r, "seat": taken.get(r, -1), "choose": offered.get(r)}
-            for r in sorted({*offered, *taken})]
+    return [{**r, "choose": offered.get(r["id"])}
+            for r in section_view(m, "summoning").get("relics", ())]
+
+
+def relic_by_id(m: ClientModel, relic: str) -> dict[str, Any]:
+    return next((r for r in relics(m) if r["id"] == relic),
+                {"id": relic, "name": {}, "hint": {}, "seat": -1, "cls": ""})
 
 
 # --- the city map ---------------------------------------------------------------------------

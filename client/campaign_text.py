@@ -9,7 +9,7 @@ from typing import TYPE_CHECKING, Any
 
 from ..shared.engine.data import CARD_KINDS
 from ..shared.modules.campaign.data import STANCES
-from .campaign import campaign_data, own_record, stance_name
+from .campaign import campaign_data, own_record, relic_by_id, stance_name, tag_name
 
 if TYPE_CHECKING:
     from .model import ClientModel
@@ -34,12 +34,13 @@ def item_name(tr: Any, item: str) -> str:
     return tr(f"campaign.item.{item}")
 
 
-def relic_name(tr: Any, relic: str) -> str:
-    return tr(f"campaign.relic.{relic}.name")
+def relic_name(m: ClientModel, relic: str) -> str:
+    """A relic's name as the summoning section's view gives it (`relics.toml`)."""
+    return relic_by_id(m, relic)["name"].get(m.tr.lang, "")
 
 
-def relic_hint(tr: Any, relic: str) -> str:
-    return tr(f"campaign.relic.{relic}.hint")
+def relic_hint(m: ClientModel, relic: str) -> str:
+    return relic_by_id(m, relic)["hint"].get(m.tr.lang, "")
 
 
 def holder_name(tr: Any, holder: str) -> str:
@@ -152,7 +153,7 @@ OPTION_LABELS: dict[str, Callable[[ClientModel, dict[str, Any]], str]] = {
     "ShareRumor": lambda m, a: m.who(a["about"]),
     "ActivatePlus": _label("campaign.plus", what=lambda m, a: plus_label(m.tr, a["what"]),
                            pay=lambda m, a: m.tr(f"campaign.pay.{a['pay']}")),
-    "ChooseRelic": lambda m, a: relic_name(m.tr, a["relic"]),
+    "ChooseRelic": lambda m, a: relic_name(m, a["relic"]),
     "ShareBondDamage": _label("campaign.share", n=lambda m, a: a["amount"]),
     "SplitBondDamage": _label("campaign.split", n=lambda m, a: a["mp_part"]),
 }
@@ -185,7 +186,7 @@ def option_help(m: ClientModel, a: dict[str, Any]) -> str:
     if tr.has(f"campaign.item_help.{item}"):
         return f"{item_name(tr, item)}\n{tr(f'campaign.item_help.{item}')}"
     if a["type"] == "ChooseRelic":
-        return relic_hint(tr, a["relic"])
+        return relic_hint(m, a["relic"])
     return tr(f"verb_help.{a['type']}")
 
 
@@ -196,6 +197,8 @@ def event_line(m: ClientModel, e: dict[str, Any]) -> str:
     if kind == "SupplySet":
         return tr(f"campaign.event.SupplySet_{'on' if e.get('on') else 'off'}",
                   who=m.who(e.get("seat")))
+    if kind == "RelicChosen" and not e.get("relic"):  # a rival's: its class only
+        return tr("campaign.event.RelicTaken", who=m.who(e.get("seat")), cls=tr.cls(e.get("cls")))
     if kind == "InfoGained":
         side = "servant" if e.get("side") == "servant" else "master"
         return tr("campaign.event.InfoGained", about=m.who(e.get("about")),
@@ -234,9 +237,9 @@ def _event_fields(m: ClientModel, e: dict[str, Any]) -> dict[str, Any]:
     if "master" in e:
         fields["master"] = tr.master_name(e["master"])
     if "relic" in e:
-        fields["relic"] = relic_name(tr, e["relic"])
+        fields["relic"] = relic_name(m, e["relic"])
     if "tag" in e:
-        fields["tag"] = tr(f"campaign.tag.{e['tag']}")
+        fields["tag"] = tag_name(tr, e["tag"])
     if "what" in e:
         fields["what"] = plus_label(tr, e["what"])
     if "event" in e:
@@ -262,16 +265,19 @@ def notice(m: ClientModel, e: dict[str, Any]) -> str:
 
 def stance_flags(m: ClientModel, seat: int) -> list[str]:
     """A combatant's stance line in a campaign battle: one's own current stance; a rival's
-    only as a `StanceRevealed` of this Round showed it to this seat (C5.9 ①②)."""
+    only as a `StanceRevealed` showed it to this seat for the current Round (C5.9 ①②: the
+    engine reveals at the Round's initiative, just before its `RoundStarted`)."""
     rec = own_record(m)
     if rec is None:
         return []
     tr = m.tr
     if seat == m.me:
         return [tr("campaign.stance_now", stance=stance_label(m, rec["stance_now"]))]
-    for e in reversed(m.events):
-        if e.get("type") == "RoundStarted":
-            break
+    bounds = [i for i, e in enumerate(m.events)
+              if e.get("type") in ("RoundStarted", "BattleStarted")]
+    if not bounds or m.events[bounds[-1]].get("type") != "RoundStarted":
+        return []
+    for e in reversed(m.events[bounds[-2] if len(bounds) > 1 else 0:bounds[-1]]):
         if e.get("type") == "StanceRevealed" and e.get("about") == seat:
             return [tr("campaign.stance_seen",
                        stance=e.get("name") or tr(f"campaign.stance.{e.get('stance')}"),

@@ -150,8 +150,11 @@ class CampView(InGameView):
         spend = cp.actions(m, "SpendSkillPoint") + cp.actions(m, "SpendBackgroundPoint")
         y = self.actions_grid(s, spend, left + 14, y - 6, width - 28)
         if sh["tag"]:
-            s.text(tr("campaign.tag_line", tag=tr(f"campaign.tag.{sh['tag']}")), left + 14,
-                   max(bottom + 12, y - 22), 12, th.VERMILION_DARK, max_width=width - 28)
+            y = max(bottom + 12, y - 22)
+            s.text(tr("campaign.tag_line", tag=cp.tag_name(tr, sh["tag"])), left + 14, y, 12,
+                   th.VERMILION_DARK, max_width=width - 28)
+            self.add_region("tag", left + 14, y - 6, width - 28, 22,
+                            help=cp.tag_text(tr, sh["tag"]))
 
     def servant_panel(self, s: Scene, sh: dict[str, Any], left: float, bottom: float,
                       width: float, height: float) -> None:
@@ -337,11 +340,18 @@ class CampView(InGameView):
             s.text(tr("campaign.no_shop"), left + 14, y - 20, 12, th.INK_SOFT,
                    width=int(width - 28))
             return
-        for a in g["shop"]:  # each item with what it does
-            y -= 46
-            self.actions_grid(s, [a], left + 14, y + 40, 190, 1, height=36)
-            s.text(tr(f"campaign.item_help.{a['item']}"), left + 214, y + 34, 11, th.INK,
-                   anchor_y="top", width=int(width - 228), max_lines=2)
+        row_h = min(46.0, (y - bottom - 8) / len(g["shop"]))
+        for row in g["shop"]:  # each item with its price and what it does
+            y -= row_h
+            item, buy = row["item"], row["buy"]
+            label = tr("campaign.price", item=item_name(tr, item), n=row["price"])
+            rid = f"act:Buy:{self.act_index(buy)}" if buy else f"shop:{item}"
+            self.button(s, rid, left + 14, y + 4, 190, row_h - 8, label,
+                        partial(self.send, buy) if buy else None, enabled=buy is not None,
+                        style="paper", size=12, help=m.option(buy).help if buy else
+                        tr(f"campaign.item_help.{item}"), why=tr("campaign.cannot_buy"))
+            s.text(tr(f"campaign.item_help.{item}"), left + 214, y + row_h - 6, 10, th.INK,
+                   anchor_y="top", width=int(width - 228), max_lines=2 if row_h > 30 else 1)
 
     # --- stances -------------------------------------------------------------------------------
     def page_stances(self, s: Scene) -> None:
@@ -399,7 +409,7 @@ class CampView(InGameView):
         tr, m, ui = self.tr, self.model, self.app.ui
         key = st["key"]
         order = self.draft(st)
-        lead = cp.lead_size(m, st["link"])
+        lead = cp.lead_size(m)
         s.text(tr("campaign.arrangement", n=lead), left, top, 11, th.INK_SOFT, max_width=width)
         per_row = 9
         cw = min(28.0, (width - 8 * 4) / per_row)

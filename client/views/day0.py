@@ -10,7 +10,6 @@ from typing import Any
 
 from .. import campaign as cp
 from .. import theme as th
-from ..campaign_text import relic_hint, relic_name
 from ..gfx import Scene
 from .common import HEADER_H, InGameView, token
 
@@ -39,6 +38,7 @@ class Day0View(InGameView):
 
     def draft(self, s: Scene, phase: str, left: float, bottom: float, width: float,
               height: float) -> None:
+        """The relics in two columns, in file order."""
         tr, m = self.tr, self.model
         self.panel(s, left, bottom, width, height, tr("campaign.day0.relics"), paper=True)
         rows = cp.relics(m)
@@ -46,38 +46,45 @@ class Day0View(InGameView):
             s.text(tr("campaign.day0.no_draft"), left + 14, bottom + height - 70, 13,
                    th.INK_SOFT, width=int(width - 28))
             return
-        row_h = min(78.0, (height - 50) / len(rows))
-        y = bottom + height - 42
-        for row in rows:
-            y -= row_h
-            self.relic_row(s, row, phase, left + 8, y, width - 16, row_h)
+        per_col = (len(rows) + 1) // 2
+        row_h = min(78.0, (height - 50) / per_col)
+        col_w = (width - 24) / 2
+        for i, row in enumerate(rows):
+            x = left + 8 + (i // per_col) * (col_w + 8)
+            y = bottom + height - 42 - (i % per_col + 1) * row_h
+            self.relic_row(s, row, x, y, col_w, row_h)
 
-    def relic_row(self, s: Scene, row: dict[str, Any], phase: str, left: float, y: float,
-                  width: float, h: float) -> None:
+    def relic_row(self, s: Scene, row: dict[str, Any], left: float, y: float, width: float,
+                  h: float) -> None:
+        """A relic: its name and hint; this seat's own, or the class it calls once that class
+        is drafted (by whom is hidden), or a Choose button while it is free and offered."""
         tr, m = self.tr, self.model
-        relic, seat = row["relic"], row["seat"]
+        relic = row["id"]
+        name, hint = row["name"][tr.lang], row["hint"][tr.lang]
         s.rect(left, y, width, 1, th.PAPER_DARK)
-        s.text(relic_name(tr, relic), left + 10, y + h - 22, 15, th.INK, font="serif",
-               max_width=width - 220)
-        s.text(relic_hint(tr, relic), left + 10, y + h - 32, 11, th.INK_SOFT, anchor_y="top",
-               width=int(width - 230), max_lines=2)
-        self.add_region(f"relic:{relic}", left, y, width - 200, h,
-                        help=f"{relic_name(tr, relic)}\n{relic_hint(tr, relic)}")
-        right = left + width - 10
-        if seat >= 0:
-            cls = m.camp(seat)["cls"] if phase == "setup" or seat == m.me else ""
-            label = tr("campaign.day0.yours") if seat == m.me else \
-                tr("campaign.day0.taken_by", who=m.player_name(seat) or tr("campaign.day0.rival"))
-            if cls:
-                token(s, right - 170, y + h / 2, 13, cls, tr.short(cls), mine=seat == m.me)
-            s.text(label, right, y + h / 2, 12, th.JADE if seat == m.me else th.INK_SOFT,
-                   bold=seat == m.me, anchor_x="right", anchor_y="center", max_width=150)
+        right = left + width - 6
+        status_w = 112
+        s.text(name, left + 8, y + h - 16, 13, th.INK, font="serif", bold=row["seat"] >= 0,
+               max_width=width - status_w - 20)
+        s.text(hint, left + 8, y + h - 26, 10, th.INK_SOFT, anchor_y="top",
+               width=int(width - status_w - 20), max_lines=2)
+        self.add_region(f"relic:{relic}", left, y, width - status_w, h, help=f"{name}\n{hint}")
+        mid = y + h / 2
+        if row["seat"] >= 0:
+            cls = m.camp(row["seat"])["cls"]
+            token(s, right - status_w + 16, mid, 12, cls, tr.short(cls), mine=True)
+            s.text(tr("campaign.day0.yours"), right, mid, 12, th.JADE, bold=True,
+                   anchor_x="right", anchor_y="center", max_width=status_w - 36)
+        elif row["cls"]:
+            token(s, right - status_w + 16, mid, 12, row["cls"], tr.short(row["cls"]))
+            s.text(tr("campaign.day0.drafted"), right, mid, 11, th.INK_SOFT, anchor_x="right",
+                   anchor_y="center", max_width=status_w - 36)
         elif row["choose"] is not None:
-            self.button(s, f"choose:{relic}", right - 150, y + h / 2 - 17, 150, 34,
+            self.button(s, f"choose:{relic}", right - status_w, mid - 16, status_w, 32,
                         tr("campaign.day0.choose"), partial(self.send, row["choose"]),
-                        style="primary", size=13, help=relic_hint(tr, relic))
+                        style="primary", size=12, help=f"{name}\n{hint}")
         else:
-            s.text(tr("campaign.day0.free"), right, y + h / 2, 12, th.INK_SOFT, anchor_x="right",
+            s.text(tr("campaign.day0.free"), right, mid, 12, th.INK_SOFT, anchor_x="right",
                    anchor_y="center")
 
     def setup(self, s: Scene, phase: str, left: float, bottom: float, width: float,
@@ -90,17 +97,13 @@ class Day0View(InGameView):
         y = top - t.content_height - 30
         rec = cp.own_record(m)
         if rec is not None and rec["tag"]:
-            s.text(tr("campaign.tag_line", tag=tr(f"campaign.tag.{rec['tag']}")), left + 14, y,
-                   13, th.GOLD, max_width=width - 28)
+            s.text(tr("campaign.tag_line", tag=cp.tag_name(tr, rec["tag"])), left + 14, y, 13,
+                   th.GOLD, max_width=width - 28)
             self.add_region("tag", left + 14, y - 6, width - 28, 22,
-                            help=tr(f"campaign.tag_help.{rec['tag']}"))
+                            help=cp.tag_text(tr, rec["tag"]))
             y -= 30
         if phase == "setup" and rec is not None:
-            for page in ("stances", "gear"):
-                self.button(s, f"open:{page}", left + 14, y - 36, width - 28, 36,
-                            tr(f"campaign.day0.open_{page}"), partial(self.open_page, page),
-                            size=13, help=tr(f"campaign.page_help.{page}"))
-                y -= 44
+            y = self.setup_actions(s, left + 14, y, width - 28, bottom + 90)
         y -= 16
         waiting = [x for x in m.prompted_seats if x != m.me]
         if waiting:
@@ -114,6 +117,35 @@ class Day0View(InGameView):
         elif phase == "setup" and m.me is not None and m.me not in m.prompted_seats:
             s.text(tr("campaign.day0.ready_sent"), left + width / 2, bottom + 36, 14, th.JADE,
                    anchor_x="center")
+
+    def setup_actions(self, s: Scene, left: float, top: float, width: float,
+                      floor: float) -> float:
+        """What the engine offers on day 0 besides Ready: the camp pages whose actions are
+        offered (stances and gear always: there the day's choices are made), then every
+        other offered action as a button of its own. Returns the y under them."""
+        tr, m = self.tr, self.model
+        y = top
+        for page in cp.PAGES:
+            busy = any(cp.actions(m, v) for v in cp.PAGE_VERBS[page])
+            if not busy and page not in ("stances", "gear"):
+                continue
+            key = f"campaign.day0.open_{page}"
+            self.button(s, f"open:{page}", left, y - 36, width, 36,
+                        tr(key) if tr.has(key) else tr(f"campaign.page.{page}"),
+                        partial(self.open_page, page), size=13,
+                        help=tr(f"campaign.page_help.{page}"))
+            if busy:
+                s.circle(left + width - 10, y - 8, 5, th.VERMILION)
+            y -= 44
+        paged = {v for verbs in cp.PAGE_VERBS.values() for v in verbs}
+        for a in m.legal:
+            if a["type"] in paged or a["type"] == "SetupReady" or y - 34 < floor:
+                continue
+            opt = m.option(a)
+            self.button(s, f"act:{a['type']}:{m.legal.index(a)}", left, y - 32, width, 32,
+                        opt.label, partial(self.send, a), help=opt.help, size=12)
+            y -= 38
+        return y
 
     def open_page(self, page: str) -> None:
         """The campaign screen's stance or gear page (the day-0 actions live there)."""

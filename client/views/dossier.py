@@ -7,6 +7,7 @@ from __future__ import annotations
 from typing import Any
 
 from .. import theme as th
+from ..campaign import tag_name
 from ..gfx import Scene, text_width
 from .common import HEADER_H, InGameView, token
 
@@ -186,7 +187,7 @@ class DossierView(InGameView):
             return
         line = c["master_name"][tr.lang]
         if c.get("tag"):
-            line += " · " + tr(f"campaign.tag.{c['tag']}")
+            line += " · " + tag_name(tr, c["tag"])
         if "level" in c:
             line += " · " + tr("campaign.level_short", n=c["level"])
         s.text(line, x, top, 10, th.INK, bold=True, anchor_y="top", max_width=width)

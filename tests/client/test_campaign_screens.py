@@ -4,10 +4,11 @@ points, merit and funds), gear and the shop, the stances and their editor, the b
 dossier's information points, day 0's relic draft and setup, a battle's stance choice and a
 stance seen through resistance, the lobby's campaign options; every string in ja, ko and en.
 
-The campaign's engine sections are built in parallel, so the moments are staged by
-`client/tour_campaign.py`: the records written with the module's record helpers, the spec's
-actions added to the seat's legal list. What a rival's record hides comes from the engine's own
-redaction (`Campaign.view`)."""
+Every moment is a real campaign game played to it through the engine by
+`client/tour_campaign.py` (real actions; what no short game gives written into the record with
+the module's helpers): the view and the legal actions are the engine's own, so a screen that
+reads a field or sends an action the engine does not have fails here. What a rival's record
+hides comes from the engine's own redaction (`Campaign.view`)."""
 
 from __future__ import annotations
 
@@ -21,9 +22,12 @@ from grailwar.client.model import ClientModel
 from grailwar.client.tour_campaign import (
     ARCHER,
     CASTER,
+    EYE_SQUARE,
     LANCER,
     SABER,
+    SABER_RELIC,
     SHOTS,
+    Play,
     Staged,
     arranging,
     bonded,
@@ -35,9 +39,13 @@ from grailwar.client.tour_campaign import (
     shopping,
     spending,
     stance_round,
+    stance_seen,
 )
+from grailwar.shared.engine import legal_actions
 from grailwar.shared.modules.campaign import state as st
+from grailwar.shared.modules.campaign.gear import Buy
 from grailwar.shared.modules.campaign.state import cards
+from grailwar.shared.modules.campaign.summoning import ChooseRelic
 from test_screens import ActRecorder, record_sends, render
 
 HIDDEN = ("level", "exp", "skill_points", "background_points", "pending_growth", "merit",
@@ -80,16 +88,20 @@ def clean(shown: list[str]) -> None:
 
 # --- the sheet ---------------------------------------------------------------------------------
 def test_the_sheet_reads_the_masters_level_experience_pool_merit_and_funds() -> None:
+    """Levels 2 and 3 gained at a Turn's end; Edge (+1 dp each) and the Servant's growth (+1
+    Buster tile, +1 Buster dp) chosen for the first: El Cid's BBAQQ (4, 2, 4 tiles) is now
+    5, 2, 4 tiles (a Buster tile short of a card) with contract dp 2, 1, 1."""
     staged = leveled()
     sh = cp.sheet(model(staged))
     rec = st.record(staged.state, SABER)
     assert (sh["level"], sh["cap"], sh["race"], sh["per_level"]) == (3, 15, "human", 10)
     assert sh["exp"] == [("scouting", 4), ("combat", 7), ("study", 2), ("bond", 0), ("other", 1)]
     assert [(p["kind"], p["cards"], p["tiles"], p["next"]) for p in sh["pool"]] == [
-        ("B", 3, 6, 2), ("A", 1, 3, 1), ("Q", 2, 5, 1)]
-    assert [(p["dp"], p["dp_items"]) for p in sh["pool"]] == [(2, 1), (0, 0), (2, 0)]
+        ("B", 2, 5, 1), ("A", 1, 2, 2), ("Q", 2, 4, 2)]
+    assert [(p["dp"], p["dp_items"]) for p in sh["pool"]] == [(2, 0), (1, 0), (1, 0)]
     module = next(m for m in staged.state.modules if m.name == "campaign")
-    assert sh["composition"] == cards(rec, module.data) == "BBBAQQ"  # as the engine counts
+    assert sh["composition"] == cards(rec, module.data) == "BBAQQ"  # as the engine counts
+    assert (sh["skill_points"], sh["background_points"]) == (1, 1)  # levels 2 and 3
     assert sh["merit"] == {"servant": 3, "master": 4} and sh["funds"] == 11
     assert (sh["pending"], sh["growth_stage"], sh["last_growth"]) == (1, "option", "edge")
 
@@ -110,7 +122,8 @@ def test_the_sheet_screen_shows_the_values_and_the_growth_options_as_buttons(
     for method, value in (("scouting", 4), ("combat", 7), ("other", 1)):
         assert tr(f"campaign.method.{method}") in shown and f"{value} / 10" in shown
     assert {"3", "4", "11"} <= set(shown)  # the two merit wallets and the funds
-    assert tr("campaign.tag_line", tag=tr("campaign.tag.founding_jewels")) in shown
+    assert tr("campaign.tag_line", tag=cp.tag_name(tr, "founding_jewels")) in shown
+    assert "Tohsaka" in cp.tag_name(Tr("en"), "founding_jewels")  # tags.toml's own name
     offered = cp.actions(m, "ChooseGrowth")
     buttons = [r for r in view.regions if r.id.startswith("act:ChooseGrowth:")]
     assert len(buttons) == len(offered) == 9
@@ -130,6 +143,8 @@ def test_the_servants_growth_is_picked_in_three_steps_and_confirmed_as_one_actio
     recorder = show(app, leveled("servant"), "camp", "sheet")
     view = app.current
     assert view.region_by_id("growth:pool:hp").label == app.tr("campaign.pool_gain.hp")
+    tiles = [a["tile"] for a in cp.actions(app.model, "ChooseServantGrowth")]
+    assert "reinforcement" in tiles  # a magecraft skill of the camp instead of a tile
     for rid in ("growth:pool:mp", "growth:damage_kind:A", "growth:tile:reinforcement"):
         assert view.click(rid)
     assert view.click("growth:confirm")
@@ -159,28 +174,42 @@ def test_points_merit_and_the_supply_are_spent_through_their_legal_actions(app: 
 # --- gear --------------------------------------------------------------------------------------
 @pytest.mark.parametrize("lang", LANGS)
 def test_the_gear_page_shows_worn_owned_devices_and_the_squares_shop(app: Any, lang: str) -> None:
+    """In the Old Foreign Quarter after buying and wearing the Giant's Belt and the Mana
+    Necklace and placing the Eye: the shop lists what the square sells with prices, and only
+    what the engine offers to Buy (the funds left) is a live button."""
     app.set_lang(lang)
-    recorder = show(app, shopping(), "camp", "gear")
+    staged = shopping()
+    recorder = show(app, staged, "camp", "gear")
     tr, view, m = app.tr, app.current, app.model
+    rec = st.record(staged.state, SABER)
     shown = labels(app)
     clean(shown)
     assert tr("campaign.shop", where=m.square_name(13)) in shown
-    assert tr("campaign.funds_left", n=11) in shown
+    assert tr("campaign.funds_left", n=rec.funds) in shown
     assert view.region_by_id("worn:servant:0") and view.region_by_id("worn:master:0")
     assert view.region_by_id("worn:servant:1") is None  # the second slot is empty
     assert tr("campaign.empty_slot") in shown
     assert f"{tr('campaign.item.recovery_potion')} ×2" in shown
     assert tr("campaign.item_help.giants_belt") in view.region_by_id("owned:giants_belt").help
     assert tr("campaign.device", item=tr("campaign.item.eye_of_searching"),
-              square=m.square_name(16), left=2) in shown
+              square=m.square_name(EYE_SQUARE), left=2) in shown
+    on_sale = cp.state_of(m.view)["gear"]["on_sale"]
+    assert len(on_sale) == 10 and [r["item"] for r in cp.gear(m)["shop"]] == on_sale
     buys = cp.actions(m, "Buy")
-    assert [view.region_by_id(f"act:Buy:{i}").label for i in range(len(buys))] == [
-        tr(f"campaign.item.{a['item']}") for a in buys]
+    assert buys and [a["item"] for a in buys] == [
+        i for i in on_sale if Buy(SABER, i) in legal_actions(staged.state, SABER)]
+    for row in cp.gear(m)["shop"]:
+        rid = f"act:Buy:{buys.index(row['buy'])}" if row["buy"] else f"shop:{row['item']}"
+        button = view.region_by_id(rid)
+        assert button.enabled == (row["buy"] is not None)
+        assert button.label == tr("campaign.price", item=tr(f"campaign.item.{row['item']}"),
+                                  n=row["price"])
     assert tr("campaign.item_help.nekote") in shown  # each item's effect beside it
-    assert view.click("act:Buy:4")
+    assert not view.click("shop:nekote")  # not affordable: nothing sent
+    assert view.click("act:Buy:0")
     again(app)
     assert view.click("act:Wear:0")
-    assert recorder.acts == [buys[4], {"type": "Wear", "seat": SABER, "item": "giants_belt",
+    assert recorder.acts == [buys[0], {"type": "Wear", "seat": SABER, "item": "giants_belt",
                                        "wearer": ""}]
     assert view.region_by_id("act:Wear:0").label == tr("campaign.take_off_short")
 
@@ -206,14 +235,14 @@ def test_the_stances_show_names_traits_links_the_np_stance_and_lead_sets(
 
 
 def test_an_arrangement_is_drafted_and_sent_only_as_an_order_the_engine_offers(app: Any) -> None:
-    """C5.7: the new Quick card (last) moved left three places makes an order on the legal
-    list, which Set sends; a placed card moved out of its order makes none, and Set stays
-    greyed. The Normal stance has no ArrangeStance: its cards cannot be picked."""
+    """C5.7: the pool's new Quick card, placed last by the engine's view, moved left three
+    places makes an order on the legal list, which Set sends; a placed card moved out of its
+    order makes none, and Set stays greyed."""
     app.set_lang("en")
     recorder = show(app, arranging(), "camp", "stances")
     view = app.current
-    assert not view.region_by_id("arrange:attack").enabled
-    assert not view.region_by_id("stance_card:normal:0").enabled
+    assert [x["order"] for x in cp.stances(app.model)] == ["BBAQQQ"] * 4
+    assert not view.region_by_id("arrange:attack").enabled  # nothing moved yet
     view.click("stance_card:attack:5")
     for _ in range(3):
         view.click("move:attack:-1")
@@ -249,27 +278,35 @@ def test_a_stance_is_renamed_with_the_typed_name(app: Any) -> None:
 @pytest.mark.parametrize("lang", LANGS)
 def test_the_bonds_show_holder_target_polarity_grade_and_their_actions(app: Any,
                                                                       lang: str) -> None:
+    """The internal bonds of day 0 and three toward rivals; the engine offers resolving the
+    open positive ones (internal, or toward Lancer, met last Turn), none for a fixed one, and
+    new bonds toward the camps met last Turn that a holder has none toward."""
     app.set_lang(lang)
-    recorder = show(app, bonded(), "camp", "bonds")
+    staged = bonded()
+    recorder = show(app, staged, "camp", "bonds")
     tr, view, m = app.tr, app.current, app.model
     shown = labels(app)
     clean(shown)
     b = cp.bonds(m)
+    internal = st.record(staged.state, SABER).bonds[0].grade
     assert [(r["holder"], r["target"], r["grade"], r["fixed"]) for r in b["rows"]] == [
-        ("servant", SABER, 2, False), ("master", SABER, 1, False), ("servant", LANCER, 3, False),
-        ("master", ARCHER, 2, True), ("servant", ARCHER, 5, False)]
+        ("servant", SABER, internal, False), ("master", SABER, internal, False),
+        ("servant", LANCER, 3, False), ("master", ARCHER, 2, True),
+        ("servant", ARCHER, 5, False)]
     assert shown.count(tr("campaign.internal")) == 2 and tr("campaign.fixed") in shown
     assert m.who(LANCER) in shown and m.who(ARCHER) in shown
     assert tr("campaign.holder.master") in shown  # the internal bond's target, the other half
-    assert [r["resolve"] for r in b["rows"]][3] == []  # a fixed bond offers nothing
+    assert [bool(r["resolve"]) for r in b["rows"]] == [True, True, True, False, False]
     resolve = view.region_by_id("act:ResolveBond:0")
     assert resolve.label == tr("campaign.resolve", effect=tr("campaign.effect.funds"))
-    assert len([r for r in view.regions if r.id.startswith("act:SetBond:")]) == 4
+    assert [(a["holder"], a["target"]) for a in b["set"]] == [
+        ("servant", CASTER)] * 2 + [("master", LANCER)] * 2 + [("master", CASTER)] * 2
+    assert len([r for r in view.regions if r.id.startswith("act:SetBond:")]) == 6
     assert view.click("act:ResolveBond:0")
     again(app)
     assert view.click("act:SetBond:1")
     assert recorder.acts == [
-        {"type": "ResolveBond", "seat": SABER, "holder": "servant", "target": LANCER,
+        {"type": "ResolveBond", "seat": SABER, "holder": "servant", "target": SABER,
          "effect": "funds"},
         {"type": "SetBond", "seat": SABER, "holder": "servant", "target": CASTER,
          "polarity": "negative"}]
@@ -287,7 +324,9 @@ def test_a_rival_sees_nothing_of_another_camps_hidden_record(app: Any, staging: 
     assert rival is not None and not set(HIDDEN) & set(rival)
     own = st.record(staged.state, LANCER)
     assert cp.sheet(m)["funds"] == own.funds and cp.sheet(m)["level"] == own.level
-    assert cp.bonds(m)["rows"] == [] and cp.dossier(m)[SABER]["servant"] == [0, 0, 0, 0]
+    assert sorted((r["holder"], r["target"]) for r in cp.bonds(m)["rows"]) == [
+        ("master", LANCER), ("servant", LANCER)]  # its own internal bonds only
+    assert cp.dossier(m)[SABER]["servant"] == [0, 0, 0, 0]
     saber = st.record(staged.state, SABER)
     secrets = [app.tr(f"campaign.item.{item}") for item, _n in saber.items]
     secrets += [x.name for x in saber.stances if x.name]
@@ -344,8 +383,12 @@ def test_the_dossier_shows_points_by_category_against_their_maxima_and_what_they
 
 # --- day 0 -------------------------------------------------------------------------------------
 @pytest.mark.parametrize("lang", LANGS)
-def test_the_relic_draft_lists_every_relic_who_took_it_and_a_choice_for_each_free_one(
+def test_the_relic_draft_shows_each_drafted_class_and_a_choice_for_each_free_relic(
         app: Any, lang: str) -> None:
+    """Lancer and Archer have drafted: every relic of those classes shows its class (which
+    one each took stays hidden), every other relic has a Choose button that sends its
+    ChooseRelic; names and hints are relics.toml's, as the summoning section's view gives
+    them."""
     app.set_lang(lang)
     staged = drafting()
     feed_staged(app.model, staged)
@@ -358,25 +401,38 @@ def test_the_relic_draft_lists_every_relic_who_took_it_and_a_choice_for_each_fre
     shown = labels(app)
     clean(shown)
     rows = cp.relics(app.model)
-    assert len(rows) == 7
+    assert len(rows) == 21 and all(r["seat"] == -1 for r in rows)
+    drafted = {r["id"] for r in rows if r["cls"]}
+    assert {r["cls"] for r in rows if r["cls"]} == {"lancer", "archer"} and len(drafted) == 6
     for row in rows:
-        assert tr(f"campaign.relic.{row['relic']}.name") in shown
-        assert tr(f"campaign.relic.{row['relic']}.hint") in shown
-        assert (view.region_by_id(f"choose:{row['relic']}") is None) == (row["seat"] >= 0)
-    assert shown.count(tr("campaign.day0.taken_by", who=app.model.player_name(LANCER))) == 2
+        assert row["name"][lang] in shown and row["hint"][lang] in shown
+        assert (view.region_by_id(f"choose:{row['id']}") is None) == (row["id"] in drafted)
+    assert shown.count(tr("campaign.day0.drafted")) == 6
+    assert "thousandth_sword" in drafted  # Lancer's, shown like the other Lancer relics
     assert tr("prompt.relic") in shown
-    assert view.click("choose:iron_club")
-    assert recorder.acts == [{"type": "ChooseRelic", "seat": SABER, "relic": "iron_club"}]
+    assert view.click(f"choose:{SABER_RELIC}")
+    assert recorder.acts == [{"type": "ChooseRelic", "seat": SABER, "relic": SABER_RELIC}]
+
+
+def test_a_rivals_relic_in_the_log_names_its_class_not_the_relic() -> None:
+    m = model(drafting())
+    lines = [m.event_text(e) for e in m.events if e["type"] == "RelicChosen"]
+    assert lines == [m.tr("campaign.event.RelicTaken", who=m.who(x), cls=m.tr.cls(cls))
+                     for x, cls in ((LANCER, "lancer"), (ARCHER, "archer"))]
 
 
 def test_the_setup_offers_ready_and_leads_to_the_stance_and_gear_pages(app: Any) -> None:
     app.set_lang("ko")
-    recorder = show(app, setting_up(), "day0")
-    tr, view = app.tr, app.current
+    staged = setting_up()
+    recorder = show(app, staged, "day0")
+    tr, view, m = app.tr, app.current, app.model
     shown = labels(app)
     clean(shown)
-    assert tr("campaign.tag_line", tag=tr("campaign.tag.overseer")) in shown
+    assert tr("campaign.tag_line", tag=cp.tag_name(tr, "overseer")) in shown
+    assert view.region_by_id("tag").help == cp.tag_text(tr, "overseer")
     assert tr("campaign.day0.yours") in shown
+    assert [r["id"] for r in cp.relics(m) if r["seat"] == SABER] == [SABER_RELIC]
+    assert tr("campaign.day0.waiting", n=2) in shown  # Caster is ready: Lancer and Archer
     assert view.click("ready")
     assert recorder.acts == [{"type": "SetupReady", "seat": SABER}]
     again(app)
@@ -384,7 +440,27 @@ def test_the_setup_offers_ready_and_leads_to_the_stance_and_gear_pages(app: Any)
     assert app.current.name == "camp" and app.current.page == "gear"
     render(app, "camp")
     assert tr("campaign.shop", where=tr("campaign.catalogue")) in labels(app)
-    assert len(cp.actions(app.model, "Buy")) == 10  # the whole catalogue of mystic codes
+    shop = cp.gear(m)["shop"]  # day 0: the whole catalogue, bought as the engine offers
+    assert [r["item"] for r in shop] == list(cp.tables(tr.rules).items)
+    assert [r["buy"] for r in shop if r["buy"]] == cp.actions(m, "Buy")
+
+
+def test_the_setup_shows_what_else_the_engine_offers_there(app: Any) -> None:
+    """The setup prompt's other actions: a camp page whose actions are offered gets its own
+    button (here the Tohsaka jewels, offered at every prompt while the Servant's MP is not
+    full, are on the sheet)."""
+    app.set_lang("en")
+    p = Play("relic", tag_die=2)
+    p.do(*(ChooseRelic(x, r) for x, r in ((LANCER, "thousandth_sword"), (SABER, SABER_RELIC),
+                                          (ARCHER, "great_eggshell"), (CASTER, "pike_bone_harp"))))
+    p.s.edit(SABER).mp -= 20  # below its maximum: the jewels have somewhere to go
+    show(app, p.staged(), "day0")
+    view = app.current
+    assert cp.actions(app.model, "UseJewels")
+    assert view.region_by_id("open:sheet") is not None
+    assert view.region_by_id("open:bonds") is None  # nothing offered there on day 0
+    view.click("open:sheet")
+    assert app.current.name == "camp" and app.current.page == "sheet"
 
 
 def test_the_header_says_day_0_and_its_first_tab_leads_back_there(app: Any) -> None:
@@ -398,29 +474,52 @@ def test_the_header_says_day_0_and_its_first_tab_leads_back_there(app: Any) -> N
 
 # --- a battle ----------------------------------------------------------------------------------
 @pytest.mark.parametrize("lang", LANGS)
-def test_a_battles_round_start_offers_the_stances_and_shows_the_one_seen_through(
+def test_a_battles_round_start_offers_the_stances_and_the_log_shows_the_one_seen_through(
         app: Any, lang: str) -> None:
-    """Round 2: ChooseStance for each of the four stances (the renamed one by its name), the
-    own stance on Saber's card, and Lancer's stance as StanceRevealed showed it (name, trait,
-    lead kinds) on Lancer's card and in the log."""
+    """Round 2's round start: ChooseStance for each stance but the current one, the own
+    stance on Saber's card, and Lancer's Round-1 stance as StanceRevealed showed it at that
+    Round's start (Saber holds Lancer's Combat points at their maximum), on Lancer's card
+    until the next Round starts and in the log."""
     app.set_lang(lang)
     recorder = show(app, stance_round(), "battle")
     tr, m, view = app.tr, app.model, app.current
     options = m.options("ChooseStance")
-    assert [o.label for o in options] == [tr(f"campaign.stance.{k}") for k in st.STANCES]
+    assert [o.label for o in options] == [tr(f"campaign.stance.{k}") for k in st.STANCES[1:]]
     assert any(v.key == "ChooseStance" and v.enabled for v in m.verbs())
     b = m.battle(0.0)
     flags = {c["seat"]: c["flags"] for c in b["combatants"]}
     assert tr("campaign.stance_now", stance=tr("campaign.stance.normal")) in flags[SABER]
-    seen = tr("campaign.stance_seen", stance=tr("campaign.stance.defense"),
-              trait=tr("campaign.trait.extra_guard"), lead="B A A Q Q")
-    assert seen in flags[LANCER] and seen in labels(app)
+    seen = tr("campaign.stance_seen", stance=tr("campaign.stance.normal"),
+              trait=tr("campaign.trait.none"), lead="B A Q")
+    assert flags[LANCER] == [seen]
     log = [text for _kind, text in m.log_lines()]
-    assert any(tr("campaign.stance.defense") in x and tr("campaign.trait.extra_guard") in x
+    assert any(tr("campaign.stance.normal") in x and tr("campaign.trait.none") in x
                for x in log)
     view.click("verb:ChooseStance")
-    assert view.click("opt:2")
+    assert view.click("opt:1")
     assert recorder.acts == [{"type": "ChooseStance", "seat": SABER, "stance": "defense"}]
+
+
+@pytest.mark.parametrize("lang", LANGS)
+def test_a_stance_seen_through_shows_on_the_rivals_card_for_that_round(
+        app: Any, lang: str) -> None:
+    """C5.9: once every combatant is Ready in Round 2, Saber (Lancer's Rumor points at
+    their maximum) sees Lancer's Defense stance: its trait and lead kinds on Lancer's card;
+    Lancer's own seat sees nothing of Saber's."""
+    app.set_lang(lang)
+    staged = stance_seen()
+    show(app, staged, "battle")
+    tr, m = app.tr, app.model
+    shown = next(e for e in reversed(staged.events) if e.type == "StanceRevealed").data
+    assert (shown["about"], shown["stance"]) == (LANCER, "defense")
+    seen = tr("campaign.stance_seen", stance=tr("campaign.stance.defense"),
+              trait=tr("campaign.trait.extra_guard"), lead=" ".join(shown["lead"]))
+    flags = {c["seat"]: c["flags"] for c in m.battle(0.0)["combatants"]}
+    assert seen in flags[LANCER] and seen in labels(app)
+    assert tr("campaign.stance_now", stance=tr("campaign.stance.attack")) in flags[SABER]
+    rival = model(staged, lang, LANCER)
+    rival_flags = {c["seat"]: c["flags"] for c in rival.battle(0.0)["combatants"]}
+    assert rival_flags[SABER] == []
 
 
 # --- words -------------------------------------------------------------------------------------
@@ -430,7 +529,7 @@ def test_every_campaign_event_reads_as_a_sentence(lang: str) -> None:
     fields = {"seat": SABER, "about": LANCER, "target": LANCER, "amount": 2, "level": 3,
               "mp": 30, "master_mp": 10, "cls": "lancer", "square": 13, "method": "combat",
               "holder": "servant", "item": "nekote", "wearer": "servant", "option": "spread",
-              "first": "B", "second": "A", "master": "hayase", "relic": "eggshell",
+              "first": "B", "second": "A", "master": "hayase", "relic": "great_eggshell",
               "tag": "overseer", "what": "param:str", "event": "sworn", "side": "servant",
               "category": "legend", "polarity": "positive", "effect": "exp", "grade": 4,
               "stance": "attack", "trait": "kind_damage", "arg": "Q", "lead": "BQ",
@@ -527,19 +626,20 @@ def test_the_map_shows_spirit_form_stray_servants_and_vacant_masters_to_everyone
     pale ring on a spirit-form camp's token, a mark for a Master left on its square, and each
     in the square's hover text, for a rival's seat too."""
     from grailwar.client import theme as th
-    from grailwar.client.tour_campaign import VACANT_SQUARE, mapped
+    from grailwar.client.tour_campaign import mapped
     from test_colossus_screens import box, count
 
     app.set_lang(lang)
     staged = mapped()
-    spare = st.state(staged.state).vacant[0].master
+    left = st.state(staged.state).vacant[0]  # Archer's Master, on its square
+    spare = left.master
     show(app, staged, "game", seat=CASTER)
     tr, m, view = app.tr, app.model, app.current
     lancer = view.region_by_id(f"cell:{m.camp(LANCER)['pos']}")
     assert tr("campaign.map.spirit", who=m.who(LANCER)) in lancer.help
     archer = view.region_by_id(f"cell:{m.camp(ARCHER)['pos']}")
     assert tr("campaign.map.stray", who=m.who(ARCHER)) in archer.help
-    vacant = view.region_by_id(f"cell:{VACANT_SQUARE}")
+    vacant = view.region_by_id(f"cell:{left.square}")
     assert tr("campaign.map.vacant", master=tr.master_name(spare)) in vacant.help
     image = render(app, "game")
     show(app, mapped(spirit=False), "game", seat=CASTER)  # Lancer supplied, no Master left
