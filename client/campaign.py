@@ -34,16 +34,29 @@ WEARERS = ("servant", "master")
 # their buttons are on the campaign screen, not in the map's action bar (outside a battle).
 SHEET_VERBS = frozenset({
     "Buy", "Wear", "UseItem", "RepairDoll", "TransferMerit", "ArrangeStance", "NameStance",
+    "SetSupply",
     "SetBond", "AwardBond", "ResolveBond", "SpendSkillPoint", "SpendBackgroundPoint",
     "UseJewels", "ChooseGrowth", "ChooseServantGrowth"})
 PAGES = ("sheet", "gear", "stances", "bonds")  # the campaign screen's pages
 PAGE_VERBS = {
     "sheet": ("ChooseGrowth", "ChooseServantGrowth", "SpendSkillPoint", "SpendBackgroundPoint",
-              "TransferMerit", "UseJewels"),
+              "TransferMerit", "UseJewels", "SetSupply"),
     "gear": ("Buy", "Wear", "UseItem", "RepairDoll"),
     "stances": ("NameStance", "ArrangeStance"),
     "bonds": ("SetBond", "AwardBond", "ResolveBond"),
 }
+
+# The verbs that mark a page as waiting for the seat (a growth, points, new cards to place, a
+# bond to set toward a camp just met, a doll to mend); the others (buying, renaming,
+# deepening and resolving bonds, ...) are offered nearly always.
+NEWS_VERBS = frozenset({"ChooseGrowth", "ChooseServantGrowth", "SpendSkillPoint",
+                        "SpendBackgroundPoint", "ArrangeStance", "SetBond", "RepairDoll"})
+
+
+def page_news(m: ClientModel, page: str) -> bool:
+    """Something on a camp page waits for this seat."""
+    return any(actions(m, v) for v in PAGE_VERBS[page] if v in NEWS_VERBS)
+
 
 class Tables(NamedTuple):
     """The campaign's public data a screen reads: the numbers and extras (levels, maxima,

@@ -172,8 +172,8 @@ def short_label(m: ClientModel, a: dict[str, Any]) -> str:
     if kind == "Wear":
         return tr("campaign.wear_to", wearer=holder_name(tr, a["wearer"])) if a["wearer"] \
             else tr("campaign.take_off_short")
-    if kind == "ResolveBond":
-        return tr("campaign.resolve", effect=tr(f"campaign.effect.{a['effect']}"))
+    if kind == "ResolveBond":  # under the row's "Resolve" head
+        return tr(f"campaign.effect.{a['effect']}")
     if kind == "AwardBond":
         return tr("campaign.award_short")
     return tr(f"verb.{kind}")

@@ -51,7 +51,7 @@ class CampView(InGameView):
         s.text(tr("campaign.title"), 20, TOP - 30, 20, th.GOLD, font="serif", max_width=380)
         x = 420
         for page in cp.PAGES:
-            busy = any(cp.actions(m, v) for v in cp.PAGE_VERBS[page])
+            busy = cp.page_news(m, page)
             self.button(s, f"page:{page}", x, TOP - 44, 150, 34, tr(f"campaign.page.{page}"),
                         partial(self.open_page, page),
                         style="selected" if page == self.page else "ghost", size=14,
@@ -177,7 +177,7 @@ class CampView(InGameView):
                    bold=True, anchor_y="center", max_width=90)
             per = sh["per_card"]
             self.bar(s, left + 146, y + 4, 100, 14, per - row["next"], per, colour, dark=False)
-            s.text(tr("campaign.tiles", n=row["tiles"], next=row["next"]), left + 146, y - 6, 10,
+            s.text(tr("campaign.tiles", n=row["tiles"], next=row["next"]), left + 146, y - 9, 10,
                    th.INK_SOFT, max_width=width - 160)
             dp = tr("campaign.dp", n=row["dp"])
             if row["dp_items"]:
@@ -259,14 +259,16 @@ class CampView(InGameView):
             y -= 38
             s.text(tr(word), left, y + 16, 13, th.TEXT, anchor_y="center", max_width=170)
             x = left + 180
-            for value in dict.fromkeys(a[field] for a in offered):
+            values = list(dict.fromkeys(a[field] for a in offered))
+            bw = min(170.0, (width - 180 - 212) / len(values) - 6)  # left of Confirm
+            for value in values:
                 label = tr(f"campaign.pool_gain.{value}") if field == "pool" else \
                     tile_label(tr, value)
                 chosen = draft.get(field) == value
-                self.button(s, f"growth:{field}:{value}", x, y, 170, 32, label,
+                self.button(s, f"growth:{field}:{value}", x, y, bw, 32, label,
                             partial(self.pick_growth, field, value),
                             style="selected" if chosen else "ghost", size=12)
-                x += 176
+                x += bw + 6
         chosen = next((a for a in offered if all(a[k] == v for k, v in draft.items())), None)
         self.button(s, "growth:confirm", left + width - 200, y, 200, 70,
                     tr("campaign.confirm_growth"),
@@ -304,7 +306,8 @@ class CampView(InGameView):
                 s.text(tr("campaign.device", item=item_name(tr, d["item"]),
                           square=m.square_name(d["square"]),
                           left=d["turns_left"] if d["turns_left"] >= 0 else "∞"),
-                       30, y - 10, 11, th.INK, max_width=270)
+                       30, y, 11, th.INK, anchor_y="top", width=270, max_lines=2)
+                y -= 14
         self.owned_panel(s, g, 328, 12, 460, height)
         self.shop_panel(s, g, 800, 12, 464, height)
 
@@ -515,6 +518,11 @@ class CampView(InGameView):
         self.add_region(f"bond:{i}", left - 6, y - 6, width, 24,
                         help=tr("campaign.bond_help", grade=row["grade"], top=top))
         acts = row["award"] + row["resolve"]
+        if row["resolve"]:  # the resolutions' head, in the holder column by the first of them
+            first = len(row["award"]) // 3 + 1
+            s.text(tr("campaign.resolve_head"), left + 140, y - 6 - first * (ACTION_H + 6)
+                   + ACTION_H / 2, 11, th.INK_SOFT, anchor_x="right", anchor_y="center",
+                   max_width=130)
         if acts:
             y = self.actions_grid(s, acts, left + 150, y - 6, width - 164, 3, short=True)
         return y

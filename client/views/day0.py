@@ -63,26 +63,27 @@ class Day0View(InGameView):
         name, hint = row["name"][tr.lang], row["hint"][tr.lang]
         s.rect(left, y, width, 1, th.PAPER_DARK)
         right = left + width - 6
-        status_w = 112
-        s.text(name, left + 8, y + h - 16, 13, th.INK, font="serif", bold=row["seat"] >= 0,
-               max_width=width - status_w - 20)
-        s.text(hint, left + 8, y + h - 26, 10, th.INK_SOFT, anchor_y="top",
-               width=int(width - status_w - 20), max_lines=2)
+        status_w = 124
+        top = y + h - 1  # the name and the status on the first line, the hint under both
+        s.text(name, left + 8, top - 9, 13, th.INK, font="serif", bold=row["seat"] >= 0,
+               anchor_y="center", max_width=width - status_w - 20)
+        s.text(hint, left + 8, top - 19, 10, th.INK_SOFT, anchor_y="top", width=int(width - 16),
+               max_lines=2)
         self.add_region(f"relic:{relic}", left, y, width - status_w, h, help=f"{name}\n{hint}")
-        mid = y + h / 2
+        mid = top - 9
         if row["seat"] >= 0:
             cls = m.camp(row["seat"])["cls"]
-            token(s, right - status_w + 16, mid, 12, cls, tr.short(cls), mine=True)
+            token(s, right - status_w + 10, mid, 9, cls, tr.short(cls), mine=True, size=9)
             s.text(tr("campaign.day0.yours"), right, mid, 12, th.JADE, bold=True,
-                   anchor_x="right", anchor_y="center", max_width=status_w - 36)
+                   anchor_x="right", anchor_y="center", max_width=status_w - 26)
         elif row["cls"]:
-            token(s, right - status_w + 16, mid, 12, row["cls"], tr.short(row["cls"]))
+            token(s, right - status_w + 10, mid, 9, row["cls"], tr.short(row["cls"]), size=9)
             s.text(tr("campaign.day0.drafted"), right, mid, 11, th.INK_SOFT, anchor_x="right",
-                   anchor_y="center", max_width=status_w - 36)
+                   anchor_y="center", max_width=status_w - 26)
         elif row["choose"] is not None:
-            self.button(s, f"choose:{relic}", right - status_w, mid - 16, status_w, 32,
+            self.button(s, f"choose:{relic}", right - status_w, mid - 11, status_w, 22,
                         tr("campaign.day0.choose"), partial(self.send, row["choose"]),
-                        style="primary", size=12, help=f"{name}\n{hint}")
+                        style="primary", size=11, help=f"{name}\n{hint}")
         else:
             s.text(tr("campaign.day0.free"), right, mid, 12, th.INK_SOFT, anchor_x="right",
                    anchor_y="center")
@@ -126,15 +127,15 @@ class Day0View(InGameView):
         tr, m = self.tr, self.model
         y = top
         for page in cp.PAGES:
-            busy = any(cp.actions(m, v) for v in cp.PAGE_VERBS[page])
-            if not busy and page not in ("stances", "gear"):
+            offered = any(cp.actions(m, v) for v in cp.PAGE_VERBS[page])
+            if not offered and page not in ("stances", "gear"):
                 continue
             key = f"campaign.day0.open_{page}"
             self.button(s, f"open:{page}", left, y - 36, width, 36,
                         tr(key) if tr.has(key) else tr(f"campaign.page.{page}"),
                         partial(self.open_page, page), size=13,
                         help=tr(f"campaign.page_help.{page}"))
-            if busy:
+            if cp.page_news(m, page):
                 s.circle(left + width - 10, y - 8, 5, th.VERMILION)
             y -= 44
         paged = {v for verbs in cp.PAGE_VERBS.values() for v in verbs}

@@ -298,7 +298,8 @@ def test_the_bonds_show_holder_target_polarity_grade_and_their_actions(app: Any,
     assert tr("campaign.holder.master") in shown  # the internal bond's target, the other half
     assert [bool(r["resolve"]) for r in b["rows"]] == [True, True, True, False, False]
     resolve = view.region_by_id("act:ResolveBond:0")
-    assert resolve.label == tr("campaign.resolve", effect=tr("campaign.effect.funds"))
+    assert resolve.label == tr("campaign.effect.funds")
+    assert shown.count(tr("campaign.resolve_head")) == 3  # one head per bond it may resolve
     assert [(a["holder"], a["target"]) for a in b["set"]] == [
         ("servant", CASTER)] * 2 + [("master", LANCER)] * 2 + [("master", CASTER)] * 2
     assert len([r for r in view.regions if r.id.startswith("act:SetBond:")]) == 6
@@ -660,3 +661,16 @@ def test_a_level_gained_is_a_notice_for_its_own_seat_only() -> None:
     other.notices.clear()
     other.handle({"t": "events", "events": [gained], "log": []}, now=5.0)
     assert other.notices == []
+
+
+def test_a_camp_page_is_marked_only_when_something_waits_there() -> None:
+    """Points to spend mark the sheet, new cards to place the stances, a bond to set the
+    bonds; what is offered nearly always (the supply switch, renaming, deepening and
+    resolving the internal bonds) marks nothing."""
+    quiet = model(informed())
+    assert cp.actions(quiet, "SetSupply") and cp.actions(quiet, "NameStance")
+    assert cp.actions(quiet, "ResolveBond") and cp.actions(quiet, "AwardBond")
+    assert not any(cp.page_news(quiet, page) for page in cp.PAGES)
+    assert cp.page_news(model(spending()), "sheet")
+    assert cp.page_news(model(arranging()), "stances")
+    assert cp.page_news(model(bonded()), "bonds")
