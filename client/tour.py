@@ -204,7 +204,8 @@ class Tour:
         """The campaign's screens, each at a staged moment (`tour_campaign`): the sheet with a
         level's growth to choose (both steps) and points to spend, gear and the shop, the
         stances with an arrangement being edited, the bonds, the dossier's points, day 0's
-        relic draft and setup, a battle's stance choice; then the lobby's campaign options."""
+        relic draft and setup, a battle's stance choice and a stance seen through; then the
+        lobby's campaign options."""
         from .tour_campaign import SHOTS, feed_staged
 
         app = self.app
