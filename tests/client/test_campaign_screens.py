@@ -80,10 +80,12 @@ def again(app: Any) -> None:
     app.current.invalidate()
 
 
-def clean(shown: list[str]) -> None:
-    """No catalog key, no placeholder left on the screen."""
+def drawn(app: Any) -> list[str]:
+    """The screen's labels, with no catalog key and no placeholder left among them."""
+    shown = labels(app)
     assert all("campaign." not in x and "{" not in x and "verb." not in x for x in shown), \
         [x for x in shown if "campaign." in x or "{" in x or "verb." in x]
+    return shown
 
 
 # --- the sheet ---------------------------------------------------------------------------------
@@ -115,8 +117,7 @@ def test_the_sheet_screen_shows_the_values_and_the_growth_options_as_buttons(
     staged = leveled()
     recorder = show(app, staged, "camp", "sheet")
     tr, m, view = app.tr, app.model, app.current
-    shown = labels(app)
-    clean(shown)
+    shown = drawn(app)
     assert tr("campaign.level", n=3, cap=15) in shown
     assert tr("campaign.points", skill=1, background=1) in shown
     for method, value in (("scouting", 4), ("combat", 7), ("other", 1)):
@@ -182,8 +183,7 @@ def test_the_gear_page_shows_worn_owned_devices_and_the_squares_shop(app: Any, l
     recorder = show(app, staged, "camp", "gear")
     tr, view, m = app.tr, app.current, app.model
     rec = st.record(staged.state, SABER)
-    shown = labels(app)
-    clean(shown)
+    shown = drawn(app)
     assert tr("campaign.shop", where=m.square_name(13)) in shown
     assert tr("campaign.funds_left", n=rec.funds) in shown
     assert view.region_by_id("worn:servant:0") and view.region_by_id("worn:master:0")
@@ -221,8 +221,7 @@ def test_the_stances_show_names_traits_links_the_np_stance_and_lead_sets(
     app.set_lang(lang)
     show(app, arranging(), "camp", "stances")
     tr = app.tr
-    shown = labels(app)
-    clean(shown)
+    shown = drawn(app)
     assert "Tizona" in shown  # the renamed Attack stance
     for key in ("normal", "defense", "critical"):
         assert tr(f"campaign.stance.{key}") in shown
@@ -285,8 +284,7 @@ def test_the_bonds_show_holder_target_polarity_grade_and_their_actions(app: Any,
     staged = bonded()
     recorder = show(app, staged, "camp", "bonds")
     tr, view, m = app.tr, app.current, app.model
-    shown = labels(app)
-    clean(shown)
+    shown = drawn(app)
     b = cp.bonds(m)
     internal = st.record(staged.state, SABER).bonds[0].grade
     assert [(r["holder"], r["target"], r["grade"], r["fixed"]) for r in b["rows"]] == [
@@ -364,8 +362,7 @@ def test_the_dossier_shows_points_by_category_against_their_maxima_and_what_they
     app.set_lang(lang)
     show(app, informed(), "dossier")
     tr, m = app.tr, app.model
-    shown = labels(app)
-    clean(shown)
+    shown = drawn(app)
     assert tr("campaign.dossier.servant") in shown and tr("dossier.tier", n=1) not in " ".join(
         shown)
     points = cp.dossier(m)
@@ -399,8 +396,7 @@ def test_the_relic_draft_shows_each_drafted_class_and_a_choice_for_each_free_rel
     assert app.current.name == "day0"  # day 0 is the game's home screen while it lasts
     render(app, "day0")
     tr, view = app.tr, app.current
-    shown = labels(app)
-    clean(shown)
+    shown = drawn(app)
     rows = cp.relics(app.model)
     assert len(rows) == 21 and all(r["seat"] == -1 for r in rows)
     drafted = {r["id"] for r in rows if r["cls"]}
@@ -427,8 +423,7 @@ def test_the_setup_offers_ready_and_leads_to_the_stance_and_gear_pages(app: Any)
     staged = setting_up()
     recorder = show(app, staged, "day0")
     tr, view, m = app.tr, app.current, app.model
-    shown = labels(app)
-    clean(shown)
+    shown = drawn(app)
     assert tr("campaign.tag_line", tag=cp.tag_name(tr, "overseer")) in shown
     assert view.region_by_id("tag").help == cp.tag_text(tr, "overseer")
     assert tr("campaign.day0.yours") in shown
@@ -607,8 +602,7 @@ def test_every_campaign_screen_renders_its_words_in_every_language(
     _name, stage, screen, page = shot
     app.set_lang(lang)
     show(app, stage(), screen, page)
-    shown = labels(app)
-    clean(shown)
+    shown = drawn(app)
     assert len(shown) > 20
 
 
