@@ -198,10 +198,10 @@ def event_line(m: ClientModel, e: dict[str, Any]) -> str:
         return tr(f"campaign.event.SupplySet_{'on' if e.get('on') else 'off'}",
                   who=m.who(e.get("seat")))
     if kind == "RelicChosen" and not e.get("relic"):  # a rival's: its class only
-        return tr("campaign.event.RelicTaken", who=m.who(e.get("seat")), cls=tr.cls(e.get("cls")))
+        return tr("event.RelicChosen", who=m.who(e.get("seat")))
     if kind == "InfoGained":
         side = "servant" if e.get("side") == "servant" else "master"
-        return tr("campaign.event.InfoGained", about=m.who(e.get("about")),
+        return tr("campaign.event.InfoGained", about=m.who(e.get("target")),
                   side=holder_name(tr, side), category=tr(f"campaign.category.{e.get('category')}"),
                   amount=e.get("amount"))
     if kind == "StanceRevealed":
@@ -221,18 +221,23 @@ def event_line(m: ClientModel, e: dict[str, Any]) -> str:
 def _event_fields(m: ClientModel, e: dict[str, Any]) -> dict[str, Any]:
     tr = m.tr
     fields: dict[str, Any] = {
-        "who": m.who(e.get("seat")), "about": m.who(e.get("about")),
+        "who": m.who(e.get("seat")), "about": m.who(e.get("about", e.get("target"))),
         "amount": e.get("amount"), "level": e.get("level"), "mp": e.get("mp"),
         "master_mp": e.get("master_mp"), "funds": e.get("funds"),
         "cls": tr.cls(e.get("cls")), "square": m.square_name(e.get("square", 0)),
         "method": tr(f"campaign.method.{e.get('method')}"),
-        "merit": holder_name(tr, e.get("holder", "servant")),
+        "merit": holder_name(tr, e.get("holder", e.get("wallet", "servant"))),
     }
     if "item" in e:
         fields["item"] = item_name(tr, e["item"])
     if "wearer" in e:
         fields["wearer"] = holder_name(tr, e["wearer"]) if e["wearer"] else tr("campaign.none")
-    if "option" in e:
+    if e.get("option") == "servant":  # C2.8: first the pool, second the dp's kind, the tile
+        fields["option"] = tr("campaign.servant_growth",
+                              pool=tr(f"campaign.pool_gain.{e.get('first')}"),
+                              dp=tr.card(e.get("second", "")),
+                              tile=tile_label(tr, e.get("tile", "")))
+    elif "option" in e:
         fields["option"] = growth_label(tr, e["option"], e.get("first", ""), e.get("second", ""))
     if "master" in e:
         fields["master"] = tr.master_name(e["master"])

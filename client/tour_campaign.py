@@ -92,6 +92,9 @@ class Play:
         return self
 
     def staged(self) -> Staged:
+        """The moment, with the events a section's own step emitted outside an action."""
+        self.events.extend(self.s.events)
+        self.s.events = []
         return Staged(self.s, self.events)
 
 

@@ -414,8 +414,8 @@ def test_the_relic_draft_shows_each_drafted_class_and_a_choice_for_each_free_rel
 def test_a_rivals_relic_in_the_log_names_its_class_not_the_relic() -> None:
     m = model(drafting())
     lines = [m.event_text(e) for e in m.events if e["type"] == "RelicChosen"]
-    assert lines == [m.tr("campaign.event.RelicTaken", who=m.who(x), cls=m.tr.cls(cls))
-                     for x, cls in ((LANCER, "lancer"), (ARCHER, "archer"))]
+    assert lines == [m.tr("event.RelicChosen", who=m.who(x)) for x in (LANCER, ARCHER)]
+    assert m.who(LANCER) == m.tr.cls("lancer")  # the class drafted is public, named
 
 
 def test_the_setup_offers_ready_and_leads_to_the_stance_and_gear_pages(app: Any) -> None:
@@ -668,3 +668,23 @@ def test_a_camp_page_is_marked_only_when_something_waits_there() -> None:
     assert cp.page_news(model(spending()), "sheet")
     assert cp.page_news(model(arranging()), "stances")
     assert cp.page_news(model(bonded()), "bonds")
+
+
+def test_the_engines_own_events_read_with_their_own_fields() -> None:
+    """Lines of events as the engine sends them (not a hand-made field set): an information
+    point names the camp it is on (`target`), the Servant's growth its three gains."""
+    m = model(informed())
+    tr = m.tr
+    first: dict[str, str] = {}  # each type's first line (Lancer's points come first)
+    for e in m.events:
+        first.setdefault(e["type"], m.event_text(e))
+    assert first["InfoGained"] == tr("campaign.event.InfoGained", about=m.who(LANCER),
+                                     side=tr("campaign.holder.servant"),
+                                     category=tr("campaign.category.encounter"), amount=1)
+    assert first["TrueNameRevealed"] == tr("campaign.event.TrueNameRevealed",
+                                           about=m.who(ARCHER))
+    m = model(spending())
+    servant = [m.event_text(e) for e in m.events if e.get("option") == "servant"]
+    assert servant == [tr("campaign.event.GrowthChosen", option=tr(
+        "campaign.servant_growth", pool=tr(f"campaign.pool_gain.{pool}"), dp=tr.card(dp),
+        tile=tr.card(tile))) for pool, dp, tile in (("hp", "B", "B"), ("mp", "Q", "A"))]
