@@ -183,6 +183,7 @@ def sheet(m: ClientModel) -> dict[str, Any] | None:
         "per_card": per, "composition": composition(data, rec["pool"]), "max_pool": n.max_pool,
         "merit": {"servant": rec["merit"][0], "master": rec["merit"][1]},
         "funds": rec["funds"], "supply_on": rec["supply_on"], "stray": rec["stray"],
+        "spirit": m.me in spirit_seats(m.view),
         "tag": rec["tag"], "jewels": rec["jewels"], "revivals": rec["revivals"],
         "hp": camp["hp"], "max_hp": camp["max_hp"], "mp": camp["mp"], "max_mp": camp["max_mp"],
         "master_mp": camp["master_mp"], "max_master_mp": camp["max_master_mp"],
@@ -329,10 +330,10 @@ def relic_by_id(m: ClientModel, relic: str) -> dict[str, Any]:
 
 # --- the city map ---------------------------------------------------------------------------
 def spirit_seats(view: dict[str, Any] | None) -> frozenset[int]:
-    """Camps whose Servant is in spirit form (public, spec §4): its supply cut."""
+    """Camps whose Servant is in spirit form now (public, spec §4), as the contract section
+    counts them: the supply cut, not materialized this Turn, not stray."""
     st = state_of(view)
-    return frozenset(x for x, rec in enumerate(st["camps"]) if not rec["supply_on"]) \
-        if st else frozenset()
+    return frozenset(((st or {}).get("contract") or {}).get("spirit", ()))
 
 
 def map_lines(m: ClientModel, square: int) -> list[str]:
@@ -342,13 +343,14 @@ def map_lines(m: ClientModel, square: int) -> list[str]:
     if st is None:
         return []
     tr, view = m.tr, m.view or {}
+    spirit = spirit_seats(view)
     lines = []
     for x, rec in enumerate(st["camps"]):
         camp = view["camps"][x]
         if camp["alive"] and camp["pos"] == square:
             if rec["stray"]:
                 lines.append(tr("campaign.map.stray", who=m.who(x)))
-            elif not rec["supply_on"]:
+            elif x in spirit:
                 lines.append(tr("campaign.map.spirit", who=m.who(x)))
     lines += [tr("campaign.map.vacant", master=tr.master_name(v["master"]))
               for v in st["vacant"] if v["square"] == square]

@@ -195,8 +195,8 @@ class CampView(InGameView):
         self.add_region("composition", left + 14, y, max(28, x - left - 14), 30,
                         help=tr("campaign.composition_help"))
         y -= 28
-        state = "campaign.stray" if sh["stray"] else "campaign.supplied" if sh["supply_on"] \
-            else "campaign.spirit_form"
+        state = "campaign.stray" if sh["stray"] else "campaign.spirit_form" if sh["spirit"] \
+            else "campaign.supplied" if sh["supply_on"] else "campaign.materialized"
         s.text(tr(state), left + 14, y, 12, th.INK, bold=True, max_width=width - 200)
         self.actions_grid(s, cp.actions(m, "SetSupply"), left + width - 190, y + 24, 176, 1)
 

@@ -688,3 +688,19 @@ def test_the_engines_own_events_read_with_their_own_fields() -> None:
     assert servant == [tr("campaign.event.GrowthChosen", option=tr(
         "campaign.servant_growth", pool=tr(f"campaign.pool_gain.{pool}"), dp=tr.card(dp),
         tile=tr.card(tile))) for pool, dp, tile in (("hp", "B", "B"), ("mp", "Q", "A"))]
+
+
+def test_the_sheet_tells_spirit_form_as_the_contract_section_counts_it(app: Any) -> None:
+    """The supply cut (SetSupply): the contract section's view lists the camp in spirit
+    form, the sheet says so, and no switch is offered again this Turn (C0.2: once a Turn)."""
+    from grailwar.shared.modules.campaign.contract import SetSupply
+
+    app.set_lang("en")
+    p = Play().day1()
+    show(app, p.staged(), "camp", "sheet")
+    assert app.tr("campaign.supplied") in labels(app)
+    show(app, p.do(SetSupply(SABER, False)).staged(), "camp", "sheet")
+    tr, view = app.tr, app.current
+    assert cp.spirit_seats(app.model.view) == {SABER} and cp.sheet(app.model)["spirit"]
+    assert tr("campaign.spirit_form") in drawn(app)
+    assert view.region_by_id("act:SetSupply:0") is None
