@@ -22,7 +22,6 @@ from ..shared.modules.campaign.data import (
     load_campaign,
 )
 from ..shared.modules.campaign.gear import Item, load_items
-from ..shared.modules.campaign.state import CampRecord, cards
 from ..shared.modules.campaign.tags import Tag, load_tags
 
 if TYPE_CHECKING:
@@ -153,12 +152,6 @@ def to_do(m: ClientModel) -> bool:
 
 
 # --- the character sheet --------------------------------------------------------------------
-def composition(data: CampaignData, pool: list[int]) -> str:
-    """The cards a pool of tiles makes (C0 mapping: tiles_per_card tiles a card, max_pool
-    cards, the last kinds cut first), as the engine counts them."""
-    return cards(CampRecord(pool=tuple(pool)), data)
-
-
 def sheet(m: ClientModel) -> dict[str, Any] | None:
     """The character sheet of the seat's camp: the Master's level and experience by method,
     points to spend, the pending growth, the Servant's pool and damage points, merit, funds."""
@@ -180,7 +173,8 @@ def sheet(m: ClientModel) -> dict[str, Any] | None:
         "pool": [{"kind": k, "tiles": t, "cards": t // per, "next": per - t % per,
                   "dp": contract[i] + items[i], "dp_items": items[i]}
                  for i, (k, t) in enumerate(zip(CARD_KINDS, rec["pool"], strict=True))],
-        "per_card": per, "composition": composition(data, rec["pool"]), "max_pool": n.max_pool,
+        "per_card": per, "composition": section_view(m, "growth").get("cards", ""),
+        "max_pool": n.max_pool,
         "merit": {"servant": rec["merit"][0], "master": rec["merit"][1]},
         "funds": rec["funds"], "supply_on": rec["supply_on"], "stray": rec["stray"],
         "spirit": m.me in spirit_seats(m.view),

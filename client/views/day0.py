@@ -1,7 +1,9 @@
-"""Day 0 of a campaign (seed 002 §14; spec C14.2, C14.3): the relic draft (every relic with its
-name, hint and who took it, and a Choose button for each free one while this seat may draft),
-then the setup: who is still getting ready, the tag dealt, the way to the stance and gear pages
-(the whole catalogue is for sale today), and the Ready button."""
+"""Day 0 of a campaign (seed 002 §14; spec C14.2, C14.3): the relic draft as the summoning
+section's view shows it (every relic with its name and hint, this seat's own, the class of a
+drafted one but never who took it, and a Choose button for each relic the engine offers), then
+the setup: who is still getting ready, the tag dealt, the way to the camp pages (stances and
+gear always: the whole catalogue is for sale today), every other action the engine offers at
+the setup prompt as a button of its own, and the Ready button."""
 
 from __future__ import annotations
 
