@@ -9,7 +9,7 @@ from typing import TYPE_CHECKING, Any
 
 from ..shared.engine.data import CARD_KINDS
 from ..shared.modules.campaign.data import STANCES
-from .campaign import campaign_data, own_record, relic_by_id, stance_name, tag_name
+from .campaign import campaign_data, own_record, relic_by_id, stance_name, tables, tag_name
 
 if TYPE_CHECKING:
     from .model import ClientModel
@@ -100,11 +100,20 @@ def _wear(m: ClientModel, a: dict[str, Any]) -> str:
               wearer=holder_name(tr, a["wearer"]))
 
 
-def _use(m: ClientModel, a: dict[str, Any]) -> str:
+def use_target(m: ClientModel, a: dict[str, Any]) -> str:
+    """Where a UseItem goes: a square for a device placed or moved (C6.18-C6.26), else the
+    camp it is used on ("" for one's own Servant)."""
     target = a.get("target", -1)
-    name = item_name(m.tr, a["item"])
-    return name if target < 0 or target == m.me else m.tr("campaign.use_on", item=name,
-                                                           target=m.who(target))
+    if target < 0:
+        return ""
+    if tables(m.tr.rules).items[a["item"]].kind == "device" or a.get("arg") == "move":
+        return m.square_name(target)
+    return "" if target == m.me else m.who(target)
+
+
+def _use(m: ClientModel, a: dict[str, Any]) -> str:
+    name, target = item_name(m.tr, a["item"]), use_target(m, a)
+    return m.tr("campaign.use_on", item=name, target=target) if target else name
 
 
 def _skill_point(m: ClientModel, a: dict[str, Any]) -> str:
@@ -176,6 +185,8 @@ def short_label(m: ClientModel, a: dict[str, Any]) -> str:
         return tr(f"campaign.effect.{a['effect']}")
     if kind == "AwardBond":
         return tr("campaign.award_short")
+    if kind == "UseItem" and use_target(m, a):
+        return use_target(m, a)
     return tr(f"verb.{kind}")
 
 

@@ -704,3 +704,22 @@ def test_the_sheet_tells_spirit_form_as_the_contract_section_counts_it(app: Any)
     assert cp.spirit_seats(app.model.view) == {SABER} and cp.sheet(app.model)["spirit"]
     assert tr("campaign.spirit_form") in drawn(app)
     assert view.region_by_id("act:SetSupply:0") is None
+
+
+def test_a_device_is_placed_on_a_square_named_on_its_button(app: Any) -> None:
+    """An Eye of Searching owned: the engine offers it on each square in reach (C6.18); each
+    button names its square, the option label too, and sends that placement."""
+    app.set_lang("ja")
+    p = Play().day1().update(SABER, items=(("eye_of_searching", 1),))
+    recorder = show(app, p.staged(), "camp", "gear")
+    m, view = app.model, app.current
+    offered = cp.actions(m, "UseItem", item="eye_of_searching")
+    assert len(offered) > 1 and all(a["target"] != -1 for a in offered)
+    for a in offered:
+        button = view.region_by_id(f"act:UseItem:{cp.actions(m, 'UseItem').index(a)}")
+        assert button.label == m.square_name(a["target"])
+        assert m.option(a).label == m.tr("campaign.use_on",
+                                         item=m.tr("campaign.item.eye_of_searching"),
+                                         target=m.square_name(a["target"]))
+    assert view.click(f"act:UseItem:{cp.actions(m, 'UseItem').index(offered[-1])}")
+    assert recorder.acts == [offered[-1]]
