@@ -99,28 +99,30 @@ class Play:
 
 
 # --- the sheet ------------------------------------------------------------------------------
-def leveled(stage: str = "option") -> Staged:
-    """Saber's Master (the Tohsaka jewels) reaches levels 2 and 3 at a Turn's end, takes Edge
-    and the Servant's growth for the first, and has the second's to choose: the option (or
-    with `stage` "servant", Focus Quick taken, the Servant's three gains); experience in most
-    methods, merit in both wallets, funds."""
+def two_levels() -> Play:
+    """Saber's Master (the Tohsaka jewels) reaches levels 2 and 3 at a Turn's end and takes
+    Edge and the Servant's growth for the first; experience in most methods, merit in both
+    wallets, funds."""
     p = Play(tag_die=JEWELS_DIE).day1()
     p.update(SABER, exp=(10, 10, 0, 0, 0)).turn()
     p.do(ChooseGrowth(SABER, "edge", "", ""), ChooseServantGrowth(SABER, "hp", "B", "B"))
-    p.update(SABER, exp=(4, 7, 2, 0, 1), merit=(3, 4), funds=11)
+    return p.update(SABER, exp=(4, 7, 2, 0, 1), merit=(3, 4), funds=11)
+
+
+def leveled(stage: str = "option") -> Staged:
+    """`two_levels`, the second level's growth to choose: the option (or with `stage`
+    "servant", Focus Quick taken, the Servant's three gains)."""
+    p = two_levels()
     if stage == "servant":
         p.do(ChooseGrowth(SABER, "focus", "Q", ""))
     return p.staged()
 
 
 def spending() -> Staged:
-    """The same camp once both growths are chosen: a skill point and a background point to
+    """`two_levels` once both growths are chosen: a skill point and a background point to
     spend, merit to share, jewels to pour, the supply switch."""
-    p = Play(tag_die=JEWELS_DIE).day1()
-    p.update(SABER, exp=(10, 10, 0, 0, 0)).turn()
-    p.do(ChooseGrowth(SABER, "edge", "", ""), ChooseServantGrowth(SABER, "hp", "B", "B"),
-         ChooseGrowth(SABER, "focus", "Q", ""), ChooseServantGrowth(SABER, "mp", "Q", "A"))
-    p.update(SABER, exp=(4, 7, 2, 0, 1), merit=(3, 4), funds=11)
+    p = two_levels().do(ChooseGrowth(SABER, "focus", "Q", ""),
+                        ChooseServantGrowth(SABER, "mp", "Q", "A"))
     p.s.edit(SABER).mp -= 20  # a battle's cost: the jewels have somewhere to go
     return p.staged()
 
@@ -220,7 +222,7 @@ def mapped(spirit: bool = True) -> Staged:
 BATTLE_SQUARE = 17
 
 
-def stance_round() -> Staged:
+def round_two() -> Play:
     """Round 2's round start of Saber's battle with Lancer, fought by the defaults: Saber
     holds Lancer's Combat and Rumor points at their maximum, so at each Round's start it sees
     through Lancer's stance (C5.9): its Normal one in Round 1, shown in the log; Lancer has
@@ -234,15 +236,17 @@ def stance_round() -> Staged:
     p.do(DeclareEncounter(SABER, LANCER, "battle"), DeclareWait(ARCHER), DeclareWait(CASTER))
     p.defaults(lambda s: s.battle is not None and s.battle.round >= 2
                and s.prompt.kind == "round_start")
-    return p.do(ChooseStance(LANCER, "defense")).staged()
+    return p.do(ChooseStance(LANCER, "defense"))
+
+
+def stance_round() -> Staged:
+    return round_two().staged()
 
 
 def stance_seen() -> Staged:
     """Round 2 under way: Saber took its Attack stance, every combatant was Ready, and
     Saber's resistance showed it Lancer's Defense stance."""
-    p = Play()
-    p.s, p.events = stance_round()
-    p.do(ChooseStance(SABER, "attack"))
+    p = round_two().do(ChooseStance(SABER, "attack"))
     return p.defaults(lambda s: s.prompt.kind != "round_start").staged()
 
 
