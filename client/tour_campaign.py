@@ -209,9 +209,9 @@ def setting_up() -> Staged:
 
 # --- the city map ---------------------------------------------------------------------------
 def mapped(spirit: bool = True) -> Staged:
-    """The map on day 1 Noon as Caster's seat sees it: Lancer has cut its supply (spirit
-    form) and Archer has cancelled its contract (a stray Servant, its Master left vacant on
-    its square); unless `spirit` is false: then nothing of that."""
+    """The map on day 1 Noon (public to every seat): Lancer has cut its supply (spirit form)
+    and Archer has cancelled its contract (a stray Servant, its Master left vacant on its
+    square); unless `spirit` is false: then nothing of that."""
     p = Play().day1()
     if spirit:
         p.do(SetSupply(LANCER, False), DeclareCancelContract(ARCHER))
