@@ -46,8 +46,8 @@ def register(sub: argparse._SubParsersAction) -> None:
     t.add_argument("--out", required=True, help="folder for the PNG files")
     t.add_argument("--lang", choices=("ja", "ko", "en"), default="ja")
     t.add_argument("--seed", type=int, default=None, help="the scripted game's seed")
-    t.add_argument("--modules", default="", help="tactics: that module's screens instead (a "
-                   "staged battle fed to the client as the server's messages)")
+    t.add_argument("--modules", default="", help="tactics or campaign: that module's screens "
+                   "instead (staged moments fed to the client as the server's messages)")
     t.add_argument("--scenario", default="", choices=("", "colossus", "colossus_raid"),
                    help="colossus: the colossus's screens in a Grail War (raids staged with "
                         "forced dice); colossus_raid: the same in its raid room")

@@ -546,12 +546,13 @@ class GrailApp:
             if view.get("over"):
                 if name not in ("end", "log", "dossier"):
                     self.show("end")
-            elif name in ("room", "lobby", "title", "end"):
-                self.show(screen if key else "game")
+            elif name in ("room", "lobby", "title", "end") or (
+                    name in ("game", "day0") and name != self.model.home_screen and not key):
+                self.show(screen if key else self.model.home_screen)
             elif name == "game" and key and (new_battle or self._prompted_in_battle(view)):
                 self.show(screen)  # a battle breaks out, or it needs this seat
             elif name in ("battle", "raid") and (key is None or name != screen):
-                self.show(screen if key else "game")
+                self.show(screen if key else self.model.home_screen)
         elif kind == "left":
             self.ui.reset()
             if self.local is not None:

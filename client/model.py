@@ -21,7 +21,7 @@ from ..shared.engine.prompts import PROMPTS
 from ..shared.engine.text import dice_line
 from ..shared.engine.turns import PRIORITY
 from ..shared.protocol import CLOSED_BY_OPERATOR, LEFT_PAUSED, text_fault
-from . import colossus
+from . import campaign, campaign_text, colossus
 from .battle_feed import formula, latest_strike, opposed_targets
 from .chatbook import ChatBook, line_text
 from .i18n import Tr
@@ -234,7 +234,7 @@ class ClientModel:
             spell = e.get("spell", "")
             return self.tr("notice.command_spell", who=self.who(e.get("seat")),
                            spell=self.tr.spell(spell), effect=self.tr.spell_text(spell))
-        return colossus.notice(self, e)
+        return colossus.notice(self, e) or campaign_text.notice(self, e)
 
     def _on_chat_message(self, msg: dict[str, Any], now: float) -> None:
         self.chat.add({k: v for k, v in msg.items() if k != "t"}, len(self.events))
@@ -402,6 +402,11 @@ class ClientModel:
         return "raid" if colossus.raid_of(self.view) else "battle"
 
     @property
+    def home_screen(self) -> str:
+        """The screen a running game comes back to: day 0's while it lasts, else the map."""
+        return "day0" if campaign.day0_phase(self.view) else "game"
+
+    @property
     def over(self) -> bool:
         return bool(self.view and self.view.get("over"))
 
@@ -540,8 +545,11 @@ class ClientModel:
         record = PROMPTS.get(kind) or PROMPTS["main" if self.in_battle else "declare"]
         offered = {v for m in (self.view or {}).get("modules", {}).values()
                    for v in m.get("verbs", ())}
-        keys = tuple(k for k in record.verbs if k not in record.verb_modules or k in offered)
-        extra = tuple(dict.fromkeys(verb_of(a) for a in self.legal if verb_of(a) not in keys))
+        hidden = campaign.hidden_verbs(self)  # on the campaign screen instead
+        keys = tuple(k for k in record.verbs if (k not in record.verb_modules or k in offered)
+                     and k not in hidden)
+        extra = tuple(dict.fromkeys(verb_of(a) for a in self.legal
+                                    if verb_of(a) not in keys and verb_of(a) not in hidden))
         return keys + extra
 
     def verbs(self) -> list[Verb]:
@@ -665,6 +673,9 @@ class ClientModel:
         raid_label = colossus.option_label(self, a)
         if raid_label is not None:
             return Option(raid_label, a, help_text, card=a.get("card", ""))
+        camp_label = campaign_text.option_label(self, a)
+        if camp_label is not None:
+            return Option(camp_label, a, campaign_text.option_help(self, a), target=target)
         if kind == "Move":
             name = tr.square(self.view["map"], a["to"])
             return Option(name, a, help_text, square=a["to"])
@@ -886,6 +897,7 @@ class ClientModel:
                 flags.append(tr("battle.truce"))
             if b["stage"] == "round_start" and seat in b.get("ready", []):
                 flags.append(tr("battle.ready"))
+            flags.extend(campaign_text.stance_flags(self, seat))
             uses = None
             if tactics is not None:
                 flags.extend(tr(key) for key, part in (("tactics.seizing", "seize"),
@@ -964,6 +976,7 @@ class ClientModel:
             return []
         tr = self.tr
         known = camp.get("known", {})
+        points = campaign.dossier(self)
         rows = []
         for other in view["camps"]:
             if other["seat"] == self.me:
@@ -992,6 +1005,8 @@ class ClientModel:
                 if servant is not None:
                     row["profile"] = servant.profile.get(tr.lang)
                     row["weakness"] = servant.weakness.get(tr.lang)
+            if other["seat"] in points:
+                row["campaign"] = points[other["seat"]]
             rows.append(row)
         rows.sort(key=lambda r: CLASSES.index(r["cls"]))
         return rows
@@ -1044,6 +1059,8 @@ class ClientModel:
         kind = e.get("type", "")
         if kind in colossus.EVENTS:
             return colossus.event_line(self, e)
+        if kind in campaign_text.EVENTS:
+            return campaign_text.event_line(self, e)
         who = self.who(e.get("seat"))
         if kind == "DiceRolled":
             purpose_key = f"dice.{e.get('purpose', 'other')}"
@@ -1155,7 +1172,8 @@ def event_kind(e: dict[str, Any]) -> str:
     if kind in ("BattleOpened", "BattleStarted", "BattleEnded", "RoundStarted", "Attacked",
                 "Reacted", "AttackResolved", "DamageDealt", "NoblePhantasmFired",
                 "NoblePhantasmDeclared", "LeftBattle", "ConcentrationDeclared",
-                "ConcentrationRolled", "SkillResisted") or kind in colossus.BATTLE_EVENTS:
+                "ConcentrationRolled", "SkillResisted") or kind in colossus.BATTLE_EVENTS \
+            or kind in campaign_text.BATTLE_EVENTS:
         return "battle"
     return "event"
 

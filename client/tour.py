@@ -200,6 +200,42 @@ class Tour:
             self.shot(f"{prefix}_end")
         return self.files
 
+    def campaign(self) -> list[Path]:
+        """The campaign's screens, each at a staged moment (`tour_campaign`): the sheet with a
+        level's growth to choose (both steps) and points to spend, gear and the shop, the
+        stances with an arrangement being edited, the bonds, the dossier's points, day 0's
+        relic draft and setup, a battle's stance choice and a stance seen through; then the
+        lobby's campaign options."""
+        from .tour_campaign import SHOTS, feed_staged
+
+        app = self.app
+        player = PLAYER.get(self.lang, "Ayaka")
+        for name, stage, screen, page in SHOTS:
+            app.ui.reset()
+            feed_staged(app.model, stage(), player=player)
+            if page:
+                app.view(screen).page = page
+            app.show(screen)
+            view = app.current
+            if name == "campaign_stances":  # the new Quick card picked and moved left
+                view.click("stance_card:attack:5")
+                for _ in range(3):
+                    view.click("move:attack:-1")
+            if name == "campaign_battle":
+                view.click("verb:ChooseStance")
+            view.on_mouse_motion(0, 0, 0, 0)
+            if name == "campaign_map":  # the spirit-form camp's square, its hover text
+                self.hover(f"cell:{app.model.camp(1)['pos']}")
+            self.shot(name)
+        app.model.reset_room()
+        app.show("lobby")
+        lobby = app.current
+        lobby.stop_refreshing()  # no server to ask for rooms
+        lobby.click("module:campaign")
+        lobby.on_mouse_motion(0, 0, 0, 0)
+        self.shot("campaign_lobby")
+        return self.files
+
     def run(self) -> list[Path]:
         app = self.app
         m = app.model
@@ -368,7 +404,7 @@ def run_tour(out: str | Path, lang: str = "ja", seed: int = TOUR_SEED,
     """The scripted game's screens, or with `modules` ("tactics") that module's screens, or
     with `scenario` (colossus, colossus_raid) the colossus's, in a window of `size` (the
     design's 1280x800 unless given)."""
-    unknown = set(modules) - {"tactics", "colossus"}
+    unknown = set(modules) - {"tactics", "colossus", "campaign"}
     if unknown:
         raise ValueError(f"the tour has no screens for module(s) {', '.join(sorted(unknown))}")
     if "colossus" in modules and not scenario:
@@ -380,6 +416,8 @@ def run_tour(out: str | Path, lang: str = "ja", seed: int = TOUR_SEED,
     try:
         if scenario:
             return tour.colossus(scenario)
+        if "campaign" in modules:
+            return tour.campaign()
         return tour.tactics() if modules else tour.run()
     finally:
         for note in tour.notes:

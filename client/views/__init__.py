@@ -3,6 +3,8 @@
 from __future__ import annotations
 
 from .battle import BattleView
+from .camp import CampView
+from .day0 import Day0View
 from .dossier import DossierView
 from .end import EndView
 from .game import GameView
@@ -17,7 +19,7 @@ from .title import TitleView
 VIEW_CLASSES = {
     "title": TitleView, "lobby": LobbyView, "room": RoomView, "game": GameView,
     "battle": BattleView, "raid": RaidView, "dossier": DossierView, "log": LogView, "end": EndView,
-    "language": LanguageView, "help": HelpView,
+    "language": LanguageView, "help": HelpView, "camp": CampView, "day0": Day0View,
 }
 
 __all__ = ["VIEW_CLASSES"]

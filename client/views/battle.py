@@ -228,8 +228,8 @@ class BattleView(InGameView):
             s.text(c["np"], x + 18, yy + 5, 12, th.GOLD, anchor_y="center", max_width=w - 36)
             yy -= 34
         for flag in c["flags"]:
-            t = s.text(flag, x + 18, yy, 12, th.SKY)
-            s.frame(x + 12, yy - 6, t.content_width + 12, 22, th.SKY, 1)
+            t = s.text(flag, x + 18, yy, 12, th.SKY, max_width=w - 36)
+            s.frame(x + 12, yy - 6, min(t.content_width, w - 36) + 12, 22, th.SKY, 1)
             yy -= 26
         for buff in c["buffs"][:4]:
             name = tr.source(buff["source"])

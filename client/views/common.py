@@ -6,6 +6,8 @@ from __future__ import annotations
 from typing import Any
 
 from .. import theme as th
+from ..campaign import state_of as campaign_state
+from ..campaign import to_do
 from ..gfx import Region, Scene, text_width
 from ..model import Cell, Option
 from .base import BaseView
@@ -13,6 +15,7 @@ from .chatpane import chat_box, scroll_key
 
 HEADER_H = 52
 TABS = ("game", "battle", "dossier", "log")
+CAMPAIGN_TABS = ("game", "battle", "camp", "dossier", "log")  # the campaign adds its sheet
 OPTIONS_PER_PAGE = 10
 ZONE_MIX = 0.42  # how far a zone of control moves its squares' paper toward the owner's colour
 HATCH = (118, 106, 96)  # the hatching of blocking terrain (tactics)
@@ -160,17 +163,24 @@ class InGameView(BaseView):
 
         if scroll_key(self, symbol):
             return
-        shortcuts = {keys.F1: "game", keys.F2: "battle", keys.F3: "dossier", keys.F4: "log"}
-        if symbol in shortcuts:
+        shortcuts = {keys.F1: "game", keys.F2: "battle", keys.F3: "dossier", keys.F4: "log",
+                     keys.F6: "camp"}
+        if symbol in shortcuts and shortcuts[symbol] in self.tabs():
             self.go_tab(shortcuts[symbol])
         elif symbol == keys.ESCAPE:
             self.app.ui.reset()
             self.invalidate()
 
+    def tabs(self) -> tuple[str, ...]:
+        """The header's tabs: the campaign's sheet between the battle and the dossier."""
+        return CAMPAIGN_TABS if campaign_state(self.model.view) is not None else TABS
+
     def go_tab(self, tab: str) -> None:
-        if tab == "battle" and not self.model.in_battle:
+        m = self.model
+        if tab == "battle" and not m.in_battle:
             return
-        self.app.show(self.model.battle_screen if tab == "battle" else tab)
+        self.app.show(m.battle_screen if tab == "battle" else m.home_screen if tab == "game"
+                      else tab)
 
     # --- header ---------------------------------------------------------------------------------
     def header(self, s: Scene) -> None:
@@ -180,8 +190,9 @@ class InGameView(BaseView):
         s.rect(0, top, th.WIDTH, HEADER_H, th.BG2)
         s.rect(0, top - 2, th.WIDTH, 2, th.VERMILION)
         if view:
-            day = tr("turn.day_of", day=m.day, limit=view["day_limit"])
-            turn = view["turn"]
+            day0 = m.home_screen == "day0"  # the campaign's day before day 1
+            day = tr("turn.day_of", day=0 if day0 else m.day, limit=view["day_limit"])
+            turn = "" if day0 else view["turn"]
             s.text(day, 20, top + 17, 17, th.TEXT, font="serif")
             x = 20 + 150
             for t in ("morning", "noon", "night"):  # the three turns of a day, current lit
@@ -194,16 +205,19 @@ class InGameView(BaseView):
         self.button(s, "help", 512, top + 9, 36, 34, tr("help.button"), self.toggle_help,
                     help=tr("help.open_help"), style="ghost", size=16)
         x = 560
-        for tab in TABS:
+        tabs = self.tabs()
+        tab_w = 112 if len(tabs) == len(TABS) else 94  # five fit left of the countdown
+        for tab in tabs:
             enabled = tab != "battle" or m.in_battle
             selected = tab == self.tab
-            label = tr(f"tab.{tab}")
-            self.button(s, f"tab:{tab}", x, top + 9, 112, 34, label,
+            label = tr("tab.day0" if tab == "game" and m.home_screen == "day0" else f"tab.{tab}")
+            self.button(s, f"tab:{tab}", x, top + 9, tab_w, 34, label,
                         lambda t=tab: self.go_tab(t), enabled=enabled,
                         style="selected" if selected else "ghost", size=14)
-            if tab == "battle" and m.in_battle and not selected:
-                s.circle(x + 104, top + 38, 5, th.VERMILION)
-            x += 118
+            if not selected and ((tab == "battle" and m.in_battle)
+                                 or (tab == "camp" and to_do(m))):
+                s.circle(x + tab_w - 8, top + 38, 5, th.VERMILION)
+            x += tab_w + 6
         if m.may_pause or m.may_resume:
             self.pause_button(s, x, top + 9)  # right of the tabs
         # connection and timer

@@ -1,14 +1,19 @@
-"""Dossier: what each of your investigations revealed about each class, tier by tier."""
+"""Dossier: what each of your investigations revealed about each class, tier by tier; in a
+campaign room, the information points by category against their maxima and what they
+revealed (spec 002 C1.1-C1.11), in place of the tiers."""
 
 from __future__ import annotations
 
 from typing import Any
 
 from .. import theme as th
+from ..campaign import tag_name
 from ..gfx import Scene, text_width
 from .common import HEADER_H, InGameView, token
 
 COLS = (16, 250, 560, 860)  # class | tier 1 | tier 2 | tier 3 (left edges)
+# campaign: class | Servant points | Master points | cards and skills | true name (left edges)
+CAMPAIGN_COLS = (16, 196, 446, 696, 956)
 
 
 class DossierView(InGameView):
@@ -35,12 +40,17 @@ class DossierView(InGameView):
         s.box(left, bottom, width, height, th.PAPER, th.PAPER_DARK, 1)
         head_y = bottom + height - 34
         s.rect(left + 1, head_y - 4, width - 2, 37, th.PAPER2)
-        titles = (tr("panel.camps"), tr("dossier.tier", n=1) + " · " + tr("dossier.tier1"),
-                  tr("dossier.tier", n=2) + " · " + tr("dossier.tier2"),
-                  tr("dossier.tier", n=3) + " · " + tr("dossier.tier3"))
-        for x, title in zip(COLS, titles, strict=True):
-            s.text(title, x + 12, head_y + 10, 13, th.INK, bold=True, max_width=290)
-        for x in COLS[1:]:
+        points = "campaign" in rows[0]
+        cols = CAMPAIGN_COLS if points else COLS
+        titles = (tr("panel.camps"), tr("campaign.dossier.servant"),
+                  tr("campaign.dossier.master"), tr("dossier.tier1"), tr("dossier.tier2")) \
+            if points else (tr("panel.camps"),
+                            tr("dossier.tier", n=1) + " · " + tr("dossier.tier1"),
+                            tr("dossier.tier", n=2) + " · " + tr("dossier.tier2"),
+                            tr("dossier.tier", n=3) + " · " + tr("dossier.tier3"))
+        for x, x2, title in zip(cols, (*cols[1:], th.WIDTH - 12), titles, strict=True):
+            s.text(title, x + 12, head_y + 10, 13, th.INK, bold=True, max_width=x2 - x - 20)
+        for x in cols[1:]:
             s.rect(x, bottom + 6, 1, height - 12, th.PAPER_DARK)
         row_h = (head_y - 4 - bottom) / len(rows)
         y = head_y - 4
@@ -49,48 +59,37 @@ class DossierView(InGameView):
             if i % 2:
                 s.rect(left + 1, y, width - 2, row_h, (230, 219, 194))
             s.rect(left + 6, y, width - 12, 1, th.PAPER_DARK)
-            self.row(s, row, y, row_h)
+            if points:
+                self.points_row(s, row, y, row_h)
+            else:
+                self.row(s, row, y, row_h)
 
-    def row(self, s: Scene, row: dict[str, Any], y: float, h: float) -> None:
+    def class_cell(self, s: Scene, row: dict[str, Any], y: float, h: float, right: float,
+                   pips: int) -> None:
+        """The class, its token, its pips (tiers or reveals), its parameters."""
         tr = self.tr
         cls = row["cls"]
-        tier = row["tier"]
-        mid = y + h / 2
         token(s, COLS[0] + 30, y + h - 30, 18, cls, tr.short(cls), dead=not row["alive"])
         s.text(tr.cls(cls), COLS[0] + 56, y + h - 30, 16, th.shade(th.class_colour(cls), 0.8),
                font="serif", anchor_y="center")
         for k in range(3):  # tier pips
             s.circle(COLS[0] + 62 + k * 16, y + h - 54, 6,
-                     th.VERMILION if k < tier else th.PAPER_DARK)
+                     th.VERMILION if k < pips else th.PAPER_DARK)
         if not row["alive"]:
             s.text(tr("dossier.fallen"), COLS[0] + 116, y + h - 58, 11, th.VERMILION_DARK)
         ranks = tr.ranks(row["ranks"])
         s.text(ranks, COLS[0] + 12, y + 6, 10, th.INK_SOFT, anchor_y="bottom",
-               width=int(COLS[1] - COLS[0] - 20), max_lines=2)
-        self.add_region(f"dossier:{cls}", COLS[0], y, COLS[1] - COLS[0], h,
+               width=int(right - COLS[0] - 20), max_lines=2)
+        self.add_region(f"dossier:{cls}", COLS[0], y, right - COLS[0], h,
                         help=f"{tr('dossier.params')}\n{ranks}")
-        # tier 1
-        x = COLS[1] + 12
-        if "cards" in row:
-            cx = x
-            for card in row["cards"]:
-                colour = th.CARD_COLOURS.get(card, th.MUTED)
-                s.box(cx, y + h - 34, 22, 26, colour, th.shade(colour, 1.4), 1)
-                s.text(card, cx + 11, y + h - 21, 11, th.WHITE, bold=True, anchor_x="center",
-                       anchor_y="center")
-                cx += 26
-            self.skills(s, row["skills"], x, y + h - 42, COLS[2] - COLS[1] - 24)
-        else:
-            self.unknown(s, x, mid)
-        # tier 2: the true name, or until then the Servants it may still be
-        x = COLS[2] + 12
-        if "true_name" in row:
-            s.text(row["true_name"], x, y + h - 10, 13, th.INK, bold=True, anchor_y="top",
-                   width=COLS[3] - COLS[2] - 24)
-            s.text(f"{tr('dossier.np')}: {row['np']}", x, y + 10, 11, th.VERMILION_DARK,
-                   max_width=COLS[3] - COLS[2] - 24)
-        else:
-            self.candidates(s, row, x, y, h, COLS[3] - COLS[2] - 24)
+
+    def row(self, s: Scene, row: dict[str, Any], y: float, h: float) -> None:
+        tr = self.tr
+        cls = row["cls"]
+        mid = y + h / 2
+        self.class_cell(s, row, y, h, COLS[1], row["tier"])
+        self.composition(s, row, COLS[1], COLS[2], y, h)
+        self.identity(s, row, COLS[2], COLS[3], y, h)
         # tier 3
         x = COLS[3] + 12
         if "profile" in row:
@@ -103,6 +102,95 @@ class DossierView(InGameView):
                                  f"{tr('dossier.weakness')}: {row['weakness']}")
         else:
             self.unknown(s, x, mid)
+
+    def composition(self, s: Scene, row: dict[str, Any], left: float, right: float, y: float,
+                    h: float) -> None:
+        """Tier 1: the cards and the skills."""
+        x = left + 12
+        if "cards" not in row:
+            self.unknown(s, x, y + h / 2)
+            return
+        cx = x
+        for card in row["cards"]:
+            colour = th.CARD_COLOURS.get(card, th.MUTED)
+            s.box(cx, y + h - 34, 22, 26, colour, th.shade(colour, 1.4), 1)
+            s.text(card, cx + 11, y + h - 21, 11, th.WHITE, bold=True, anchor_x="center",
+                   anchor_y="center")
+            cx += 26
+        self.skills(s, row["skills"], x, y + h - 42, right - left - 24)
+
+    def identity(self, s: Scene, row: dict[str, Any], left: float, right: float, y: float,
+                 h: float) -> None:
+        """Tier 2: the true name and the NP, or until then the Servants it may still be."""
+        tr = self.tr
+        x = left + 12
+        if "true_name" in row:
+            s.text(row["true_name"], x, y + h - 10, 13, th.INK, bold=True, anchor_y="top",
+                   width=int(right - left - 24))
+            s.text(f"{tr('dossier.np')}: {row['np']}", x, y + 10, 11, th.VERMILION_DARK,
+                   max_width=right - left - 24)
+            if "profile" in row and right - left < COLS[3] - COLS[2]:  # no tier-3 column
+                s.text(row["profile"], x, y + h - 34, 10, th.INK, anchor_y="top",
+                       width=int(right - left - 24), max_lines=3)
+                s.text(f"{tr('dossier.weakness')}: {row['weakness']}", x, y + 24, 10,
+                       th.VERMILION_DARK, max_width=right - left - 24)
+                self.add_region(f"profile:{row['cls']}", left, y, right - left, h,
+                                help=f"{tr('dossier.profile')}: {row['profile']}\n\n"
+                                     f"{tr('dossier.weakness')}: {row['weakness']}")
+        else:
+            self.candidates(s, row, x, y, h, right - left - 24, left, right)
+
+    def points_row(self, s: Scene, row: dict[str, Any], y: float, h: float) -> None:
+        """A campaign row: the points on the Servant and on the Master by category against
+        their maxima (C1.6), the Master's sheet as far as they show it (C1.11), the cards and
+        skills (C1.7), the true name or the candidates and an NP seen fired (C1.8, C1.9)."""
+        tr = self.tr
+        c = row["campaign"]
+        cols = CAMPAIGN_COLS
+        self.class_cell(s, row, y, h, cols[1], row["tier"])
+        for k, (x, rows) in enumerate(((cols[1], c["servant_rows"]),
+                                       (cols[2], c["master_rows"]))):
+            step = min(18.0, (h - 12) / max(4, len(rows) + k))
+            yy = y + h - 8 - step
+            for category, value, top in rows:
+                self.points(s, tr(f"campaign.category.{category}"), value, top, x + 10, yy,
+                            cols[k + 2] - x - 20, step - 4)
+                yy -= step
+            if k:
+                self.master_seen(s, c, x + 10, yy - 2, cols[3] - x - 20)
+        self.add_region(f"points:{row['cls']}", cols[1], y, cols[3] - cols[1], h,
+                        help=tr("campaign.dossier.points_help", n=c["max"]))
+        self.composition(s, row, cols[3], cols[4], y, h)
+        self.identity(s, row, cols[4], th.WIDTH - 12, y, h)
+        if c.get("np") and "true_name" not in row:  # the NP seen fired (C1.9), its name too
+            np = c["np"]
+            s.text(tr("campaign.dossier.np_known", name=np["name"][tr.lang]),
+                   cols[4] + 12, y + 4, 10, th.VERMILION_DARK, anchor_y="bottom",
+                   max_width=th.WIDTH - 24 - cols[4] - 12)
+
+    def points(self, s: Scene, label: str, value: int, top: int, x: float, y: float,
+               width: float, height: float) -> None:
+        """One category: its name, a bar of its points, value / maximum (gold when full)."""
+        full = value >= top
+        s.text(label, x, y + height / 2, 10, th.INK, anchor_y="center", max_width=64)
+        self.bar(s, x + 66, y, width - 112, height, value, top,
+                 th.GOLD_DARK if full else th.SKY, dark=False)
+        s.text(f"{value}/{top}", x + width, y + height / 2, 10,
+               th.VERMILION_DARK if full else th.INK, bold=full, anchor_x="right",
+               anchor_y="center")
+
+    def master_seen(self, s: Scene, c: dict[str, Any], x: float, top: float,
+                    width: float) -> None:
+        """What the Master points revealed: name and tag, skills, MP, level and race."""
+        tr = self.tr
+        if "master_name" not in c:
+            return
+        line = c["master_name"][tr.lang]
+        if c.get("tag"):
+            line += " · " + tag_name(tr, c["tag"])
+        if "level" in c:
+            line += " · " + tr("campaign.level_short", n=c["level"])
+        s.text(line, x, top, 10, th.INK, bold=True, anchor_y="top", max_width=width)
 
     def skills(self, s: Scene, skills: list[str], left: float, top: float, width: float) -> None:
         """The revealed skills, name after name in lines, a slash between two on a line (the
@@ -121,7 +209,7 @@ class DossierView(InGameView):
             x += w + gap
 
     def candidates(self, s: Scene, row: dict[str, Any], x: float, y: float, h: float,
-                   w: float) -> None:
+                   w: float, left: float = COLS[2], right: float = COLS[3]) -> None:
         """The deduction aid: the roster Servants still consistent with what this seat saw (at
         tier 0 the whole class: who exists), or the one left; the Noble Phantasm seen firing."""
         tr = self.tr
@@ -139,7 +227,7 @@ class DossierView(InGameView):
         if "np_seen" in row:
             s.text(tr("dossier.np_seen", what=row["np_seen"]), x, y + 4, 10, th.VERMILION_DARK,
                    anchor_y="bottom", width=int(w), max_lines=2)
-        self.add_region(f"candidates:{row['cls']}", COLS[2], y, COLS[3] - COLS[2], h,
+        self.add_region(f"candidates:{row['cls']}", left, y, right - left, h,
                         help=f"{tr('dossier.candidates_help')}\n{row['candidates_help']}")
 
     def unknown(self, s: Scene, x: float, y: float) -> None:

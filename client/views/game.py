@@ -7,6 +7,7 @@ from functools import partial
 from itertools import pairwise
 from typing import Any
 
+from .. import campaign as cp
 from .. import theme as th
 from ..colossus import asleep_until, map_marks
 from ..gfx import Scene, text_width
@@ -131,7 +132,10 @@ class GameView(InGameView):
             s.line(x + w - 22, y + 22, x + w - 8, y + 8, 3, th.VERMILION)
         if cell.mine:
             s.frame(x + 3, y + 3, w - 6, h - 6, th.GOLD, 2)
+        for k in range(cp.vacant_on(m.view, cell.index)):  # a Master left without a Servant
+            s.diamond(x + w - 50 - k * 14, y + 12, 6, th.INK_SOFT)
         camps = cell.camps
+        spirit = cp.spirit_seats(m.view)
         if camps:
             r = 14 if len(camps) <= 3 else 11
             step = min(2 * r + 4, (w - 2 * r - 8) / max(1, len(camps) - 1)) if len(
@@ -142,6 +146,8 @@ class GameView(InGameView):
                 token(s, cx, y + r + 6, r, camp["cls"], tr.short(camp["cls"]),
                       mine=camp["seat"] == m.me, target=target,
                       size=12 if tr.lang != "en" else 10)
+                if camp["seat"] in spirit:  # spirit form: a pale ring, as if half there
+                    s.ring(cx, y + r + 6, r + 4, 2, th.SKY)
                 cx += step
         help_lines = [cell.name, tr("map.leyline", rank=tr(f"leyline.{cell.leyline}"))]
         if camps:
@@ -150,6 +156,7 @@ class GameView(InGameView):
         if cell.eaten:
             help_lines.append(tr("map.eaten"))
         help_lines.extend(m.cell_help(cell))
+        help_lines.extend(cp.map_lines(m, cell.index))
         help_lines.extend(colossus_help(tr, giant, cell.index))
         on_click = None
         if cell.move is not None:

@@ -333,8 +333,9 @@ class LobbyView(BaseView):
         for i, name in enumerate(MODULES):
             on = name in self.modules
             state = tr("lobby.on" if on else "lobby.off")
+            label = f"{tr.module(name)} · {state}" if len(MODULES) < 3 else tr.module(name)
             self.button(s, f"module:{name}", left + i * (bw + gap), y, bw, 30,
-                        f"{tr.module(name)} · {state}", lambda n=name: self.toggle_module(n),
+                        label, lambda n=name: self.toggle_module(n),
                         help=tr(f"module_help.{name}"), style="selected" if on else "ghost",
                         size=13)
         shown = [(name, option, value) for name in MODULES if name in self.modules
