@@ -18,6 +18,8 @@ from ..shared.modules.campaign.data import (
     METHODS,
     SERVANT_CATEGORIES,
     STANCES,
+    SUBTYPES,
+    TRAITS,
     CampaignData,
     load_campaign,
 )
@@ -33,7 +35,7 @@ WEARERS = ("servant", "master")
 # their buttons are on the campaign screen, not in the map's action bar (outside a battle).
 SHEET_VERBS = frozenset({
     "Buy", "Wear", "UseItem", "RepairDoll", "TransferMerit", "ArrangeStance", "NameStance",
-    "SetSupply",
+    "SetStanceTrait", "LinkStance", "HoldNoblePhantasm", "SetSupply",
     "SetBond", "AwardBond", "ResolveBond", "SpendSkillPoint", "SpendBackgroundPoint",
     "UseJewels", "ChooseGrowth", "ChooseServantGrowth"})
 PAGES = ("sheet", "gear", "stances", "bonds")  # the campaign screen's pages
@@ -41,7 +43,8 @@ PAGE_VERBS = {
     "sheet": ("ChooseGrowth", "ChooseServantGrowth", "SpendSkillPoint", "SpendBackgroundPoint",
               "TransferMerit", "UseJewels", "SetSupply"),
     "gear": ("Buy", "Wear", "UseItem", "RepairDoll"),
-    "stances": ("NameStance", "ArrangeStance"),
+    "stances": ("NameStance", "ArrangeStance", "SetStanceTrait", "LinkStance",
+                "HoldNoblePhantasm"),
     "bonds": ("SetBond", "AwardBond", "ResolveBond"),
 }
 
@@ -227,7 +230,8 @@ def stance_name(tr: Any, stance: dict[str, Any], key: str) -> str:
 def stances(m: ClientModel) -> list[dict[str, Any]]:
     """The four stances: name, trait, link, NP flag, the arrangement as it plays now and its
     lead kinds (the stances section's view: the pool's new cards placed last, C5.7), whether
-    it is the current one, and the rename, arrange and choose actions legal for it."""
+    it is the current one, and the rename, arrange and choose actions legal for it, with day
+    0's trait, link and NP-stance ones (C14.3)."""
     rec = own_record(m)
     if rec is None:
         return []
@@ -239,8 +243,47 @@ def stances(m: ClientModel) -> list[dict[str, Any]]:
                     "now": rec["stance_now"] == key,
                     "rename": bool(actions(m, "NameStance", stance=key)),
                     "arrange": actions(m, "ArrangeStance", stance=key),
-                    "choose": actions(m, "ChooseStance", stance=key)})
+                    "choose": actions(m, "ChooseStance", stance=key),
+                    "traits": actions(m, "SetStanceTrait", stance=key),
+                    "links": actions(m, "LinkStance", stance=key),
+                    "hold_np": actions(m, "HoldNoblePhantasm", stance=key)})
     return out
+
+
+def trait_draft(extra: dict[str, Any], st: dict[str, Any]) -> tuple[str, str]:
+    """The (trait, argument) being picked for a stance on day 0: the seat's pick, else the
+    stance's own."""
+    return extra.get("trait_drafts", {}).get(st["key"], (st["trait"], st["arg"]))
+
+
+def trait_pick(st: dict[str, Any], trait: str) -> tuple[str, str]:
+    """A trait picked: with the stance's own argument if it is its trait, else the first
+    argument offered with it ("" for a trait without one)."""
+    if trait == st["trait"]:
+        return trait, st["arg"]
+    return trait, next(a["arg"] for a in st["traits"] if a["trait"] == trait)
+
+
+def trait_args(trait: str) -> tuple[str, ...]:
+    """C5.10: the arguments a trait may take (card kinds, magecraft sub-types, or none)."""
+    return {"kind": CARD_KINDS, "subtype": SUBTYPES}.get(TRAITS[trait], ())
+
+
+def trait_choices(st: dict[str, Any]) -> list[str]:
+    """The traits a stance may take on day 0 (its own among them), in the catalogue's
+    order."""
+    offered = {a["trait"] for a in st["traits"]}
+    return [t for t in TRAITS if t in offered or t == st["trait"]]
+
+
+def arrange_action(st: dict[str, Any], order: str) -> dict[str, Any] | None:
+    """The ArrangeStance that sends `order`: one offered as it is (C5.7's new cards placed),
+    or on day 0 the engine's any-order template (its empty order) filled in."""
+    exact = next((a for a in st["arrange"] if a["order"] == order), None)
+    template = next((a for a in st["arrange"] if a["order"] == ""), None)
+    if exact is None and template is not None and sorted(order) == sorted(st["order"]):
+        return {**template, "order": order}
+    return exact
 
 
 def lead_size(m: ClientModel) -> int:

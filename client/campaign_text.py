@@ -268,8 +268,12 @@ def trait_text(tr: Any, trait: str, arg: str) -> str:
     """A stance trait (C5.10) with its argument: a card kind or a magecraft sub-type."""
     if not arg:
         return tr(f"campaign.trait.{trait}")
-    shown = tr.card(arg) if arg in CARD_KINDS else tr(f"campaign.subtype.{arg}")
-    return tr(f"campaign.trait.{trait}", arg=shown)
+    return tr(f"campaign.trait.{trait}", arg=arg_label(tr, arg))
+
+
+def arg_label(tr: Any, arg: str) -> str:
+    """A trait's argument: a card kind or a magecraft sub-type."""
+    return tr.card(arg) if arg in CARD_KINDS else tr(f"campaign.subtype.{arg}")
 
 
 def notice(m: ClientModel, e: dict[str, Any]) -> str:

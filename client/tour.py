@@ -204,14 +204,15 @@ class Tour:
         """The campaign's screens, each at a staged moment (`tour_campaign`): the sheet with a
         level's growth to choose (both steps) and points to spend, gear and the shop, the
         stances with an arrangement being edited, the bonds, the dossier's points, day 0's
-        relic draft and setup, a battle's stance choice and a stance seen through; then the
-        lobby's campaign options."""
+        relic draft and setup (and its stance editor), a battle's stance choice and a stance
+        seen through; then the lobby's campaign options."""
         from .tour_campaign import SHOTS, feed_staged
 
         app = self.app
         player = PLAYER.get(self.lang, "Ayaka")
         for name, stage, screen, page in SHOTS:
             app.ui.reset()
+            app.ui.extra.clear()  # no draft of one moment's stances carried into the next
             feed_staged(app.model, stage(), player=player)
             if page:
                 app.view(screen).page = page
@@ -221,6 +222,9 @@ class Tour:
                 view.click("stance_card:attack:5")
                 for _ in range(3):
                     view.click("move:attack:-1")
+            if name == "campaign_setup_stances":  # a magecraft trait being picked for Defense
+                view.click("trait:defense:magecraft_grade")
+                view.click("trait_arg:defense:curse")
             if name == "campaign_battle":
                 view.click("verb:ChooseStance")
             view.on_mouse_motion(0, 0, 0, 0)

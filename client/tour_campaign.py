@@ -26,7 +26,14 @@ from ..shared.modules.campaign.gear import Buy, UseItem, Wear
 from ..shared.modules.campaign.growth import ChooseGrowth, ChooseServantGrowth
 from ..shared.modules.campaign.info import Information
 from ..shared.modules.campaign.section import section_of
-from ..shared.modules.campaign.stances import ChooseStance, NameStance
+from ..shared.modules.campaign.stances import (
+    ArrangeStance,
+    ChooseStance,
+    HoldNoblePhantasm,
+    LinkStance,
+    NameStance,
+    SetStanceTrait,
+)
 from ..shared.modules.campaign.summoning import ChooseRelic
 
 CAMPAIGN_SEED = 2
@@ -197,13 +204,29 @@ def drafting() -> Staged:
     return Play("relic").do(*(ChooseRelic(x, r) for x, r in RIVAL_RELICS)).staged()
 
 
-def setting_up() -> Staged:
+def setup_play() -> Play:
     """Day 0's setup once the draft is done: Saber took El Cid's bridle, Caster the first
     free relic, the tags are dealt (Saber: the Overseer); Caster is ready already."""
     p = Play("relic", tag_die=OVERSEER_DIE)
     p.do(*(ChooseRelic(x, r) for x, r in RIVAL_RELICS), ChooseRelic(SABER, SABER_RELIC))
     p.do(default_action(p.s, CASTER))
     p.do(default_action(p.s, CASTER))  # SetupReady
+    return p
+
+
+def setting_up() -> Staged:
+    return setup_play().staged()
+
+
+def setup_stances() -> Staged:
+    """`setup_play`, Saber's stances made over at the setup prompt (C14.3): Attack renamed
+    Tizona, given Quick damage and the Noble Phantasm, its Quick cards put first (any order
+    on day 0); Defense linked to Legend (Critical takes its Rumor)."""
+    p = setup_play()
+    p.do(NameStance(SABER, "attack", "Tizona"),
+         SetStanceTrait(SABER, "attack", "kind_damage", "Q"),
+         HoldNoblePhantasm(SABER, "attack"), ArrangeStance(SABER, "attack", "QQBBA"),
+         LinkStance(SABER, "defense", "legend"))
     return p.staged()
 
 
@@ -285,10 +308,12 @@ SHOTS = (("campaign_sheet", leveled, "camp", "sheet"),
          ("campaign_dossier", informed, "dossier", ""),
          ("campaign_relic", drafting, "day0", ""),
          ("campaign_setup", setting_up, "day0", ""),
+         ("campaign_setup_stances", setup_stances, "camp", "stances"),
          ("campaign_battle", stance_round, "battle", ""),
          ("campaign_seen", stance_seen, "battle", ""),
          ("campaign_map", mapped, "game", ""))
 
 __all__ = ["CAMPAIGN_CLASSES", "SHOTS", "Play", "Staged", "arranging", "bonded",
            "drafting", "feed_staged", "informed", "leveled", "mapped", "setting_up",
-           "shopping", "spending", "stance_round", "stance_seen", "state_message"]
+           "setup_play", "setup_stances", "shopping", "spending", "stance_round", "stance_seen",
+           "state_message"]

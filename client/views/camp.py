@@ -13,6 +13,7 @@ from typing import Any
 from .. import campaign as cp
 from .. import theme as th
 from ..campaign_text import (
+    arg_label,
     bond_target,
     holder_name,
     item_name,
@@ -20,7 +21,7 @@ from ..campaign_text import (
     tile_label,
     trait_text,
 )
-from ..gfx import Scene, TextField
+from ..gfx import Scene, TextField, text_width
 from .common import HEADER_H, InGameView
 
 TOP = th.HEIGHT - HEADER_H - 12  # below the header
@@ -392,18 +393,97 @@ class CampView(InGameView):
         s.text(tr("campaign.trait_label"), left + 14, y, 11, th.INK_SOFT)
         s.text(trait_text(tr, st["trait"], st["arg"]), left + 14, y - 18, 13, th.INK, bold=True,
                max_width=width - 28)
-        s.text(tr(f"campaign.trait_help.{st['trait']}"), left + 14, y - 34, 10, th.INK_SOFT,
-               anchor_y="top", width=int(width - 28), max_lines=3)
-        y -= 100
+        if st["traits"]:  # day 0: the editor, with the picked trait's text
+            y = self.trait_editor(s, st, left + 14, y - 26, width - 28) - 22
+        else:
+            s.text(tr(f"campaign.trait_help.{st['trait']}"), left + 14, y - 34, 10,
+                   th.INK_SOFT, anchor_y="top", width=int(width - 28), max_lines=3)
+            y -= 100
         s.text(tr("campaign.link", category=tr(f"campaign.category.{st['link']}")), left + 14, y,
                12, th.INK, max_width=width - 28)
+        if st["links"]:
+            y = self.link_row(s, st, left + 14, y - 6, width - 28) - 4
         y -= 20
-        s.text(tr("campaign.np_stance" if st["np"] else "campaign.no_np_stance"), left + 14, y,
-               12, th.VERMILION_DARK if st["np"] else th.INK_SOFT, max_width=width - 28)
+        if st["hold_np"]:
+            a = st["hold_np"][0]
+            self.button(s, f"hold_np:{key}", left + 14, y - 8, width - 28, 26,
+                        tr("campaign.hold_np"), partial(self.send, a),
+                        help=self.model.option(a).help, style="paper", size=12)
+            y -= 8
+        else:
+            s.text(tr("campaign.np_stance" if st["np"] else "campaign.no_np_stance"), left + 14,
+                   y, 12, th.VERMILION_DARK if st["np"] else th.INK_SOFT, max_width=width - 28)
         y -= 30
         self.arrangement(s, st, left + 14, y, width - 28)
         if st["choose"]:  # the round start's choice (a battle prompt)
             self.actions_grid(s, st["choose"], left + 14, bottom + 52, width - 28, 1, "normal")
+
+    def trait_editor(self, s: Scene, st: dict[str, Any], left: float, top: float,
+                     width: float) -> float:
+        """Day 0 (C14.3, C5.10): a trait picked among those offered, then the argument it
+        takes (a card kind or a magecraft sub-type); Set sends the legal action the picks
+        make. The picked trait's text shows under them. Returns the bottom."""
+        tr, key = self.tr, st["key"]
+        trait, arg = cp.trait_draft(self.app.ui.extra, st)
+        gap = 4
+        bw = (width - gap) / 2
+        y = top
+        for i, choice in enumerate(cp.trait_choices(st)):
+            if i % 2 == 0:
+                y -= 24 + gap
+            shown = arg if choice == trait else cp.trait_pick(st, choice)[1]
+            self.button(s, f"trait:{key}:{choice}", left + i % 2 * (bw + gap), y, bw, 24,
+                        trait_text(tr, choice, shown), partial(self.pick_trait, st, choice),
+                        style="selected" if choice == trait else "paper", size=11,
+                        help=tr(f"campaign.trait_help.{choice}"))
+        args = cp.trait_args(trait)
+        for row in (args[:3], args[3:]):
+            if row:
+                y -= 24 + gap
+                self.label_row(s, [(f"trait_arg:{key}:{v}", arg_label(tr, v),
+                                    partial(self.pick_trait_arg, key, trait, v), v == arg, "")
+                                   for v in row], left, y, width)
+        s.text(tr(f"campaign.trait_help.{trait}"), left, y - 6, 10, th.INK_SOFT,
+               anchor_y="top", width=int(width), max_lines=2)
+        y -= 72
+        chosen = next((a for a in st["traits"] if (a["trait"], a["arg"]) == (trait, arg)), None)
+        self.button(s, f"set_trait:{key}", left, y, width, 28, tr("campaign.set_trait"),
+                    partial(self.send, chosen) if chosen else None, enabled=chosen is not None,
+                    style="paper", size=12, help=tr("verb_help.SetStanceTrait"),
+                    why=tr("campaign.set_trait_why"))
+        return y
+
+    def link_row(self, s: Scene, st: dict[str, Any], left: float, top: float,
+                 width: float) -> float:
+        """Day 0 (C14.3): the four categories, the stance's own marked; another one sends
+        its LinkStance (the stance that held it takes this one's). Returns the bottom."""
+        tr, key = self.tr, st["key"]
+        offered = {a["link"]: a for a in st["links"]}
+        self.label_row(s, [(f"link:{key}:{c}", tr(f"campaign.category.{c}"),
+                            partial(self.send, offered[c]) if c in offered else None,
+                            c == st["link"],
+                            self.model.option(offered[c]).help if c in offered else "")
+                           for c in cp.SERVANT_CATEGORIES], left, top - 24, width)
+        return top - 24
+
+    def label_row(self, s: Scene, buttons: list[tuple[str, str, Any, bool, str]], left: float,
+                  bottom: float, width: float) -> None:
+        """Buttons (id, label, click, chosen, help) in one row, each as wide as its label
+        needs and the rest shared out: a long category or sub-type name stays whole."""
+        gap = 4
+        needs = [text_width(label, size=11, bold=True) + 12 for _, label, *_ in buttons]
+        spare = (width - gap * (len(buttons) - 1) - sum(needs)) / len(buttons)
+        x = left
+        for (rid, label, click, chosen, help), need in zip(buttons, needs, strict=True):
+            self.button(s, rid, x, bottom, need + spare, 24, label, click,
+                        style="selected" if chosen else "paper", size=11, help=help)
+            x += need + spare + gap
+
+    def pick_trait(self, st: dict[str, Any], trait: str) -> None:
+        self.app.ui.extra.setdefault("trait_drafts", {})[st["key"]] = cp.trait_pick(st, trait)
+
+    def pick_trait_arg(self, key: str, trait: str, arg: str) -> None:
+        self.app.ui.extra.setdefault("trait_drafts", {})[key] = (trait, arg)
 
     def arrangement(self, s: Scene, st: dict[str, Any], left: float, top: float,
                     width: float) -> None:
@@ -439,7 +519,7 @@ class CampView(InGameView):
             self.button(s, f"move:{key}:{step}", left + (0 if step < 0 else 40), y, 36, 30,
                         label, partial(self.move_card, st, step),
                         enabled=picked is not None and picked[0] == key, style="paper", size=12)
-        chosen = next((a for a in st["arrange"] if a["order"] == order), None)
+        chosen = cp.arrange_action(st, order)
         self.button(s, f"arrange:{key}", left + 86, y, width - 86, 30,
                     tr("campaign.arrange_apply"),
                     partial(self.send, chosen) if chosen else None,
