@@ -36,6 +36,7 @@ from grailwar.client.tour_campaign import (
     informed,
     leveled,
     setting_up,
+    setup_stances,
     shopping,
     spending,
     stance_round,
@@ -271,6 +272,107 @@ def test_a_stance_is_renamed_with_the_typed_name(app: Any) -> None:
     assert recorder.acts == [{"type": "NameStance", "seat": SABER, "stance": "defense",
                               "name": "鉄壁の構え"}]
     assert view.region_by_id("rename:normal") is None  # Normal keeps its name
+
+
+# --- day 0's stance editor (C14.3) --------------------------------------------------------------
+STANCE_EDITS = ("trait:", "trait_arg:", "set_trait:", "link:", "hold_np:")
+
+
+def region_ids(app: Any) -> list[str]:
+    return [r.id for r in app.current.regions]
+
+
+def test_the_setup_panel_leaves_the_stances_and_gear_to_their_pages(app: Any) -> None:
+    """The setup prompt offers traits, links, the NP stance, names, arrangements, buying and
+    wearing: none is a button of the setup panel (the page buttons lead to them)."""
+    app.set_lang("en")
+    show(app, setting_up(), "day0")
+    m = app.model
+    paged = ("SetStanceTrait", "LinkStance", "HoldNoblePhantasm", "NameStance",
+             "ArrangeStance", "Buy")
+    assert all(cp.actions(m, kind) for kind in paged)  # all offered at this moment
+    acts = [x for x in region_ids(app) if x.startswith("act:")]
+    assert not [x for x in acts if x.split(":")[1] in (*paged, "Wear")], acts
+    assert app.current.region_by_id("open:stances") is not None
+
+
+@pytest.mark.parametrize("stance", ["attack", "defense", "critical"])
+def test_each_trait_offered_on_day_0_is_picked_and_sent_as_its_legal_action(
+        app: Any, stance: str) -> None:
+    """C5.10 on day 0: every (trait, argument) the engine offers a stance is reached by
+    picking the trait, then its argument, then Set; what Set sends is that legal action."""
+    app.set_lang("en")
+    recorder = show(app, setup_stances(), "camp", "stances")
+    view, m = app.current, app.model
+    offered = cp.actions(m, "SetStanceTrait", stance=stance)
+    assert len(offered) == 13  # 8 traits but none, 3 kinds and 5 sub-types, less its own
+    assert not view.region_by_id(f"set_trait:{stance}").enabled  # its own trait: nothing new
+    for a in offered:
+        assert view.click(f"trait:{stance}:{a['trait']}")
+        if a["arg"]:
+            assert view.click(f"trait_arg:{stance}:{a['arg']}")
+        assert view.click(f"set_trait:{stance}")
+        again(app)
+    assert recorder.acts == offered
+
+
+def test_the_picked_trait_shows_its_text_and_its_arguments(app: Any) -> None:
+    app.set_lang("ko")
+    show(app, setup_stances(), "camp", "stances")
+    tr, view = app.tr, app.current
+    view.click("trait:defense:magecraft_grade")
+    view.rebuild()
+    assert tr("campaign.trait_help.magecraft_grade") in labels(app)
+    assert {f"trait_arg:defense:{x}" for x in cp.SUBTYPES} <= set(region_ids(app))
+    assert not [x for x in region_ids(app) if x.startswith("trait_arg:critical:")]  # Momentum
+    view.click("trait:defense:lead_damage")  # no argument: no argument buttons
+    view.rebuild()
+    assert not [x for x in region_ids(app) if x.startswith("trait_arg:defense:")]
+
+
+def test_links_and_the_np_stance_are_sent_as_the_engine_offers_them(app: Any) -> None:
+    """C14.3: a category other than the stance's own sends its LinkStance; its own is
+    marked and sends nothing; Hold the NP is drawn where the engine offers it only (not
+    on the stance that holds it, nor on Normal)."""
+    app.set_lang("en")
+    recorder = show(app, setup_stances(), "camp", "stances")  # Attack holds the NP
+    view, legal = app.current, list(app.model.legal)
+    assert view.click("link:critical:combat")
+    again(app)
+    view.click("link:critical:rumor")  # Critical's own (Defense took Legend): nothing sent
+    assert len(recorder.acts) == 1
+    assert view.click("hold_np:defense")
+    assert recorder.acts == [{"type": "LinkStance", "seat": SABER, "stance": "critical",
+                              "link": "combat"},
+                             {"type": "HoldNoblePhantasm", "seat": SABER, "stance": "defense"}]
+    assert all(a in legal for a in recorder.acts)
+    ids = region_ids(app)
+    assert "hold_np:attack" not in ids and "hold_np:normal" not in ids
+    assert not [x for x in ids if x.startswith(("trait:normal:", "set_trait:normal"))]
+    assert "link:normal:legend" in ids  # the engine links Normal too
+
+
+def test_day_0_arranges_a_stance_in_any_order(app: Any) -> None:
+    """C14.3: on day 0 the engine offers ArrangeStance as its any-order template (the empty
+    order); a placed Buster moved to the end (out of the order day 1 would keep) is sent
+    with the order filled in."""
+    app.set_lang("en")
+    recorder = show(app, setup_stances(), "camp", "stances")
+    view = app.current
+    assert cp.actions(app.model, "ArrangeStance", stance="defense") == [
+        {"type": "ArrangeStance", "seat": SABER, "stance": "defense", "order": ""}]
+    view.click("stance_card:defense:0")
+    for _ in range(4):
+        view.click("move:defense:1")
+    assert view.click("arrange:defense")
+    assert recorder.acts == [{"type": "ArrangeStance", "seat": SABER, "stance": "defense",
+                              "order": "BAQQB"}]
+
+
+def test_no_day_0_stance_control_is_drawn_on_day_1(app: Any) -> None:
+    app.set_lang("en")
+    show(app, arranging(), "camp", "stances")
+    assert not [x for x in region_ids(app) if x.startswith(STANCE_EDITS)]
 
 
 # --- bonds -------------------------------------------------------------------------------------
