@@ -203,6 +203,12 @@ def fresh_record(s: GameState, seat: int, data: CampaignData) -> CampRecord:
         info=(Info(),) * len(s.camps))
 
 
+def internal_bonds(seat: int, grade: int) -> tuple[Bond, ...]:
+    """A camp's Servant and Master toward each other at Positive `grade` (C8.2, dealt on
+    day 0)."""
+    return tuple(Bond(holder, seat, "positive", grade) for holder in ("servant", "master"))
+
+
 def fresh_state(s: GameState, data: CampaignData) -> CampaignState:
     return CampaignState(camps=tuple(fresh_record(s, x, data) for x in range(len(s.camps))))
 
