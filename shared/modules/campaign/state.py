@@ -216,7 +216,7 @@ def fresh_state(s: GameState, data: CampaignData) -> CampaignState:
 # --- a contract's two halves (C9.3, C9.4, spec A42: what a character holds stays with it) -------
 # Record fields that belong to the Master whole; merit, bonds and worn items are split by holder.
 MASTER_FIELDS = ("level", "exp", "skill_points", "background_points", "investigation_bonus",
-                 "last_growth", "pending_growth", "tag", "jewels", "revivals")
+                 "skill_bonus", "last_growth", "pending_growth", "tag", "jewels", "revivals")
 
 
 def master_part(rec: CampRecord) -> tuple[CampRecord, CampRecord]:
