@@ -107,6 +107,24 @@ def test_a_rivals_tag_is_drawn_unless_the_points_revealed_it() -> None:
         assert len({c.master.id for c in made.camps}) == len(made.camps)
 
 
+def test_a_rival_off_its_start_square_is_never_drawn_the_gatekeeper() -> None:
+    """⑧ A gatekeeper never leaves its start square (nor disengages), so a rival seen
+    elsewhere is not drawn it (a sampled battle would leave it nothing legal to play); at
+    home it may be."""
+    s, _ = grown_rival()
+    n = len(s.camps)
+
+    def drawn() -> set[int]:
+        return {x for k in range(30) for x in range(1, n) if st.record(
+            state_from_view(view_for(s, 0), RULES, random.Random(k)), x).tag == "gatekeeper"}
+
+    assert drawn()
+    home = [campaign(s).section(Tags).start_square(s, x) for x in range(n)]
+    for x in range(1, n):
+        s.edit(x).pos = home[x % (n - 1) + 1]  # another camp's start square
+    assert not drawn()
+
+
 # --- fairness: the same decisions whatever the rivals' hidden campaign fields ------------------
 def campaign_disguise(state: GameState, viewer: int, rng: random.Random) -> GameState:
     """The same position with every rival's hidden campaign fields changed to other plausible

@@ -167,7 +167,8 @@ class Tags(Section):
     def sample(self, s: GameState, choose: Callable[[Sequence[Any]], Any], seat: int) -> None:
         """A bot's rebuilt state: each contracted rival whose Master `seat`'s points have not
         revealed (C1.11) draws one tag its class may take, none that is known to be dealt
-        (`seat`'s own, the revealed ones); every rival's counters are day 0's (how many it
+        (`seat`'s own, the revealed ones) and none that what all see rules out (a gatekeeper
+        never leaves its start square, ⑧); every rival's counters are day 0's (how many it
         spent is hidden)."""
         if self.option("tags") != "random" or st.state(s).day0 == RELIC:
             return
@@ -179,7 +180,8 @@ class Tags(Section):
             tag = st.record(s, x).tag
             if x in hidden:
                 fits = [t.id for t in self.tags if t.id not in dealt
-                        and (not t.classes or s.camps[x].cls in t.classes)]
+                        and (not t.classes or s.camps[x].cls in t.classes)
+                        and (t.id != "gatekeeper" or self._at_post(s, x))]
                 tag = choose(fits) if fits else ""
                 dealt.add(tag)
             st.update(s, x, tag=tag, **self.counters(tag))
@@ -218,6 +220,11 @@ class Tags(Section):
         if camp.mp >= camp.servant.mp or UseJewels not in _HANDLED.get(s.prompt.kind, ()):
             return []
         return [UseJewels(seat, amount) for amount in range(step, left + 1, step)]
+
+    def _at_post(self, s: GameState, seat: int) -> bool:
+        """Whether the camp could be a gatekeeper: on its start square, not disengaging."""
+        camp = s.camps[seat]
+        return camp.pos == self.start_square(s, seat) and camp.disengage_round < 0
 
     def _leaves_post(self, s: GameState, seat: int, action: Action) -> bool:
         """⑧ What a gatekeeper may not do: move (Turn or battle), Teleport or Retreat,
