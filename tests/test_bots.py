@@ -69,9 +69,10 @@ class Position:
 
 
 def positions(seed: int, classes=CLASSES, level: str = "normal", every: int = 1,
-              limit: int = 10_000, modules: tuple[str, ...] = ()) -> list[Position]:
+              limit: int = 10_000, modules: tuple[str, ...] = (),
+              options: dict | None = None) -> list[Position]:
     """(state, prompted seat) at each step of a whole bot game (states are cheap clones)."""
-    state = new_game(seed=seed, classes=classes, modules=modules)
+    state = new_game(seed=seed, classes=classes, modules=modules, options=options)
     bots = [make_bot(level, seed * 31 + i) for i in range(len(classes))]
     arrival = random.Random(seed)
     out: list[Position] = []

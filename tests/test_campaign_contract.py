@@ -357,9 +357,11 @@ def test_c9_2_a_stray_has_no_master_skills_no_strokes_no_supply_and_investigates
 def test_c9_3_the_vacant_master_keeps_its_mp_strokes_level_merit_bonds_worn_items_and_tag():
     s = cgame()
     bond = st.Bond("master", 1, "positive", 2)
+    skill = s.camps[0].master.skills[0]
     st.update(s, 0, level=3, exp=(1, 2, 3, 4, 5), merit=(4, 6), tag="overseer",
               bonds=(bond, st.Bond("servant", 1, "negative", 1)),
-              worn=(("mana_necklace", "master"), ("nekote", "servant")))
+              worn=(("mana_necklace", "master"), ("nekote", "servant")),
+              skill_bonus=((skill, 10),))
     s.edit(0).master_mp = 77
     s, _ = run(s, DeclareCancelContract(0), DeclareWait(1))
     (vacant,) = st.state(s).vacant
@@ -368,8 +370,10 @@ def test_c9_3_the_vacant_master_keeps_its_mp_strokes_level_merit_bonds_worn_item
     assert (carried.level, carried.exp, carried.merit, carried.tag) == (
         3, (1, 2, 3, 4, 5), (0, 6), "overseer")
     assert carried.bonds == (bond,) and carried.worn == (("mana_necklace", "master"),)
+    assert carried.skill_bonus == ((skill, 10),)  # C2.6's checks bought go with the Master
     rec = st.record(s, 0)
     assert (rec.level, rec.merit, rec.tag, rec.worn) == (1, (4, 0), "", (("nekote", "servant"),))
+    assert rec.skill_bonus == ()
     assert [b.holder for b in rec.bonds] == ["servant"]
 
 

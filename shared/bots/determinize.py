@@ -17,7 +17,9 @@ hidden value is drawn from `rng`, consistent with what the view shows:
   investigation tiers, its stored Buster and Quick bonuses and the skills it used this round;
 - the argument of a rival's hidden declaration (the class it investigates, the turn-action
   skill it uses) and the effect of a buff whose source the view hides ("skill", "np");
-- what a rules module hides (`Module.sample`: the colossus's part factors and dodges left);
+- what a rules module hides (`Module.rebuild` and `Module.sample`: the colossus's part factors
+  and dodges left; the campaign's rival records, from a fresh contract's values and what the
+  seat's points revealed, never the true ones);
 - the dice: the generator is reseeded from `rng`, so the future dice are unknown too.
 """
 
@@ -65,10 +67,15 @@ def state_from_view(view: dict[str, Any], rules: Ruleset, rng: random.Random) ->
     settings = Settings(view["map"], view["day_limit"], names, options, priority is not None)
     state = GameState(rules, settings, camps,
                       dice.seed_state(rng.getrandbits(64)), instances(rules, names, options))
-    for m in state.modules:  # the set-up first, then what the view shows of the module
+    shown = [c.clone() for c in camps]
+    for m in state.modules:  # the set-up first, then what the view shows of each module
         m.setup(state)
+    # A set-up may change the camps (the campaign's day 0 deals classes, a tag adds a stroke):
+    # they are the view's, so what the set-up drew never stands in for what the view shows.
+    state.camps[:] = shown
+    for m in state.modules:
         m.rebuild(state, mods[m.name]["state"])
-        m.sample(state, rng.choice)
+        m.sample(state, rng.choice, me)
     for camp, cv in zip(camps, view["camps"], strict=True):
         camp.buffs = tuple(_buff(view, state, camp, bv, rng) for bv in cv["buffs"])
     state.day = view["day"]

@@ -69,7 +69,15 @@ def tactics(s: GameState) -> Tactics | None:
 
 
 def rollout_action(s: GameState, seat: int, legal: list[Action], rng: random.Random) -> Action:
-    """One action for `seat` at the current prompt, from `legal` (never empty)."""
+    """One action for `seat` at the current prompt, from `legal` (never empty): the policy's
+    choice, or the first legal action where a module narrowed the prompt past it (the
+    campaign: only KeepDeclaration or Action Restriction after declaring, C7.10; only the
+    growth choice while one is pending)."""
+    action = _policy(s, seat, legal, rng)
+    return action if action in legal else legal[0]
+
+
+def _policy(s: GameState, seat: int, legal: list[Action], rng: random.Random) -> Action:
     kind = s.prompt.kind
     camp = s.camps[seat]
     if kind == "declare":

@@ -16,22 +16,26 @@ from .data import Ruleset, Servant
 
 def candidates(rules: Ruleset, camp_view: dict[str, Any]) -> tuple[Servant, ...]:
     """The roster entries of the camp's class consistent with everything `camp_view` shows;
-    the whole class when none is (a module may grow a sheet past its roster values: the
-    campaign's max HP and composition), so a sampling bot always has one to draw."""
+    when none is (a module may grow a sheet past its roster values: the campaign's max HP and
+    composition), those consistent with the rest (skills, a Noble Phantasm seen); else the
+    whole class, so a sampling bot always has one to draw."""
     roster = rules.roster[camp_view["cls"]]
-    return tuple(s for s in roster if consistent(s, camp_view)) or tuple(roster)
+    return (tuple(s for s in roster if consistent(s, camp_view))
+            or tuple(s for s in roster if consistent(s, camp_view, grown=True)) or tuple(roster))
 
 
-def consistent(servant: Servant, cv: dict[str, Any]) -> bool:
+def consistent(servant: Servant, cv: dict[str, Any], grown: bool = False) -> bool:
+    """Whether `servant` could be the camp `cv` shows (`grown`: its max HP and composition
+    may have moved off the sheet)."""
     if "servant" in cv:
         return servant.id == cv["servant"]
-    if (servant.hp, servant.movement, dict(servant.ranks)) != (
-            cv["max_hp"], cv["movement"], cv["ranks"]):
+    if (servant.movement, dict(servant.ranks)) != (cv["movement"], cv["ranks"]) or (
+            not grown and servant.hp != cv["max_hp"]):
         return False
     seen = cv.get("np_seen")
     if seen is not None and (servant.np.card, servant.np.kind, servant.np.scale) != (
             seen["card"], seen["kind"], seen["scale"]):
         return False
-    if "cards" in cv and servant.cards != cv["cards"]:
+    if "cards" in cv and not grown and servant.cards != cv["cards"]:
         return False
     return "skills" not in cv or list(servant.skills) == list(cv["skills"])

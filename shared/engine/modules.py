@@ -208,9 +208,10 @@ class Module:
         """Set the module's state from its `view` (a bot rebuilding a game from one seat's view),
         sampling nothing: hidden parts stay at their set-up values."""
 
-    def sample(self, s: GameState, choose: Callable[[Sequence[Any]], Any]) -> None:
-        """After `rebuild`, draw each value the view hides with `choose` (one of the given
-        values; `bots.determinize` passes its random generator's choice)."""
+    def sample(self, s: GameState, choose: Callable[[Sequence[Any]], Any], seat: int) -> None:
+        """After `rebuild`, draw each value the view of `seat` hides with `choose` (one of the
+        given values; `bots.determinize` passes its random generator's choice); `seat`'s own
+        values are known, not drawn."""
 
     def text(self, s: GameState) -> list[str]:
         """Lines of the canonical text form (`to_text`)."""

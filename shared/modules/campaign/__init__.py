@@ -38,7 +38,7 @@ from .section import Section
 from .spells import Spells
 from .stances import PRIVATE_MARKS, Stances
 from .state import CampaignState, CampRecord, VacantMaster
-from .summoning import Summoning
+from .summoning import RELIC, Summoning
 from .tags import Tags
 
 # Summoning first: its set-up settles who is summoned before the others' set-up reads it;
@@ -239,11 +239,14 @@ class Campaign(Module):
         return out
 
     def rebuild(self, s: GameState, view: dict[str, Any]) -> None:
-        """The records back from a view: what it shows replaces the set-up values, what it
-        hides stays at them (a vacant Master's carried state: its sheet's)."""
-        g = st.state(s)
-        camps = tuple(rec._replace(**{k: _decode(k, v) for k, v in shown.items()})
-                      for rec, shown in zip(g.camps, view["camps"], strict=True))
+        """The records back from a view: the seat's own whole; a rival's shown fields over a
+        fresh contract's record of the rebuilt camp (`unseen`), never the set-up's draws (a
+        vacant Master's carried state: its sheet's); then each section's part (the
+        information section puts in what the seat's points revealed)."""
+        whole = set(CampRecord._fields)
+        camps = tuple((CampRecord() if set(shown) == whole else self.unseen(s, x, view["day0"]))
+                      ._replace(**{k: _decode(k, v) for k, v in shown.items()})
+                      for x, shown in enumerate(view["camps"]))
         vacant = tuple(VacantMaster(v["master"], v["square"], self.rules.masters[v["master"]].mp,
                                     self.rules.masters[v["master"]].command_spells, CampRecord())
                        for v in view["vacant"])
@@ -263,9 +266,19 @@ class Campaign(Module):
             if sec.key in view:
                 sec.rebuild(s, view[sec.key])
 
-    def sample(self, s: GameState, choose: Callable[[Sequence[Any]], Any]) -> None:
+    def unseen(self, s: GameState, seat: int, day0: str) -> CampRecord:
+        """What a seat assumes of a rival's hidden record: a fresh contract of the camp as
+        rebuilt (its funds, pool and default stances), with the internal bonds once day 0 has
+        dealt them; level 1, no merit, items, bonds or points (the tags section samples its
+        tag)."""
+        rec = st.fresh_record(s, seat, self.data)
+        if day0 == RELIC:  # the draft: nothing dealt yet
+            return rec
+        return rec._replace(bonds=st.internal_bonds(seat, self.data.numbers.internal_bond_grade))
+
+    def sample(self, s: GameState, choose: Callable[[Sequence[Any]], Any], seat: int) -> None:
         for sec in self.sections:
-            sec.sample(s, choose)
+            sec.sample(s, choose, seat)
 
     def text(self, s: GameState) -> list[str]:
         """One line per camp (the fields that differ from a bare `CampRecord`), one for the

@@ -321,6 +321,28 @@ class Information(Section):
             return {}
         return {str(x): self.revealed(s, seat, x) for x in range(len(s.camps)) if x != seat}
 
+    def rebuild(self, s: GameState, view: Any) -> None:
+        """A bot's rebuilt state takes what the seat's points revealed of each rival's Master
+        (C1.11): which Master it is (swapped with the rival that was drawn it), its tag (the
+        tags section's sample adds what the tag brings), the 4th skill's unlock, its MP and
+        level."""
+        by_name = {m.name.en: m for m in self.rules.masters.values()}
+        for x, seen in ((int(k), v) for k, v in view.items()):
+            if "master_name" not in seen or st.record(s, x).stray:
+                continue
+            master = by_name[seen["master_name"]["en"]]
+            holder = next((c.seat for c in s.camps if c.master is master), None)
+            if holder is not None and holder != x:
+                s.edit(holder).master = s.camps[x].master
+            camp = s.edit(x)
+            camp.master = master
+            st.update(s, x, tag=seen["tag"])
+            if "unlocked" in seen:
+                camp.unlocked = seen["unlocked"]
+            if "level" in seen:
+                camp.master_mp = seen["master_mp"]
+                st.update(s, x, level=seen["level"])
+
     def revealed(self, s: GameState, seat: int, other: int) -> dict[str, Any]:
         info = st.info_on(s, seat, other)
         camp = s.camps[other]

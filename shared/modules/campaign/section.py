@@ -150,7 +150,8 @@ class Section:
     def rebuild(self, s: GameState, view: Any) -> None:
         """Its part back from `view[key]` (called only when the view has that key)."""
 
-    def sample(self, s: GameState, choose: Callable[[Sequence[Any]], Any]) -> None: ...
+    def sample(self, s: GameState, choose: Callable[[Sequence[Any]], Any],
+               seat: int) -> None: ...
 
     def text(self, s: GameState) -> list[str]:
         return []

@@ -206,6 +206,12 @@ def fresh_record(s: GameState, seat: int, data: CampaignData) -> CampRecord:
         info=(Info(),) * len(s.camps))
 
 
+def internal_bonds(seat: int, grade: int) -> tuple[Bond, ...]:
+    """A camp's Servant and Master toward each other at Positive `grade` (C8.2, dealt on
+    day 0)."""
+    return tuple(Bond(holder, seat, "positive", grade) for holder in ("servant", "master"))
+
+
 def fresh_state(s: GameState, data: CampaignData) -> CampaignState:
     return CampaignState(camps=tuple(fresh_record(s, x, data) for x in range(len(s.camps))))
 
@@ -213,7 +219,7 @@ def fresh_state(s: GameState, data: CampaignData) -> CampaignState:
 # --- a contract's two halves (C9.3, C9.4, spec A42: what a character holds stays with it) -------
 # Record fields that belong to the Master whole; merit, bonds and worn items are split by holder.
 MASTER_FIELDS = ("level", "exp", "skill_points", "background_points", "investigation_bonus",
-                 "last_growth", "pending_growth", "tag", "jewels", "revivals")
+                 "skill_bonus", "last_growth", "pending_growth", "tag", "jewels", "revivals")
 
 
 def master_part(rec: CampRecord) -> tuple[CampRecord, CampRecord]:

@@ -140,9 +140,7 @@ class Summoning(Section):
                 sec.deal(s)
         grade = self.data.numbers.internal_bond_grade
         for seat in range(len(s.camps)):
-            internal = tuple(st.Bond(holder, seat, "positive", grade)
-                             for holder in ("servant", "master"))
-            st.update(s, seat, bonds=(*internal, *st.record(s, seat).bonds))
+            st.update(s, seat, bonds=(*st.internal_bonds(seat, grade), *st.record(s, seat).bonds))
 
     # --- the day-0 prompts ----------------------------------------------------------------------
     def advance(self, s: GameState) -> bool:

@@ -14,6 +14,7 @@ action exists for them.
 
 from __future__ import annotations
 
+from collections.abc import Callable, Sequence
 from dataclasses import dataclass
 from importlib import resources
 from importlib.resources.abc import Traversable
@@ -39,7 +40,7 @@ from . import state as st
 from .contract import Contract
 from .info import Information
 from .section import Section, section_of
-from .summoning import as_dict
+from .summoning import RELIC, as_dict
 
 if TYPE_CHECKING:
     from . import Campaign
@@ -150,18 +151,41 @@ class Tags(Section):
 
     def give(self, s: GameState, seat: int, tag: Tag) -> None:
         """The tag and what it brings on day 0."""
-        n = self.data.numbers
-        st.update(s, seat, tag=tag.id)
+        st.update(s, seat, tag=tag.id, **self.counters(tag.id))
         extra: dict[str, Any] = {}
-        if tag.id == "founding_jewels":
-            st.update(s, seat, jewels=n.jewels_mp)
-        elif tag.id == "strongest_enemy":
-            st.update(s, seat, revivals=n.strongest_revivals)
-        elif tag.id == "overseer":
-            s.edit(seat).spells += n.overseer_strokes
+        if tag.id == "overseer":
+            s.edit(seat).spells += self.data.numbers.overseer_strokes
         elif tag.id == "future_spirit":
             extra["target"] = self.foresee(s, seat, tag)
         core.emit(s, "TagDealt", frozenset({seat}), None, seat=seat, tag=tag.id, **extra)
+
+    def counters(self, tag: str) -> dict[str, int]:
+        """The record's tag counters as day 0 sets them (② the jewels, ⑦ the revivals)."""
+        n = self.data.numbers
+        return {"jewels": n.jewels_mp if tag == "founding_jewels" else 0,
+                "revivals": n.strongest_revivals if tag == "strongest_enemy" else 0}
+
+    def sample(self, s: GameState, choose: Callable[[Sequence[Any]], Any], seat: int) -> None:
+        """A bot's rebuilt state: each contracted rival whose Master `seat`'s points have not
+        revealed (C1.11) draws one tag its class may take, none that is known to be dealt
+        (`seat`'s own, the revealed ones) and none that what all see rules out (a gatekeeper
+        never leaves its start square, ⑧); every rival's counters are day 0's (how many it
+        spent is hidden)."""
+        if self.option("tags") != "random" or st.state(s).day0 == RELIC:
+            return
+        info = section_of(s, Information)
+        rivals = [x for x in range(len(s.camps)) if x != seat and not st.record(s, x).stray]
+        hidden = [x for x in rivals if info.master_level(st.info_on(s, seat, x)) < 1]
+        dealt = {st.record(s, x).tag for x in range(len(s.camps)) if x not in hidden}
+        for x in rivals:
+            tag = st.record(s, x).tag
+            if x in hidden:
+                fits = [t.id for t in self.tags if t.id not in dealt
+                        and (not t.classes or s.camps[x].cls in t.classes)
+                        and (t.id != "gatekeeper" or self._at_post(s, x))]
+                tag = choose(fits) if fits else ""
+                dealt.add(tag)
+            st.update(s, x, tag=tag, **self.counters(tag))
 
     def foresee(self, s: GameState, seat: int, tag: Tag) -> int:
         """⑥ A rival drawn from the dice: every Servant category on it at its maximum less
@@ -197,6 +221,11 @@ class Tags(Section):
         if camp.mp >= camp.servant.mp or UseJewels not in _HANDLED.get(s.prompt.kind, ()):
             return []
         return [UseJewels(seat, amount) for amount in range(step, left + 1, step)]
+
+    def _at_post(self, s: GameState, seat: int) -> bool:
+        """Whether the camp could be a gatekeeper: on its start square, not disengaging."""
+        camp = s.camps[seat]
+        return camp.pos == self.start_square(s, seat) and camp.disengage_round < 0
 
     def _leaves_post(self, s: GameState, seat: int, action: Action) -> bool:
         """⑧ What a gatekeeper may not do: move (Turn or battle), Teleport or Retreat,

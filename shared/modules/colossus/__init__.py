@@ -272,7 +272,8 @@ class Colossus(RaidRules, Module):
                                  f"to its HP ({st.hp}) once it is awake")
             self.put(s, hp=value)
 
-    def sample(self, s: GameState, choose: Callable[[Sequence[Any]], Any]) -> None:
+    def sample(self, s: GameState, choose: Callable[[Sequence[Any]], Any],
+               seat: int) -> None:
         """A rebuilt state's secrets drawn: each part's factor one of the data's factor values
         (the table knows which values exist, not where), and the dodges left."""
         values = sorted(set(self.data.factors.values()))
