@@ -342,7 +342,7 @@ class Information(Section):
             out["unlocked"] = camp.unlocked
         if level >= 3:
             out.update(master_mp=camp.master_mp, max_master_mp=master.mp,
-                       level=st.record(s, other).level, race=self.data.masters[master.id].race)
+                       level=st.record(s, other).level, race=st.race(s, other, self.data))
         return out
 
 

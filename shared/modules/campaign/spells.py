@@ -219,7 +219,8 @@ class Spells(Section):
 
     # --- reading -------------------------------------------------------------------------------
     def artificial(self, s: GameState, seat: int) -> bool:
-        return self.data.masters[s.camps[seat].master.id].race == "artificial"
+        """The stronger variants (C7.x): an artificial Master, a tagged homunculus too."""
+        return st.race(s, seat, self.data) == "artificial"
 
     def number(self, s: GameState, seat: int, key: str) -> int:
         """A `[spells]` number for this camp's Master (human or artificial)."""
