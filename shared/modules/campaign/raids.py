@@ -3,7 +3,8 @@ battle for the campaign too. Its raiders gain `combat` experience (the destroyin
 for each), fellow raiders have met (Encounter points, bonds), a raider's Noble Phantasm gives
 the others a Legend point, the killing blow is an event worth Servant merit and every raider of
 the destroying raid is paid funds. Stances apply: Round 1 is normal, `ChooseStance` is offered
-from Round 2 and a Noble Phantasm is declared and fired only in the stance that holds it. The
+from Round 2 and a Noble Phantasm is declared and fired only in the stance that holds it;
+`ActivatePlus` is offered at every raid prompt, once per `what` per raid Round (C4.3). The
 colossus is no camp: it has no information categories, so it gives no points and no stance
 resistance (nothing here reads it as a seat).
 
