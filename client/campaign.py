@@ -163,12 +163,12 @@ def sheet(m: ClientModel) -> dict[str, Any] | None:
         return None
     data = campaign_data(m.tr.rules)
     n = data.numbers
-    race = data.masters[camp["master"]].race if camp["master"] in data.masters else "human"
+    growth = section_view(m, "growth")  # the race and cap the tag gives (C12.1 ④)
     per = n.tiles_per_card
     contract, items = rec["dp"]
     return {
-        "level": rec["level"], "cap": n.level_cap_human if race == "human" else n.level_cap,
-        "race": race, "per_level": n.exp_per_level,
+        "level": rec["level"], "cap": growth["cap"], "race": growth["race"],
+        "per_level": n.exp_per_level,
         "exp": list(zip(METHODS, rec["exp"], strict=True)),
         "skill_points": rec["skill_points"], "background_points": rec["background_points"],
         "investigation": rec["investigation_bonus"], "pending": rec["pending_growth"],
@@ -176,7 +176,7 @@ def sheet(m: ClientModel) -> dict[str, Any] | None:
         "pool": [{"kind": k, "tiles": t, "cards": t // per, "next": per - t % per,
                   "dp": contract[i] + items[i], "dp_items": items[i]}
                  for i, (k, t) in enumerate(zip(CARD_KINDS, rec["pool"], strict=True))],
-        "per_card": per, "composition": section_view(m, "growth").get("cards", ""),
+        "per_card": per, "composition": growth.get("cards", ""),
         "max_pool": n.max_pool,
         "merit": {"servant": rec["merit"][0], "master": rec["merit"][1]},
         "funds": rec["funds"], "supply_on": rec["supply_on"], "stray": rec["stray"],

@@ -11,7 +11,7 @@ from pathlib import Path
 import pytest
 from grailwar.shared.bots import make_bot
 from grailwar.shared.bots.match import run_match
-from grailwar.shared.engine import apply, legal_actions, new_game, view_for
+from grailwar.shared.engine import apply, core, legal_actions, new_game, view_for
 from grailwar.shared.engine.actions import (
     AnswerIntervention,
     Attack,
@@ -23,7 +23,9 @@ from grailwar.shared.engine.actions import (
     Ready,
     UseCommandSpell,
     UseSkill,
+    Wait,
 )
+from grailwar.shared.engine.events import view_event
 from grailwar.shared.engine.state import GameState
 from grailwar.shared.engine.view import events_for
 from grailwar.shared.modules.campaign import state as st
@@ -31,9 +33,10 @@ from grailwar.shared.modules.campaign.bonds import SetBond
 from grailwar.shared.modules.campaign.contract import SetSupply
 from grailwar.shared.modules.campaign.data import METHODS
 from grailwar.shared.modules.campaign.merit import EscapeWithMerit
+from grailwar.shared.modules.campaign.plus import ActivatePlus
 from grailwar.shared.modules.campaign.stances import ChooseStance
 from grailwar.shared.modules.colossus import Colossus, DeclareRaid
-from grailwar.shared.modules.colossus.actions import AttackPart, FireAtPart
+from grailwar.shared.modules.colossus.actions import AttackPart, EndClimb, FireAtPart
 from grailwar.shared.modules.tactics import Concentrate, ConcentrateCast
 from grailwar.shared.modules.tactics.data import load_tactics
 from helpers import act, act_all, battle_at, find, game, place, ready_all, to_main
@@ -188,6 +191,58 @@ def test_a_raiders_noble_phantasm_gives_each_fellow_raider_a_legend_point():
     assert st.info_on(s, 1, 0).np_known and not st.info_on(s, 0, 1).np_known
 
 
+def plus_offers(s: GameState, seat: int) -> set[str]:
+    return {a.what for a in legal_actions(s, seat) if isinstance(a, ActivatePlus)}
+
+
+def plus_round(s: GameState, what: str) -> tuple[GameState, set[str]]:
+    """Walk the raid Round to its end (Ready, Wait, Guard, EndClimb), checking at each prompt of
+    seat 0 that `what`, activated this Round, is not offered again while another "+" is;
+    returns the state and the prompt kinds seat 0 had."""
+    kinds = set()
+    start = colossus(s).raid(s).round
+    while colossus(s).raid(s).round == start:
+        kind, seat = s.prompt.kind, min(s.prompt.seats)
+        if 0 in s.prompt.seats:
+            offers = plus_offers(s, 0)
+            assert what not in offers and "param:end" in offers, kind
+            kinds.add(kind)
+            seat = 0
+        action = {"raid_start": Ready(seat), "raid_ground": Wait(seat),
+                  "raid_reaction": React(seat, "G", "")}.get(kind, EndClimb(seat))
+        s, _ = apply(s, action)
+    return s, kinds
+
+
+def test_activate_plus_at_every_raid_prompt_once_per_what_per_raid_round():
+    """C4.3 "any battle prompt the seat receives": a raider is offered ActivatePlus at the
+    raid's round start, its ground phase and its Reaction (Round 2's stomp); the "+" counts in
+    the raid (STR +10 here: a fake "+" for 1 merit, C3.5), is offered at no other prompt of
+    that Round, and is offered again in the next raid Round, which no longer has it."""
+    s = raid_war().clone()
+    st.update(s, 0, merit=(10, 0))
+    s._legal.clear()
+    strength = core.param(s, s.camps[0], "str")
+    s, events = apply(s, ActivatePlus(0, "param:str", "merit"))
+    assert [view_event(e, 1) for e in find(events, "PlusActivated")] == [
+        {"type": "PlusActivated", "seat": 0, "what": "param:str", "pay": "merit"}]
+    assert core.param(s, s.camps[0], "str") == strength + 10
+    s, kinds = plus_round(s, "param:str")
+    assert kinds == {"raid_start", "raid_ground"}
+    assert "param:str" in plus_offers(s, 0) and core.param(s, s.camps[0], "str") == strength
+    s, _ = apply(s, Ready(min(s.prompt.seats)))
+    if s.prompt.kind == "raid_start":
+        s, _ = apply(s, Ready(min(s.prompt.seats)))
+    while 0 not in s.prompt.seats:
+        s, _ = apply(s, Wait(min(s.prompt.seats)))
+    assert s.prompt.kind == "raid_ground"  # taken at another prompt this time
+    s, _ = apply(s, ActivatePlus(0, "param:str", "merit"))
+    s, kinds = plus_round(s, "param:str")
+    assert "raid_reaction" in kinds
+    price = campaign_data(s).numbers.fake_plus_merit
+    assert "param:str" in plus_offers(s, 0) and st.record(s, 0).merit == (10 - 2 * price, 0)
+
+
 def test_the_raid_hand_is_the_campaign_pool():
     """A raider's hand is filled from its pool (grown here by two Buster tiles: one more card),
     as at a battle's start; the sheet's own composition is not used."""
@@ -217,6 +272,11 @@ def test_a_spirit_form_camp_materializes_to_raid(mp, offered):
         assert find(events, "Materialized") and s.camps[0].mp == mp - 30
 
 
+def answers(s: GameState, seat: int) -> list[AnswerIntervention]:
+    """The join and stay answers offered (the offer has ActivatePlus too, C4.3)."""
+    return [a for a in legal_actions(s, seat) if isinstance(a, AnswerIntervention)]
+
+
 def test_a_spirit_form_camp_offered_a_raid_materializes_to_join():
     """A camp in spirit form that declared Wait beside the colossus is offered to join the raid
     as an intervention; joining materializes it, and without the MP only Stay is offered."""
@@ -227,13 +287,15 @@ def test_a_spirit_form_camp_offered_a_raid_materializes_to_join():
     s, _ = apply(s, DeclareRaid(0))
     s, _ = apply(s, DeclareWait(1))
     assert s.prompt == ("raid_offer", {1})
-    assert legal_actions(s, 1) == [AnswerIntervention(1, True), AnswerIntervention(1, False)]
+    assert answers(s, 1) == [AnswerIntervention(1, True), AnswerIntervention(1, False)]
+    assert ActivatePlus(1, "param:str", "mp") not in legal_actions(s, 1)  # no "+" on it
+    assert "np" in plus_offers(s, 1)  # C4.3: the raid's offer is an intervention offer
     mp = s.camps[1].mp
     joined, events = apply(s, AnswerIntervention(1, True))
     assert find(events, "Materialized") and joined.camps[1].mp == mp - 30
     s.edit(1).mp = 30
     s._legal.clear()
-    assert legal_actions(s, 1) == [AnswerIntervention(1, False)]
+    assert answers(s, 1) == [AnswerIntervention(1, False)]
 
 
 @pytest.mark.parametrize("on_post", [True, False])

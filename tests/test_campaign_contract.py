@@ -451,6 +451,23 @@ def test_c1_1_c9_3_master_points_leave_with_the_master_servant_points_stay_on_th
     assert st.info_on(s, 0, 2) == st.Info((0, 1, 0, 0), (1, 0, 0))  # held by the stray camp
 
 
+def test_c9_4_c1_11_points_that_reveal_the_master_on_its_new_camp_tell_their_holder():
+    """Seat 2's points on han (2, 1, 0: the name, C1.11) reveal it on seat 1 once seat 1
+    re-contracts han: a MasterLearned to seat 2 alone; seat 3's (1, 1, 0) reveal nothing."""
+    s = cgame(("saber", "lancer", "archer", "caster"), masters=["han", "koga", "baek", "seo"])
+    st.put_info(s, 2, 0, st.Info((0, 0, 0, 0), (2, 1, 0)))
+    st.put_info(s, 3, 0, st.Info((0, 0, 0, 0), (1, 1, 0)))
+    s, _ = run(s, DeclareCancelContract(0), DeclareCancelContract(1), DeclareWait(2),
+               DeclareWait(3))
+    place(s, 1, s.camps[0].pos)
+    s, ev = run(s, DeclareRecontract(1, "han"), DeclareWait(0), DeclareWait(2), DeclareWait(3))
+    learned = [e for e in find(ev, "MasterLearned") if e.data["target"] == 1]
+    assert [e.data for e in learned] == [{"seat": 2, "target": 1, "level": 1}]
+    assert [x for x in range(4) if view_event(learned[0], x) is not None] == [2]
+    seen = view_for(s, 2)["modules"]["campaign"]["state"]["info"]["1"]
+    assert seen["master_name"]["en"] == s.rules.masters["han"].name.en
+
+
 def test_c9_4_the_master_brings_its_points_merit_and_tag_and_new_internal_bonds_start_at_1():
     """C9.3/C9.4, C12.1, A42: the Master's level, skill and background points, Master merit
     and tag come with it; its own bonds too, but the bonds toward its new camp are the new

@@ -190,6 +190,25 @@ def test_c2_4_the_level_cap_stops_the_pools():
     assert rec(s).level == 15 and rec(s).exp == (0, 9, 0, 0, 0)
 
 
+def test_c2_4_c2_5_the_einzbern_tag_gives_the_artificial_cap_and_mp_per_level():
+    """C12.1 ④: a tagged Master (human by the data) has the artificial cap (10, not 15) and
+    15 MP a level (not 10), and its own view says so; the untagged rival stays human."""
+    s = cgame()
+    for seat in (0, 1):
+        st.update(s, seat, level=9, exp=(10, 0, 0, 0, 0))
+    st.update(s, 0, tag=st.HOMUNCULUS)
+    s, ev = waits(s)
+    assert [e.data["master_mp"] for e in find(ev, "LevelGained")] == [15, 10]
+    assert [core.max_master_mp(s, c) - c.master.mp for c in s.camps] == [9 * 15, 9 * 10]
+    views = [view_for(s, x)["modules"]["campaign"]["state"]["growth"] for x in (0, 1)]
+    assert [(v["race"], v["cap"]) for v in views] == [("artificial", 10), ("human", 15)]
+    for seat in (0, 1):
+        s = choose_defaults(s, seat)
+        st.update(s, seat, exp=(10, 0, 0, 0, 0))
+    s, _ = run(s, *(DeclareWait(x) for x in sorted(s.prompt.seats)))
+    assert [rec(s, x).level for x in (0, 1)] == [10, 11]
+
+
 def test_c2_5_a_level_raises_the_masters_mp_and_gives_alternate_points():
     s = cgame()
     camp = s.camps[0]

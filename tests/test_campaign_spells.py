@@ -36,10 +36,16 @@ def cduel(classes=("saber", "lancer"), **kw) -> GameState:
     return duel(classes, modules=["campaign"], rules=kw.pop("rules", RULES), **kw)
 
 
-@pytest.fixture(params=["human", "artificial"])
+@pytest.fixture(params=["human", "artificial", "homunculus"])
 def race(request, monkeypatch) -> str:
-    """Every Master of the campaign data is of this race for the test (C7: the artificial
-    Master's variants)."""
+    """Every Master is of this race for the test (C7: the artificial Master's variants): by
+    the campaign data, or, for `homunculus`, human by the data with the Einzbern tag on every
+    camp (C12.1 ④ makes it artificial, so it must get every artificial variant)."""
+    if request.param == "homunculus":
+        fresh = st.fresh_record
+        monkeypatch.setattr(st, "fresh_record", lambda s, seat, data: fresh(
+            s, seat, data)._replace(tag=st.HOMUNCULUS))
+        return "artificial"
     s = game(modules=["campaign"], rules=RULES)
     masters = campaign(s).data.masters
     for master_id, extras in list(masters.items()):

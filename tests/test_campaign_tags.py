@@ -117,7 +117,7 @@ def test_a_stray_camps_tag_does_nothing():
     """The tag is its Master's: a stray camp has none in force."""
     s = tagged("founding_jewels")
     st.update(s, 0, stray=True)
-    assert tags_of(s).tag(s, 0) == "" and core.mod(s, s.camps[0], "str") == 0
+    assert st.tag(s, 0) == "" and core.mod(s, s.camps[0], "str") == 0
 
 
 # --- ① the Holy Sword's sheath --------------------------------------------------------------------
@@ -196,9 +196,20 @@ def test_3_the_insects_give_a_rumor_point_on_each_materialized_servant_within_1_
 
 
 # --- ④ the Einzbern homunculus --------------------------------------------------------------------
-def test_4_the_homunculus_master_is_artificial():
+def test_4_the_homunculus_master_is_artificial_but_not_while_stray():
     s = tagged("founding_homunculus")
-    assert tags_of(s).race(s, 0) == "artificial" and tags_of(s).race(s, 1) == "human"
+    data = tags_of(s).data
+    assert st.race(s, 0, data) == "artificial" and st.race(s, 1, data) == "human"
+    st.update(s, 0, stray=True)  # the tag is its Master's, and does nothing while stray
+    assert st.race(s, 0, data) == "human"
+
+
+def test_4_c1_11_a_rival_that_learns_the_masters_race_sees_artificial():
+    s = tagged("founding_homunculus")
+    st.put_info(s, 1, 0, st.Info((0, 0, 0, 0), (10, 10, 10)))
+    st.put_info(s, 2, 0, st.Info((0, 0, 0, 0), (10, 10, 0)))  # race not revealed yet
+    info = [view_for(s, x)["modules"]["campaign"]["state"]["info"]["0"] for x in (1, 2)]
+    assert info[0]["race"] == "artificial" and "race" not in info[1]
 
 
 def test_4_it_takes_in_the_mp_of_another_servant_that_dies_capped():

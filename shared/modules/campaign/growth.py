@@ -124,7 +124,7 @@ class Growth(Section):
         if key in ("max_hp", "max_mp"):
             return dict(st.record(s, camp.seat).growth).get(key, 0)
         if key == "max_master_mp":  # C2.5: every level past the first
-            race = self.data.masters[camp.master.id].race
+            race = st.race(s, camp.seat, self.data)
             return (st.record(s, camp.seat).level - 1) * self.data.master_mp_per_level[race]
         if key == "investigation":
             return st.record(s, camp.seat).investigation_bonus
@@ -169,10 +169,10 @@ class Growth(Section):
 
     # --- experience ------------------------------------------------------------------------------
     def cap(self, s: GameState, seat: int) -> int:
-        """C2.4: the level cap (a human Master's is higher)."""
+        """C2.4: the level cap (a human Master's is higher; a tagged homunculus is not
+        human, C12.1 ④)."""
         n = self.data.numbers
-        human = self.data.masters[s.camps[seat].master.id].race == "human"
-        return n.level_cap_human if human else n.level_cap
+        return n.level_cap_human if st.race(s, seat, self.data) == "human" else n.level_cap
 
     def gain_exp(self, s: GameState, seat: int, method: str, amount: int, source: str) -> None:
         """C2.2: experience of `method` (plus the race's C2.10 extra), shown privately by
@@ -180,7 +180,7 @@ class Growth(Section):
         rec = st.record(s, seat)
         if rec.stray or rec.level >= self.cap(s, seat) or not s.camps[seat].alive:
             return
-        race = self.data.masters[s.camps[seat].master.id].race
+        race = st.race(s, seat, self.data)
         amount += self.data.race_exp.get(race, {}).get(method, 0)
         exp = list(rec.exp)
         exp[METHODS.index(method)] += amount
@@ -243,7 +243,7 @@ class Growth(Section):
                         skill_points=rec.skill_points + even,
                         background_points=rec.background_points + (not even))
         camp = s.camps[seat]
-        mp = self.data.master_mp_per_level[self.data.masters[camp.master.id].race]
+        mp = self.data.master_mp_per_level[st.race(s, seat, self.data)]
         s.edit(seat).master_mp = min(camp.master_mp + mp, core.max_master_mp(s, camp))
         core.emit(s, "LevelGained", frozenset({seat}), None, seat=seat, level=level,
                   method=method, master_mp=mp, point="skill" if even else "background")
@@ -390,11 +390,13 @@ class Growth(Section):
         return VERBS
 
     def view(self, s: GameState, seat: int | None) -> dict[str, Any] | None:
-        """For the seat itself: its composition, dp per kind and what the level asks."""
+        """For the seat itself: its composition, dp per kind, what the level asks, and its
+        Master's race and level cap (the tag's race, C12.1 ④, which the data does not know)."""
         if seat is None:
             return None
         rec = st.record(s, seat)
-        return {"cards": st.cards(rec, self.data),
+        return {"cards": st.cards(rec, self.data), "race": st.race(s, seat, self.data),
+                "cap": self.cap(s, seat),
                 "dp": [a + b for a, b in zip(rec.dp[0], rec.dp[1], strict=True)],
                 "choice": ("servant" if rec.servant_growth_due
                            else "growth" if rec.pending_growth else "")}

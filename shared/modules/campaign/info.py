@@ -217,12 +217,20 @@ class Information(Section):
         st.put(s, vacant=(*g.vacant[:-1], g.vacant[-1]._replace(known=known)))
 
     def on_contract_start(self, s: GameState, seat: int) -> None:
-        """The points others held on the re-contracted Master are now on this camp's."""
+        """The points others held on the re-contracted Master are now on this camp's; a
+        holder for whom they reveal more of this camp's Master than it saw before (C1.11)
+        is told so privately, as when a point crosses a threshold (`MasterLearned`)."""
         master = s.camps[seat].master.id
         vacant = next(v for v in st.state(s).vacant if v.master == master)
         for x, points in enumerate(vacant.known):
-            if x != seat:
-                st.put_info(s, x, seat, st.info_on(s, x, seat)._replace(master=points))
+            if x == seat:
+                continue
+            old = st.info_on(s, x, seat)
+            new = old._replace(master=points)
+            st.put_info(s, x, seat, new)
+            if self.master_level(new) > self.master_level(old):
+                core.emit(s, "MasterLearned", frozenset({x}), None, seat=x, target=seat,
+                          level=self.master_level(new))
 
     def on_turn_end(self, s: GameState) -> None:
         """C1.2: camps on one square at the Turn's end, neither in spirit form, have met too;
@@ -364,7 +372,7 @@ class Information(Section):
             out["unlocked"] = camp.unlocked
         if level >= 3:
             out.update(master_mp=camp.master_mp, max_master_mp=master.mp,
-                       level=st.record(s, other).level, race=self.data.masters[master.id].race)
+                       level=st.record(s, other).level, race=st.race(s, other, self.data))
         return out
 
 

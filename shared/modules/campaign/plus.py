@@ -113,13 +113,17 @@ class Plus(Section):
 
     def legal(self, s: GameState, seat: int, actions: list[Action]) -> list[Action]:
         if s.prompt.kind not in BATTLE_PROMPTS or s.battle is None:
-            return actions
+            return actions  # a raid's prompts are offered by raids.py
+        return [*actions, *self.offers(s, seat)]
+
+    def offers(self, s: GameState, seat: int) -> list[ActivatePlus]:
+        """Every "+" the seat may activate now: not yet this Round, and paid for."""
         camp = s.camps[seat]
         used = st.record(s, seat).plus_used
-        return [*actions, *(ActivatePlus(seat, what, pay) for what in self.options(s, camp)
-                            if what not in used
-                            for pay, price in self.costs(s, camp, what).items()
-                            if self.can_pay(s, camp, what, pay, price))]
+        return [ActivatePlus(seat, what, pay) for what in self.options(s, camp)
+                if what not in used
+                for pay, price in self.costs(s, camp, what).items()
+                if self.can_pay(s, camp, what, pay, price)]
 
     def activate(self, s: GameState, action: ActivatePlus) -> None:
         seat, what = action.seat, action.what
@@ -140,27 +144,35 @@ class Plus(Section):
         else:
             core.emit(s, "PlusActivated", **data)
 
-    def _clear(self, s: GameState) -> None:
+    def clear(self, s: GameState) -> None:
+        """A new Round (or no battle): every "+" may be activated again."""
         for seat in range(len(s.camps)):
             if st.record(s, seat).plus_used:
                 st.update(s, seat, plus_used=frozenset())
 
     def on_round_end(self, s: GameState) -> None:
-        self._clear(s)
+        self.clear(s)
 
     def on_battle_end(self, s: GameState) -> None:
-        self._clear(s)
+        self.clear(s)
 
     def on_turn_end(self, s: GameState) -> None:
-        self._clear(s)
+        self.clear(s)
 
     def verbs(self) -> tuple[str, ...]:
         return ("ActivatePlus",)
 
 
-for _kind in BATTLE_PROMPTS:
-    prompts.extend(_kind, st.NAME,
-                   {ActivatePlus: lambda s, a: section_of(s, Plus).activate(s, a)},
-                   ("ActivatePlus",))
+def _activate(s: GameState, action: ActivatePlus) -> None:
+    section_of(s, Plus).activate(s, action)
+
+
+def offer_at(kinds: tuple[str, ...]) -> None:
+    """Make ActivatePlus an action of these prompt kinds (its section's `legal` offers it)."""
+    for kind in kinds:
+        prompts.extend(kind, st.NAME, {ActivatePlus: _activate}, ("ActivatePlus",))
+
+
+offer_at(BATTLE_PROMPTS)
 
 __all__ = ["ActivatePlus", "Plus"]

@@ -3,7 +3,8 @@ battle for the campaign too. Its raiders gain `combat` experience (the destroyin
 for each), fellow raiders have met (Encounter points, bonds), a raider's Noble Phantasm gives
 the others a Legend point, the killing blow is an event worth Servant merit and every raider of
 the destroying raid is paid funds. Stances apply: Round 1 is normal, `ChooseStance` is offered
-from Round 2 and a Noble Phantasm is declared and fired only in the stance that holds it. The
+from Round 2 and a Noble Phantasm is declared and fired only in the stance that holds it;
+`ActivatePlus` is offered at every raid prompt, once per `what` per raid Round (C4.3). The
 colossus is no camp: it has no information categories, so it gives no points and no stance
 resistance (nothing here reads it as a seat).
 
@@ -20,10 +21,12 @@ from typing import Any, NamedTuple
 
 from ...engine import core, prompts
 from ...engine.actions import Action, DeclareNoblePhantasm, UseNoblePhantasm
+from ...engine.events import Event
 from ...engine.state import GameState
 from ..colossus.actions import AttackPart, ClimbAttack, ClimbNoblePhantasm, FireAtPart
 from . import state as st
 from .data import STANCES
+from .plus import BATTLE_PROMPTS, Plus, offer_at
 from .section import Section, section_of
 from .stances import ChooseStance, Stances
 
@@ -32,16 +35,21 @@ SLAYER = "colossus_slayer"  # the killing blow's event (C3.1: merit from events)
 _STRIKES = (AttackPart, FireAtPart, ClimbAttack, ClimbNoblePhantasm)  # the front row's acts
 _NP_FIRES = (FireAtPart, ClimbNoblePhantasm, UseNoblePhantasm)
 _RAID_PROMPTS = ("raid_start", "raid_ground", "climb")
+# C4.3 "any battle prompt the seat receives", in a raid: the raid's offer, each of its stages'
+# prompts, and a critical's reward while it is open (a raid has no base battle).
+PLUS_PROMPTS = ("raid_offer", "raid_start", "raid_ground", "raid_reaction", "climb",
+                "climb_step", "critical")
 
 
 class RaidRecord(NamedTuple):
     """The open raid as the campaign sees it: every raider that joined, those that struck the
     colossus (the front row, C2.2), and who chose a stance in which Round (C5.4: once a
-    Round)."""
+    Round), and the Round the activated "+" belong to (C4.3: once per `what` per Round)."""
 
     raiders: tuple[int, ...] = ()
     front: frozenset[int] = frozenset()
     chose: tuple[tuple[int, int], ...] = ()  # (seat, Round)
+    plus_round: int = 1  # the raid Round the camps' activated "+" (C4.3) count for
 
 
 class Raids(Section):
@@ -70,6 +78,14 @@ class Raids(Section):
             rec = rec._replace(front=rec.front | {action.seat})
         if rec != self.record(s):
             st.put(s, raid=rec)
+
+    def after_action(self, s: GameState, action: Action, events: list[Event]) -> None:
+        """C4.3: a new raid Round frees every "+" again (the raid never calls the base's
+        Round end, where a battle frees them)."""
+        raid, rec = self.open_raid(s), self.record(s)
+        if raid is not None and rec is not None and rec.plus_round != raid.round:
+            section_of(s, Plus).clear(s)
+            st.put(s, raid=rec._replace(plus_round=raid.round))
 
     def meet(self, s: GameState, raiders: tuple[int, ...]) -> None:
         """C1.2: fellow raiders have met (Encounter points at the Turn's end, SetBond next)."""
@@ -106,6 +122,7 @@ class Raids(Section):
         from .growth import Growth
         from .merit import Merit
         st.put(s, raid=None)
+        section_of(s, Plus).clear(s)  # C4.3: for this battle's Round only
         killer = next((e.data["killer"] for e in s.events if e.type == "ColossusDestroyed"), -1)
         growth, n = section_of(s, Growth), self.data.numbers
         for x in rec.raiders:
@@ -127,7 +144,11 @@ class Raids(Section):
     def legal(self, s: GameState, seat: int, actions: list[Action]) -> list[Action]:
         kind = s.prompt.kind
         raid = self.open_raid(s)
-        if raid is None or kind not in _RAID_PROMPTS:
+        if raid is None:
+            return actions
+        if kind in PLUS_PROMPTS and s.battle is None:
+            actions = [*actions, *section_of(s, Plus).offers(s, seat)]
+        if kind not in _RAID_PROMPTS:
             return actions
         stances = section_of(s, Stances)
         camp = s.camps[seat]
@@ -151,13 +172,14 @@ class Raids(Section):
         if rec is None:
             return None
         return {"raiders": list(rec.raiders), "front": sorted(rec.front),
-                "chose": [list(c) for c in rec.chose]}
+                "chose": [list(c) for c in rec.chose], "plus_round": rec.plus_round}
 
     def rebuild(self, s: GameState, view: dict[str, Any]) -> None:
         st.put(s, raid=RaidRecord(tuple(view["raiders"]), frozenset(view["front"]),
-                                  tuple(tuple(c) for c in view["chose"])))
+                                  tuple(tuple(c) for c in view["chose"]), view["plus_round"]))
 
 
+offer_at(tuple(k for k in PLUS_PROMPTS if k not in BATTLE_PROMPTS))
 prompts.extend("raid_start", st.NAME,
                {ChooseStance: lambda s, a: section_of(s, Raids).choose(s, a)}, ("ChooseStance",))
 

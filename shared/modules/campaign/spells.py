@@ -3,8 +3,9 @@
 Campaign rooms add the spells of `campaign/command_spells.toml` to the base 21 (C7.0, through
 `Module.command_spells`): each is a `special` registered here, which says at which prompt it is
 offered and what it does. They cost one stroke like any spell, and the base rules for strokes
-hold (never while the Master sleeps, never regained). An artificial Master (race `artificial`)
-gets the stronger variant; the pairs of numbers are in `rules.toml [spells]`.
+hold (never while the Master sleeps, never regained). An artificial Master (`state.race`: the
+Einzbern tag makes one, C12.1 ④) gets the stronger variant; the pairs of numbers are in
+`rules.toml [spells]`.
 
 Forced Withdrawal and Forced Summon are the base Retreat (C7.1, C7.2): nothing is added for
 them. Changing an activation after its Round (C7.11) is not offered.
@@ -219,7 +220,8 @@ class Spells(Section):
 
     # --- reading -------------------------------------------------------------------------------
     def artificial(self, s: GameState, seat: int) -> bool:
-        return self.data.masters[s.camps[seat].master.id].race == "artificial"
+        """The stronger variants (C7.x): an artificial Master, a tagged homunculus too."""
+        return st.race(s, seat, self.data) == "artificial"
 
     def number(self, s: GameState, seat: int, key: str) -> int:
         """A `[spells]` number for this camp's Master (human or artificial)."""

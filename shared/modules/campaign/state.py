@@ -22,6 +22,7 @@ if TYPE_CHECKING:
 
 NAME = "campaign"
 DAY0_PHASES = ("relic", "setup", "done")  # §14: the day-0 stages, "done" once day 1 opened
+HOMUNCULUS = "founding_homunculus"  # C12.1 ④: the tag that makes its Master artificial
 LEAD = ("open", "won", "lost")  # a camp's lead exchange this Round (§0 mapping)
 
 
@@ -283,6 +284,22 @@ def put_info(s: GameState, seat: int, other: int, info: Info) -> None:
 def turn_key(s: GameState) -> int:
     """A number for the current Turn, growing through the game (day 0 is below day 1's)."""
     return s.day * 3 + s.turn
+
+
+def tag(s: GameState, seat: int) -> str:
+    """The camp's tag in force (C12.1): "" with none, or while it is stray (the tag is its
+    Master's)."""
+    rec = record(s, seat)
+    return "" if rec.stray else rec.tag
+
+
+def race(s: GameState, seat: int, data: CampaignData) -> str:
+    """The camp's Master's race: `artificial` with the Einzbern tag in force (C12.1 ④), else
+    its data's. Every rule and view that reads a Master's race reads it here, so the tag
+    counts everywhere (Command Spells, level cap, MP per level, C2.10 experience, C1.11)."""
+    if tag(s, seat) == HOMUNCULUS:
+        return "artificial"
+    return data.masters[s.camps[seat].master.id].race
 
 
 def cards(rec: CampRecord, data: CampaignData) -> str:

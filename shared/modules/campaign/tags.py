@@ -113,21 +113,9 @@ class Tags(Section):
         self.tag_by_id = {t.id: t for t in self.tags}
 
     # --- reading
-    def tag(self, s: GameState, seat: int) -> str:
-        """The camp's tag in force: "" with none, or while it is stray (the tag is its
-        Master's)."""
-        rec = st.record(s, seat)
-        return "" if rec.stray else rec.tag
-
-    def race(self, s: GameState, seat: int) -> str:
-        """The Master's race: `artificial` with the Einzbern tag (④), else its data's."""
-        if self.tag(s, seat) == "founding_homunculus":
-            return "artificial"
-        return self.data.masters[s.camps[seat].master.id].race
-
     def is_overseer(self, s: GameState, seat: int) -> bool:
         """⑤ stands in for "Ruler" (the Ruler-only items, C6.15, C6.17)."""
-        return self.tag(s, seat) == "overseer"
+        return st.tag(s, seat) == "overseer"
 
     def start_square(self, s: GameState, seat: int) -> int:
         return core.city(s).starts[s.camps[seat].cls]
@@ -204,7 +192,7 @@ class Tags(Section):
 
     # --- offering
     def legal(self, s: GameState, seat: int, actions: list[Action]) -> list[Action]:
-        tag = self.tag(s, seat)
+        tag = st.tag(s, seat)
         if tag == "founding_jewels":
             return [*actions, *self._jewels(s, seat)]
         if tag == "gatekeeper":
@@ -277,7 +265,7 @@ class Tags(Section):
         on every check while on its start square."""
         if key not in _TAG_KEYS:
             return 0
-        tag = self.tag(s, camp.seat)
+        tag = st.tag(s, camp.seat)
         if tag == "founding_jewels" and key in _PARAM_KEYS:
             return self.data.numbers.jewels_params
         if tag == "gatekeeper" and key == "checks" and camp.pos == self.start_square(s, camp.seat):
@@ -288,7 +276,7 @@ class Tags(Section):
         """⑦ A blow that would kill the Servant after Guts and lethal skills (Suicide is no
         blow): its HP returns to its maximum and one revival is spent."""
         rec = st.record(s, seat)
-        if self.tag(s, seat) != "strongest_enemy" or rec.revivals <= 0:
+        if st.tag(s, seat) != "strongest_enemy" or rec.revivals <= 0:
             return False
         st.update(s, seat, revivals=rec.revivals - 1)
         camp = s.edit(seat)
@@ -298,7 +286,7 @@ class Tags(Section):
 
     def on_turn_end(self, s: GameState) -> None:
         for seat in s.living:
-            tag = self.tag(s, seat)
+            tag = st.tag(s, seat)
             if tag == "holy_sword_sheath":
                 healed = core.heal(s, seat, self.data.numbers.sheath_heal)
                 core.emit(s, "SheathHealed", frozenset({seat}), None, seat=seat, hp=healed)
@@ -343,7 +331,7 @@ class Tags(Section):
     def _drink(self, s: GameState, dead: int) -> None:
         mp = max(0, s.camps[dead].mp)
         for seat in s.living:
-            if seat != dead and self.tag(s, seat) == "founding_homunculus":
+            if seat != dead and st.tag(s, seat) == st.HOMUNCULUS:
                 camp = s.edit(seat)
                 gain = min(mp, camp.master.mp - camp.master_mp)
                 camp.master_mp += gain
