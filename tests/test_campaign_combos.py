@@ -27,7 +27,6 @@ from grailwar.shared.engine.actions import (
 )
 from grailwar.shared.engine.events import view_event
 from grailwar.shared.engine.state import GameState
-from grailwar.shared.engine.view import events_for
 from grailwar.shared.modules.campaign import state as st
 from grailwar.shared.modules.campaign.bonds import SetBond
 from grailwar.shared.modules.campaign.contract import SetSupply
@@ -41,7 +40,7 @@ from grailwar.shared.modules.tactics import Concentrate, ConcentrateCast
 from grailwar.shared.modules.tactics.data import load_tactics
 from helpers import act, act_all, battle_at, find, game, place, ready_all, to_main
 from test_colossus import wait_ground
-from test_hidden_info import VIEWERS_OF, campaign_event_leaks, campaign_view_leaks, known_tier
+from test_hidden_info import CampaignAudit
 from test_tactics import MAGE, MASTERS, SKILL_DICE, check_value, concentration, moves, uses
 
 WAR = ["campaign", "colossus"]
@@ -496,19 +495,10 @@ def test_the_normal_bot_raids_a_campaign_raid_room_and_fires_its_np_in_the_right
 
 @pytest.mark.parametrize("options", [{}, {"colossus": {"colossus_day": 1}}])
 def test_no_campaign_secret_leaks_in_a_combined_bot_game(options):
-    """The campaign's leak audit (every view and event of every seat and the spectator) over a
-    whole bot game with tactics, and with the colossus: nothing of a rival's record shows."""
-    s = new_game(seed=9, modules=["campaign", "tactics", *options], options=options,
-                 day_limit=3)
-    found: list[str] = []
-
-    def on_step(state: GameState, events) -> None:
-        for viewer in VIEWERS_OF(state):
-            found.extend(campaign_view_leaks(state, view_for(state, viewer), viewer))
-            for event in events_for(events, viewer):
-                found.extend(campaign_event_leaks(
-                    event, viewer, lambda a, v=viewer: known_tier(state, v, a)))
-
-    run_match(s, [make_bot("normal", 9 + i) for i in range(len(s.camps))], on_step=on_step,
-              arrival_seed=9)
-    assert s.over and found == []
+    """The campaign's leak audit (every view and event of every seat and the spectator, each
+    row of the spec's table and the base secrets) over a whole bot game with tactics, and with
+    the colossus: nothing hidden shows."""
+    audit = CampaignAudit()
+    audit.play("normal", 9, ("campaign", "tactics", *options), options=options, day_limit=3)
+    leaks = {kind: audit.found[kind] for kind, count in audit.counts.items() if count}
+    assert not leaks, leaks

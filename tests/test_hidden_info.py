@@ -264,8 +264,10 @@ class Audit:
 
     def play(self, bot: str, seed: int, modules: tuple[str, ...] = (),
              prime: Callable[[GameState], None] | None = None,
-             options: dict[str, Any] | None = None) -> None:
-        state = new_game(seed=seed, modules=modules, options=options)
+             options: dict[str, Any] | None = None, **game: Any) -> None:
+        """One whole game of `bot`s, every view and event of every seat and the spectator
+        checked; `game` goes to new_game (a day limit, say)."""
+        state = new_game(seed=seed, modules=modules, options=options, **game)
         if prime is not None:
             prime(state)
         before = [c.known for c in state.camps]
