@@ -17,7 +17,7 @@ from __future__ import annotations
 
 from collections import Counter
 from dataclasses import dataclass, replace
-from functools import cache
+from functools import cache, lru_cache
 from importlib import resources
 from typing import Any
 
@@ -176,6 +176,12 @@ def stance(rec: st.CampRecord, name: str) -> st.Stance:
 def split_order(rec: st.CampRecord, order: str, pool: str) -> tuple[str, str]:
     """(placed, new): the cards of `order` still in the pool, in their order, and the pool's
     cards the order does not place yet (appended, in B, A, Q order: C5.7)."""
+    return _split(order, pool)
+
+
+@lru_cache(maxsize=4096)
+def _split(order: str, pool: str) -> tuple[str, str]:
+    """`split_order` of plain strings, cached: every prompt asks it of the same few orders."""
     left = Counter(pool)
     placed = []
     for card in order:
@@ -187,6 +193,13 @@ def split_order(rec: st.CampRecord, order: str, pool: str) -> tuple[str, str]:
 
 def interleavings(placed: str, new: str) -> list[str]:
     """Every distinct order that keeps `placed` in its order and puts the `new` cards anywhere."""
+    return list(_interleavings(placed, new))
+
+
+@lru_cache(maxsize=4096)
+def _interleavings(placed: str, new: str) -> tuple[str, ...]:
+    """`interleavings`, cached across calls: each declaration window asks it again of the
+    stances that have not changed."""
     @cache
     def walk(i: int, rest: tuple[tuple[str, int], ...]) -> tuple[str, ...]:
         out: list[str] = []
@@ -198,7 +211,13 @@ def interleavings(placed: str, new: str) -> list[str]:
                 out.extend(card + tail for tail in walk(i, more))
         return tuple(dict.fromkeys(out)) or ("",)
 
-    return list(walk(0, tuple(Counter(new).items())))
+    return walk(0, tuple(Counter(new).items()))
+
+
+@lru_cache(maxsize=4096)
+def _arrangements(seat: int, name: str, placed: str, new: str) -> tuple[ArrangeStance, ...]:
+    """The ArrangeStance offers of one stance (immutable actions, so shared between lists)."""
+    return tuple(ArrangeStance(seat, name, order) for order in _interleavings(placed, new))
 
 
 class Stances(Section):
@@ -277,8 +296,7 @@ class Stances(Section):
         for name in STANCES:
             placed, new = split_order(rec, stance(rec, name).order, pool)
             if new:
-                out.extend(ArrangeStance(seat, name, order)
-                           for order in interleavings(placed, new))
+                out.extend(_arrangements(seat, name, placed, new))
         return out
 
     def _setup_actions(self, s: GameState, seat: int) -> list[Action]:
