@@ -483,11 +483,11 @@ class Gear(Section):
 
     def after_action(self, s: GameState, action: Action, events: list[Any]) -> None:
         """A watched camp declared: its owner sees the whole declaration."""
-        for seat in range(len(s.camps)):
-            for d in st.record(s, seat).devices:
-                if d.item == BALL and d.square == action.seat and any(
-                        e.type == "Declared" and e.data.get("seat") == action.seat
-                        for e in events):
+        if not any(e.type == "Declared" and e.data.get("seat") == action.seat for e in events):
+            return  # (reveal_declared adds no `Declared`, and changes no record)
+        for seat, rec in enumerate(st.state(s).camps):
+            for d in rec.devices:
+                if d.item == BALL and d.square == action.seat:
                     self.reveal_declared(s, seat, action.seat)
 
     # --- offering --------------------------------------------------------------------------------

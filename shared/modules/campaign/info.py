@@ -294,7 +294,8 @@ class Information(Section):
     def legal(self, s: GameState, seat: int, actions: list[Action]) -> list[Action]:
         kind = s.prompt.kind
         if kind == "declare" and not s.camps[seat].asleep:
-            offered = set(actions)
+            # only these two classes can equal the offers (a dataclass equals its own class)
+            offered = {a for a in actions if type(a) in (DeclareInvestigate, DeclareResearch)}
             others = [c.cls for c in s.camps if c.alive and c.seat != seat]
             more = [a for cls in others for a in (DeclareInvestigate(seat, cls),
                                                    DeclareResearch(seat, cls))

@@ -220,6 +220,24 @@ def _arrangements(seat: int, name: str, placed: str, new: str) -> tuple[ArrangeS
     return tuple(ArrangeStance(seat, name, order) for order in _interleavings(placed, new))
 
 
+@lru_cache(maxsize=1024)
+def _setup_offers(seat: int, stances: tuple[st.Stance, ...], constant: bool
+                  ) -> tuple[Action, ...]:
+    """`Stances._setup_actions` of the seat's stances, cached: day 0 asks it on every step."""
+    by = dict(zip(STANCES, stances, strict=True))
+    out: list[Action] = [NameStance(seat, name, "") for name in STANCES[1:]]
+    out += [ArrangeStance(seat, name, "") for name in STANCES]
+    for name in STANCES[1:]:
+        now = by[name]
+        out += [SetStanceTrait(seat, name, trait, arg) for trait, arg in _TRAIT_CHOICES
+                if (trait, arg) != (now.trait, now.arg)]
+    out += [LinkStance(seat, name, link) for name in STANCES
+            for link in SERVANT_CATEGORIES if link != by[name].link]
+    if not constant:
+        out += [HoldNoblePhantasm(seat, name) for name in STANCES[1:] if not by[name].np]
+    return tuple(out)
+
+
 class Stances(Section):
     key = "stances"
 
@@ -302,19 +320,8 @@ class Stances(Section):
     def _setup_actions(self, s: GameState, seat: int) -> list[Action]:
         """C14.3: names, free arrangements (the empty-order template), traits, links and the
         NP stance, each as often as the seat likes until it is ready."""
-        rec = st.record(s, seat)
-        out: list[Action] = [NameStance(seat, name, "") for name in STANCES[1:]]
-        out += [ArrangeStance(seat, name, "") for name in STANCES]
-        for name in STANCES[1:]:
-            now = stance(rec, name)
-            out += [SetStanceTrait(seat, name, trait, arg) for trait, arg in _TRAIT_CHOICES
-                    if (trait, arg) != (now.trait, now.arg)]
-        out += [LinkStance(seat, name, link) for name in STANCES
-                for link in SERVANT_CATEGORIES if link != stance(rec, name).link]
-        if s.camps[seat].servant.np.kind != "constant":
-            out += [HoldNoblePhantasm(seat, name) for name in STANCES[1:]
-                    if not stance(rec, name).np]
-        return out
+        constant = s.camps[seat].servant.np.kind == "constant"
+        return list(_setup_offers(seat, st.record(s, seat).stances, constant))
 
     def _round_start(self, s: GameState, seat: int, actions: list[Action]) -> list[Action]:
         now = self.current(s, seat)
