@@ -220,22 +220,35 @@ def _arrangements(seat: int, name: str, placed: str, new: str) -> tuple[ArrangeS
     return tuple(ArrangeStance(seat, name, order) for order in _interleavings(placed, new))
 
 
-@lru_cache(maxsize=1024)
-def _setup_offers(seat: int, stances: tuple[st.Stance, ...], constant: bool
-                  ) -> tuple[Action, ...]:
-    """`Stances._setup_actions` of the seat's stances, cached: day 0 asks it on every step."""
+def _setup_offers(seat: int, stances: tuple[st.Stance, ...], constant: bool) -> list[Action]:
+    """`Stances._setup_actions` of the seat's stances: day 0 asks it on every step, and a
+    setup action changes one stance's one field, so each part is cached on what it reads."""
     by = dict(zip(STANCES, stances, strict=True))
-    out: list[Action] = [NameStance(seat, name, "") for name in STANCES[1:]]
-    out += [ArrangeStance(seat, name, "") for name in STANCES]
+    out: list[Action] = [*_fixed_setup_offers(seat)]
     for name in STANCES[1:]:
-        now = by[name]
-        out += [SetStanceTrait(seat, name, trait, arg) for trait, arg in _TRAIT_CHOICES
-                if (trait, arg) != (now.trait, now.arg)]
-    out += [LinkStance(seat, name, link) for name in STANCES
-            for link in SERVANT_CATEGORIES if link != by[name].link]
+        out += _trait_offers(seat, name, by[name].trait, by[name].arg)
+    for name in STANCES:
+        out += _link_offers(seat, name, by[name].link)
     if not constant:
         out += [HoldNoblePhantasm(seat, name) for name in STANCES[1:] if not by[name].np]
-    return tuple(out)
+    return out
+
+
+@lru_cache(maxsize=64)
+def _fixed_setup_offers(seat: int) -> tuple[Action, ...]:
+    return (*(NameStance(seat, name, "") for name in STANCES[1:]),
+            *(ArrangeStance(seat, name, "") for name in STANCES))
+
+
+@lru_cache(maxsize=4096)
+def _trait_offers(seat: int, name: str, trait: str, arg: str) -> tuple[SetStanceTrait, ...]:
+    return tuple(SetStanceTrait(seat, name, t, a) for t, a in _TRAIT_CHOICES
+                 if (t, a) != (trait, arg))
+
+
+@lru_cache(maxsize=4096)
+def _link_offers(seat: int, name: str, link: str) -> tuple[LinkStance, ...]:
+    return tuple(LinkStance(seat, name, x) for x in SERVANT_CATEGORIES if x != link)
 
 
 class Stances(Section):
@@ -321,7 +334,7 @@ class Stances(Section):
         """C14.3: names, free arrangements (the empty-order template), traits, links and the
         NP stance, each as often as the seat likes until it is ready."""
         constant = s.camps[seat].servant.np.kind == "constant"
-        return list(_setup_offers(seat, st.record(s, seat).stances, constant))
+        return _setup_offers(seat, st.record(s, seat).stances, constant)
 
     def _round_start(self, s: GameState, seat: int, actions: list[Action]) -> list[Action]:
         now = self.current(s, seat)
