@@ -75,6 +75,7 @@ class Campaign(Module):
         super().__init__(rules, values)
         self.data: CampaignData = load_campaign(rules)
         self.sections: tuple[Section, ...] = tuple(cls(self) for cls in SECTIONS)
+        self._by_class = {type(sec): sec for sec in self.sections}
         self.public_fields = frozenset(f for sec in self.sections for f in sec.public_fields)
         self._spells = {k: v for sec in self.sections for k, v in sec.command_spells().items()}
         # Per hook, only the sections that override it: the base hooks change nothing, and
@@ -86,7 +87,7 @@ class Campaign(Module):
 
     def section(self, cls: type[Section]) -> Any:
         """This module's instance of a section class (for action handlers)."""
-        return next(sec for sec in self.sections if type(sec) is cls)
+        return self._by_class[cls]
 
     # --- set-up and steps ------------------------------------------------------------------------
     def setup(self, s: GameState) -> None:
