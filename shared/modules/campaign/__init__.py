@@ -49,6 +49,13 @@ from .tags import Tags
 SECTIONS: tuple[type[Section], ...] = (Summoning, Contract, Information, Merit, Plus, Gear,
                                        Stances, Raids, Bonds, Tags, Spells, Growth)
 
+# The Section hooks the module chains over its sections (`Campaign.hooked`).
+_HOOKS = ("advance", "legal", "battle_move", "modifier", "skill_check", "skill_void", "sight",
+          "composition", "default", "damage", "initiative", "opposed", "reductions",
+          "declare_seats", "upkeep", "investigate", "judge", "rescue", "on_action",
+          "after_action", "on_battle_start", "on_join", "on_activation_end", "on_np_fired",
+          "on_round_end", "on_battle_end", "on_turn_end", "on_day_end")
+
 # Record fields whose values are NamedTuples (decoded back from a view by their class).
 _NESTED = {"stances": st.Stance, "info": st.Info, "bonds": st.Bond, "devices": st.Device}
 
@@ -68,12 +75,19 @@ class Campaign(Module):
         super().__init__(rules, values)
         self.data: CampaignData = load_campaign(rules)
         self.sections: tuple[Section, ...] = tuple(cls(self) for cls in SECTIONS)
+        self._by_class = {type(sec): sec for sec in self.sections}
         self.public_fields = frozenset(f for sec in self.sections for f in sec.public_fields)
         self._spells = {k: v for sec in self.sections for k, v in sec.command_spells().items()}
+        # Per hook, only the sections that override it: the base hooks change nothing, and
+        # asking all twelve on every step is most of the module's cost (issue 13).
+        self.hooked: dict[str, tuple[Section, ...]] = {
+            name: tuple(sec for sec in self.sections
+                        if getattr(type(sec), name) is not getattr(Section, name))
+            for name in _HOOKS}
 
     def section(self, cls: type[Section]) -> Any:
         """This module's instance of a section class (for action handlers)."""
-        return next(sec for sec in self.sections if type(sec) is cls)
+        return self._by_class[cls]
 
     # --- set-up and steps ------------------------------------------------------------------------
     def setup(self, s: GameState) -> None:
@@ -82,17 +96,17 @@ class Campaign(Module):
             sec.setup(s)
 
     def advance(self, s: GameState) -> bool:
-        return any(sec.advance(s) for sec in self.sections)
+        return any(sec.advance(s) for sec in self.hooked["advance"])
 
     def legal(self, s: GameState, seat: int, actions: list[Action]) -> list[Action]:
-        for sec in self.sections:
+        for sec in self.hooked["legal"]:
             actions = sec.legal(s, seat, actions)
         return actions
 
     def battle_move(self, s: GameState, seat: int) -> tuple[frozenset[int], int | None]:
         stops: frozenset[int] = frozenset()
         limit: int | None = None
-        for sec in self.sections:
+        for sec in self.hooked["battle_move"]:
             more, most = sec.battle_move(s, seat)
             stops |= more
             if most is not None:
@@ -100,46 +114,46 @@ class Campaign(Module):
         return stops, limit
 
     def modifier(self, s: GameState, camp: Camp, key: str) -> int:
-        return sum(sec.modifier(s, camp, key) for sec in self.sections)
+        return sum(sec.modifier(s, camp, key) for sec in self.hooked["modifier"])
 
     def skill_check(self, s: GameState, seat: int, skill: Skill, target: int) -> int:
-        return sum(sec.skill_check(s, seat, skill, target) for sec in self.sections)
+        return sum(sec.skill_check(s, seat, skill, target) for sec in self.hooked["skill_check"])
 
     def skill_void(self, s: GameState, seat: int, skill: Skill, target: int) -> bool:
-        return any(sec.skill_void(s, seat, skill, target) for sec in self.sections)
+        return any(sec.skill_void(s, seat, skill, target) for sec in self.hooked["skill_void"])
 
     def sight(self, s: GameState, seat: int) -> frozenset[int]:
-        return frozenset().union(*(sec.sight(s, seat) for sec in self.sections))
+        return frozenset().union(*(sec.sight(s, seat) for sec in self.hooked["sight"]))
 
     def composition(self, s: GameState, seat: int, cards: str) -> str:
-        for sec in self.sections:
+        for sec in self.hooked["composition"]:
             cards = sec.composition(s, seat, cards)
         return cards
 
     def default(self, s: GameState, seat: int, action: Action) -> Action:
-        for sec in self.sections:
+        for sec in self.hooked["default"]:
             action = sec.default(s, seat, action)
         return action
 
     def damage(self, s: GameState, seat: int, amount: int, source: str) -> int:
-        for sec in self.sections:
+        for sec in self.hooked["damage"]:
             amount = sec.damage(s, seat, amount, source)
         return amount
 
     def initiative(self, s: GameState, order: tuple[int, ...]) -> tuple[int, ...]:
-        for sec in self.sections:
+        for sec in self.hooked["initiative"]:
             order = sec.initiative(s, order)
         return order
 
     def opposed(self, s: GameState, att: int, dfn: int, reaction: str, att_check: Check,
                 dfn_check: Check, wins: bool) -> bool:
-        for sec in self.sections:
+        for sec in self.hooked["opposed"]:
             wins = sec.opposed(s, att, dfn, reaction, att_check, dfn_check, wins)
         return wins
 
     def reductions(self, s: GameState, att: int, seat: int, halve: bool, guard: bool,
                    taken: bool) -> tuple[bool, bool, bool]:
-        for sec in self.sections:
+        for sec in self.hooked["reductions"]:
             halve, guard, taken = sec.reductions(s, att, seat, halve, guard, taken)
         return halve, guard, taken
 
@@ -147,32 +161,32 @@ class Campaign(Module):
         return self._spells
 
     def declare_seats(self, s: GameState, seats: frozenset[int]) -> frozenset[int]:
-        for sec in self.sections:
+        for sec in self.hooked["declare_seats"]:
             seats = sec.declare_seats(s, seats)
         return seats
 
     def upkeep(self, s: GameState, seat: int, cost: int) -> int | None:
-        for sec in self.sections:
+        for sec in self.hooked["upkeep"]:
             cost = sec.upkeep(s, seat, cost)
             if cost is None:
                 return None
         return cost
 
     def investigate(self, s: GameState, seat: int, target: int, success: bool) -> bool:
-        return any(sec.investigate(s, seat, target, success) for sec in self.sections)
+        return any(sec.investigate(s, seat, target, success) for sec in self.hooked["investigate"])
 
     def judge(self, s: GameState) -> bool:
-        return any(sec.judge(s) for sec in self.sections)
+        return any(sec.judge(s) for sec in self.hooked["judge"])
 
     def rescue(self, s: GameState, seat: int) -> bool:
-        return any(sec.rescue(s, seat) for sec in self.sections)
+        return any(sec.rescue(s, seat) for sec in self.hooked["rescue"])
 
     def on_action(self, s: GameState, action: Action) -> None:
-        for sec in self.sections:
+        for sec in self.hooked["on_action"]:
             sec.on_action(s, action)
 
     def after_action(self, s: GameState, action: Action, events: list[Event]) -> None:
-        for sec in self.sections:
+        for sec in self.hooked["after_action"]:
             sec.after_action(s, action, events)
 
     def on_battle_start(self, s: GameState) -> None:
@@ -180,36 +194,36 @@ class Campaign(Module):
         before = st.state(s).battle
         st.put(s, battle=st.BattleRecord(lead=("open",) * len(s.camps),
                                          marks=frozenset() if before is None else before.marks))
-        for sec in self.sections:
+        for sec in self.hooked["on_battle_start"]:
             sec.on_battle_start(s)
 
     def on_join(self, s: GameState, seat: int) -> None:
-        for sec in self.sections:
+        for sec in self.hooked["on_join"]:
             sec.on_join(s, seat)
 
     def on_activation_end(self, s: GameState, seat: int) -> None:
-        for sec in self.sections:
+        for sec in self.hooked["on_activation_end"]:
             sec.on_activation_end(s, seat)
 
     def on_np_fired(self, s: GameState, seat: int) -> None:
-        for sec in self.sections:
+        for sec in self.hooked["on_np_fired"]:
             sec.on_np_fired(s, seat)
 
     def on_round_end(self, s: GameState) -> None:
-        for sec in self.sections:
+        for sec in self.hooked["on_round_end"]:
             sec.on_round_end(s)
 
     def on_battle_end(self, s: GameState) -> None:
-        for sec in self.sections:
+        for sec in self.hooked["on_battle_end"]:
             sec.on_battle_end(s)
         st.put(s, battle=None)
 
     def on_turn_end(self, s: GameState) -> None:
-        for sec in self.sections:
+        for sec in self.hooked["on_turn_end"]:
             sec.on_turn_end(s)
 
     def on_day_end(self, s: GameState) -> None:
-        for sec in self.sections:
+        for sec in self.hooked["on_day_end"]:
             sec.on_day_end(s)
 
     # --- what leaves the engine ----------------------------------------------------------------

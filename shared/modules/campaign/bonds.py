@@ -154,11 +154,12 @@ class Bonds(Section):
 
     def _declare_actions(self, s: GameState, seat: int) -> list[Action]:
         rec = st.record(s, seat)
-        met = rec.met_last_turn & frozenset(x for x in s.living if x != seat)
+        met = sorted(rec.met_last_turn & frozenset(x for x in s.living if x != seat))
+        held = {(b.holder, b.target) for b in rec.bonds}  # what `bond` finds
         out: list[Action] = []
         for holder in HOLDERS:
-            out.extend(SetBond(seat, holder, t, p) for t in sorted(met)
-                       if self.bond(s, seat, holder, t) is None for p in POLARITIES)
+            out.extend(SetBond(seat, holder, t, p) for t in met
+                       if (holder, t) not in held for p in POLARITIES)
             out.extend(AwardBond(seat, holder, b.target) for b in rec.bonds
                        if b.holder == holder and self._awardable(s, seat, b))
         return [*out, *self._resolutions(s, seat)]

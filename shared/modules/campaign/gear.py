@@ -12,6 +12,7 @@ battle is public (`ItemUsed` to all, its battle effect a public `buff:item:<id>`
 from __future__ import annotations
 
 from dataclasses import dataclass
+from functools import lru_cache
 from importlib import resources
 from importlib.resources.abc import Traversable
 from typing import TYPE_CHECKING, Any, NamedTuple
@@ -19,7 +20,7 @@ from typing import TYPE_CHECKING, Any, NamedTuple
 from ...engine import battle, core, prompts
 from ...engine.actions import Action
 from ...engine.data import CARD_KINDS, Effect, Reader, Skill, read_table
-from ...engine.geometry import distance
+from ...engine.geometry import Size, distance
 from ...engine.state import Camp, GameState
 from ..tactics.data import mr_step
 from . import state as st
@@ -341,8 +342,8 @@ class Gear(Section):
 
     def reach(self, s: GameState, camp: Camp) -> list[int]:
         grid = core.city(s)
-        steps = core.movement(s, camp)
-        return [q for q in range(len(grid.squares)) if distance(grid, camp.pos, q) <= steps]
+        size = Size(grid.width, grid.height)
+        return list(_reach(size, len(grid.squares), camp.pos, core.movement(s, camp)))
 
     def lovers(self, s: GameState, seat: int) -> list[int]:
         """C6.27: camps on the same square, or the negotiation partner, whose Servant holds a
@@ -483,11 +484,11 @@ class Gear(Section):
 
     def after_action(self, s: GameState, action: Action, events: list[Any]) -> None:
         """A watched camp declared: its owner sees the whole declaration."""
-        for seat in range(len(s.camps)):
-            for d in st.record(s, seat).devices:
-                if d.item == BALL and d.square == action.seat and any(
-                        e.type == "Declared" and e.data.get("seat") == action.seat
-                        for e in events):
+        if not any(e.type == "Declared" and e.data.get("seat") == action.seat for e in events):
+            return  # (reveal_declared adds no `Declared`, and changes no record)
+        for seat, rec in enumerate(st.state(s).camps):
+            for d in rec.devices:
+                if d.item == BALL and d.square == action.seat:
                     self.reveal_declared(s, seat, action.seat)
 
     # --- offering --------------------------------------------------------------------------------
@@ -515,6 +516,12 @@ class Gear(Section):
         if seat is None:
             return None
         return {"on_sale": list(self.on_sale(s, seat))}
+
+
+@lru_cache(maxsize=4096)
+def _reach(grid: Size, squares: int, pos: int, steps: int) -> tuple[int, ...]:
+    """The squares within `steps` of `pos`, cached: every declaration asks it of each device."""
+    return tuple(q for q in range(squares) if distance(grid, pos, q) <= steps)
 
 
 VERBS = ("Buy", "Wear", "UseItem", "RepairDoll")

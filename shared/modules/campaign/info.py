@@ -13,6 +13,7 @@ record field here is public, and every event here is private to the camp that ga
 from __future__ import annotations
 
 from dataclasses import dataclass
+from functools import lru_cache
 from typing import TYPE_CHECKING, Any
 
 from ...engine import core, prompts, turns
@@ -302,11 +303,10 @@ class Information(Section):
     def legal(self, s: GameState, seat: int, actions: list[Action]) -> list[Action]:
         kind = s.prompt.kind
         if kind == "declare" and not s.camps[seat].asleep:
-            offered = set(actions)
-            others = [c.cls for c in s.camps if c.alive and c.seat != seat]
-            more = [a for cls in others for a in (DeclareInvestigate(seat, cls),
-                                                   DeclareResearch(seat, cls))
-                    if a not in offered]
+            # only these two classes can equal the offers (a dataclass equals its own class)
+            offered = {a for a in actions if type(a) in (DeclareInvestigate, DeclareResearch)}
+            others = tuple(c.cls for c in s.camps if c.alive and c.seat != seat)
+            more = [a for a in _research_offers(seat, others) if a not in offered]
             return [*actions, *more]
         if kind == "negotiate" and not st.record(s, seat).shared_rumor:
             pair = {s.parley.opener, s.parley.target}
@@ -374,6 +374,14 @@ class Information(Section):
             out.update(master_mp=camp.master_mp, max_master_mp=master.mp,
                        level=st.record(s, other).level, race=st.race(s, other, self.data))
         return out
+
+
+@lru_cache(maxsize=1024)
+def _research_offers(seat: int, classes: tuple[str, ...]) -> tuple[Action, ...]:
+    """Investigating and researching (C1.14) each of these classes, cached: the same living
+    rivals at every declaration."""
+    return tuple(a for cls in classes for a in (DeclareInvestigate(seat, cls),
+                                                DeclareResearch(seat, cls)))
 
 
 def _text(text: Any) -> dict[str, str]:

@@ -17,7 +17,7 @@ from __future__ import annotations
 
 from collections import Counter
 from dataclasses import dataclass, replace
-from functools import cache
+from functools import cache, lru_cache
 from importlib import resources
 from typing import Any
 
@@ -176,6 +176,12 @@ def stance(rec: st.CampRecord, name: str) -> st.Stance:
 def split_order(rec: st.CampRecord, order: str, pool: str) -> tuple[str, str]:
     """(placed, new): the cards of `order` still in the pool, in their order, and the pool's
     cards the order does not place yet (appended, in B, A, Q order: C5.7)."""
+    return _split(order, pool)
+
+
+@lru_cache(maxsize=4096)
+def _split(order: str, pool: str) -> tuple[str, str]:
+    """`split_order` of plain strings, cached: every prompt asks it of the same few orders."""
     left = Counter(pool)
     placed = []
     for card in order:
@@ -187,6 +193,13 @@ def split_order(rec: st.CampRecord, order: str, pool: str) -> tuple[str, str]:
 
 def interleavings(placed: str, new: str) -> list[str]:
     """Every distinct order that keeps `placed` in its order and puts the `new` cards anywhere."""
+    return list(_interleavings(placed, new))
+
+
+@lru_cache(maxsize=4096)
+def _interleavings(placed: str, new: str) -> tuple[str, ...]:
+    """`interleavings`, cached across calls: each declaration window asks it again of the
+    stances that have not changed."""
     @cache
     def walk(i: int, rest: tuple[tuple[str, int], ...]) -> tuple[str, ...]:
         out: list[str] = []
@@ -198,7 +211,44 @@ def interleavings(placed: str, new: str) -> list[str]:
                 out.extend(card + tail for tail in walk(i, more))
         return tuple(dict.fromkeys(out)) or ("",)
 
-    return list(walk(0, tuple(Counter(new).items())))
+    return walk(0, tuple(Counter(new).items()))
+
+
+@lru_cache(maxsize=4096)
+def _arrangements(seat: int, name: str, placed: str, new: str) -> tuple[ArrangeStance, ...]:
+    """The ArrangeStance offers of one stance (immutable actions, so shared between lists)."""
+    return tuple(ArrangeStance(seat, name, order) for order in _interleavings(placed, new))
+
+
+def _setup_offers(seat: int, stances: tuple[st.Stance, ...], constant: bool) -> list[Action]:
+    """`Stances._setup_actions` of the seat's stances: day 0 asks it on every step, and a
+    setup action changes one stance's one field, so each part is cached on what it reads."""
+    by = dict(zip(STANCES, stances, strict=True))
+    out: list[Action] = [*_fixed_setup_offers(seat)]
+    for name in STANCES[1:]:
+        out += _trait_offers(seat, name, by[name].trait, by[name].arg)
+    for name in STANCES:
+        out += _link_offers(seat, name, by[name].link)
+    if not constant:
+        out += [HoldNoblePhantasm(seat, name) for name in STANCES[1:] if not by[name].np]
+    return out
+
+
+@lru_cache(maxsize=64)
+def _fixed_setup_offers(seat: int) -> tuple[Action, ...]:
+    return (*(NameStance(seat, name, "") for name in STANCES[1:]),
+            *(ArrangeStance(seat, name, "") for name in STANCES))
+
+
+@lru_cache(maxsize=4096)
+def _trait_offers(seat: int, name: str, trait: str, arg: str) -> tuple[SetStanceTrait, ...]:
+    return tuple(SetStanceTrait(seat, name, t, a) for t, a in _TRAIT_CHOICES
+                 if (t, a) != (trait, arg))
+
+
+@lru_cache(maxsize=4096)
+def _link_offers(seat: int, name: str, link: str) -> tuple[LinkStance, ...]:
+    return tuple(LinkStance(seat, name, x) for x in SERVANT_CATEGORIES if x != link)
 
 
 class Stances(Section):
@@ -277,26 +327,14 @@ class Stances(Section):
         for name in STANCES:
             placed, new = split_order(rec, stance(rec, name).order, pool)
             if new:
-                out.extend(ArrangeStance(seat, name, order)
-                           for order in interleavings(placed, new))
+                out.extend(_arrangements(seat, name, placed, new))
         return out
 
     def _setup_actions(self, s: GameState, seat: int) -> list[Action]:
         """C14.3: names, free arrangements (the empty-order template), traits, links and the
         NP stance, each as often as the seat likes until it is ready."""
-        rec = st.record(s, seat)
-        out: list[Action] = [NameStance(seat, name, "") for name in STANCES[1:]]
-        out += [ArrangeStance(seat, name, "") for name in STANCES]
-        for name in STANCES[1:]:
-            now = stance(rec, name)
-            out += [SetStanceTrait(seat, name, trait, arg) for trait, arg in _TRAIT_CHOICES
-                    if (trait, arg) != (now.trait, now.arg)]
-        out += [LinkStance(seat, name, link) for name in STANCES
-                for link in SERVANT_CATEGORIES if link != stance(rec, name).link]
-        if s.camps[seat].servant.np.kind != "constant":
-            out += [HoldNoblePhantasm(seat, name) for name in STANCES[1:]
-                    if not stance(rec, name).np]
-        return out
+        constant = s.camps[seat].servant.np.kind == "constant"
+        return _setup_offers(seat, st.record(s, seat).stances, constant)
 
     def _round_start(self, s: GameState, seat: int, actions: list[Action]) -> list[Action]:
         now = self.current(s, seat)

@@ -9,6 +9,7 @@ rules; the section that owns a field is named in the comment beside it.
 
 from __future__ import annotations
 
+from functools import lru_cache
 from typing import TYPE_CHECKING, Any, NamedTuple
 
 from ...engine.data import CARD_KINDS
@@ -305,9 +306,13 @@ def race(s: GameState, seat: int, data: CampaignData) -> str:
 def cards(rec: CampRecord, data: CampaignData) -> str:
     """The composition the pool gives (C0 mapping: tiles_per_card tiles make a card, capped at
     max_pool cards, kinds in B, A, Q order; the cap drops the last kinds first)."""
-    per = data.numbers.tiles_per_card
-    out = "".join(k * (n // per) for k, n in zip(CARD_KINDS, rec.pool, strict=True))
-    return out[:data.numbers.max_pool]
+    return _composition(rec.pool, data.numbers.tiles_per_card, data.numbers.max_pool)
+
+
+@lru_cache(maxsize=1024)
+def _composition(pool: tuple[int, ...], per: int, cap: int) -> str:
+    """`cards` of the plain numbers, cached: a few pools are read on every step."""
+    return "".join(k * (n // per) for k, n in zip(CARD_KINDS, pool, strict=True))[:cap]
 
 
 def declared(s: GameState, seat: int) -> Declaration | None:

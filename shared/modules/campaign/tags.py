@@ -51,6 +51,8 @@ TAGS = ("holy_sword_sheath", "founding_jewels", "founding_insects", "founding_ho
 _PARAM_KEYS = frozenset(PARAMS)
 _TAG_KEYS = _PARAM_KEYS | {"checks"}  # the modifier keys a tag touches (a fast exit for others)
 _BOUND_SPELLS = ("teleport", "retreat")  # ⑧: Command Spells that would move a gatekeeper
+# ⑧: the actions a gatekeeper may take only at its start square (the rest never leave it)
+_POST_BOUND = (DeclareEncounter, DeclareAmbush, DeclareRaid, AnswerIntervention)
 
 
 class Tag(NamedTuple):
@@ -224,6 +226,8 @@ class Tags(Section):
         if kind is UseCommandSpell:
             spell = self.rules.command_spells.get(action.spell)
             return spell is not None and spell.special in _BOUND_SPELLS
+        if kind not in _POST_BOUND:
+            return False
         post = self.start_square(s, seat)
         if kind in (DeclareEncounter, DeclareAmbush):
             return s.camps[seat].pos != post or s.camps[action.target].pos != post
