@@ -82,3 +82,33 @@ def test_the_walk_to_a_shop_waits_while_a_fight_is_on_offer():
                      lambda a, b: HeuristicBot(1)._distance(view, a, b))
     assert isinstance(shop_step(war(True, apart=True)), Move)
     assert shop_step(war(True)) is None
+
+
+def three(campaign: bool, hp: dict[int, int]) -> GameState:
+    """Saber, Caster (max 185) and Berserker (max 150) on one square, at the HP given."""
+    s = game(("saber", "caster", "berserker"), modules=["campaign"] if campaign else [])
+    for seat in range(3):
+        place(s, seat, 0)
+    for seat, value in hp.items():
+        s.edit(seat).hp = value
+    return s
+
+
+def targets(campaign: bool, hp: dict[int, int]) -> set[int]:
+    found = [declaration(three(campaign, hp), x) for x in range(10)]
+    return {a.target for a in found if isinstance(a, FIGHTS)}
+
+
+def test_the_campaign_bot_picks_the_most_hurt_rival_by_share_of_hp():
+    """Caster 125/185 (68%) and Berserker 120/150 (80%): the base bot goes for the least HP
+    (the Berserker), the campaign bot for the most hurt (the Caster)."""
+    assert targets(False, {1: 125, 2: 120}) == {2}
+    assert targets(True, {1: 125, 2: 120}) == {1}
+
+
+def test_a_rival_more_hurt_than_itself_is_campaign_prey_even_with_more_hp():
+    """Saber at 105/165 (64%), Caster at 116/185 (63%), Berserker whole: the Caster has more
+    HP than 1.1 x the Saber's and more than half its own, so the base bot lets it be; in the
+    campaign it is more hurt than the Saber, so it is prey."""
+    assert targets(False, {0: 105, 1: 116}) == set()
+    assert targets(True, {0: 105, 1: 116}) == {1}

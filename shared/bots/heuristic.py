@@ -163,8 +163,8 @@ class HeuristicBot(RaidPlay, Day0Play, CampaignPlay):
     def _prey(self, view: dict[str, Any], me: dict[str, Any], legal: list[Action],
               press: bool = False) -> Action | None:
         """Attack a rival that is weaker by public HP when healthy enough; as the day limit
-        nears, any rival will do (a draw wins nobody the Grail), and with `press` (the
-        campaign) it then never lets a fight on offer pass."""
+        nears, any rival will do (a draw wins nobody the Grail). With `press` (the campaign)
+        it weighs hurt rivals first and, near the day limit, never lets a fight pass."""
         late = view["day"] >= view["day_limit"] - 2
         if _ratio(me) < (0.45 if late else FIT):
             return None
@@ -172,12 +172,16 @@ class HeuristicBot(RaidPlay, Day0Play, CampaignPlay):
         options = [a for a in legal if isinstance(a, DeclareEncounter)
                    and a.intent in ("battle", "prevent")]
         options += _of(legal, DeclareAmbush)
-        scored = [(camps[a.target]["hp"], self.rng.random(), a) for a in options
+        # With `press` a rival more hurt than itself (by share of HP) is prey too, and the
+        # most hurt goes first: a kill ends the war, a blow to a whole rival seldom does.
+        scored = [(_ratio(camps[a.target]) if press else 0, camps[a.target]["hp"],
+                   self.rng.random(), a) for a in options
                   if late or camps[a.target]["hp"] < me["hp"] * 1.1
-                  or _ratio(camps[a.target]) < 0.5]
+                  or _ratio(camps[a.target]) < 0.5
+                  or (press and _ratio(camps[a.target]) < _ratio(me))]
         if not scored or (not (press and late) and self.rng.random() < 0.2):
             return None
-        return min(scored, key=lambda x: x[:2])[2]
+        return min(scored, key=lambda x: x[:3])[3]
 
     def _deny_rest(self, view: dict[str, Any], me: dict[str, Any],
                    legal: list[Action]) -> Action | None:
