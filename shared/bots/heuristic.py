@@ -164,7 +164,8 @@ class HeuristicBot(RaidPlay, Day0Play, CampaignPlay):
               press: bool = False) -> Action | None:
         """Attack a rival that is weaker by public HP when healthy enough; as the day limit
         nears, any rival will do (a draw wins nobody the Grail). With `press` (the campaign)
-        it weighs hurt rivals first and, near the day limit, never lets a fight pass."""
+        it weighs hurt rivals first and never lets a fight it likes pass (the base bot skips
+        one in five)."""
         late = view["day"] >= view["day_limit"] - 2
         if _ratio(me) < (0.45 if late else FIT):
             return None
@@ -179,7 +180,7 @@ class HeuristicBot(RaidPlay, Day0Play, CampaignPlay):
                   if late or camps[a.target]["hp"] < me["hp"] * 1.1
                   or _ratio(camps[a.target]) < 0.5
                   or (press and _ratio(camps[a.target]) < _ratio(me))]
-        if not scored or (not (press and late) and self.rng.random() < 0.2):
+        if not scored or (not press and self.rng.random() < 0.2):
             return None
         return min(scored, key=lambda x: x[:3])[3]
 
