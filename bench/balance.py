@@ -10,18 +10,31 @@ plays every game with those rules modules on (`grailwar simulate` takes the same
 
 adds (issue 9) duels between every two Servants of the roster, of different classes, whose
 parameters have the same total: the median battle length of each pair, and the pairs outside
-3–8 rounds (target: none)."""
+3–8 rounds (target: none).
+
+    python bench/balance.py --campaign-duels 10 --level 3
+
+plays (issue 13) the same equal-total pairs as campaign duels, tags off, with both Masters
+raised to `--level` (the day-7 median of `simulate --modules campaign`) on day 1, each level's
+growth chosen by the normal bot as in a war; it prints the median battle length (target 3-8)
+and skips the class round robin and the seven-camp games."""
 
 from __future__ import annotations
 
 import argparse
 import itertools
 import json
+import statistics
 from collections import Counter
 
 from grailwar.cli import modules as module_args
 from grailwar.cli.simulate import simulate
-from grailwar.shared.engine.data import CLASSES, default_ruleset
+from grailwar.shared.bots import make_bot
+from grailwar.shared.bots.match import run_match
+from grailwar.shared.engine import legal_actions, new_game, play, view_for
+from grailwar.shared.engine.data import CLASSES, Servant, default_ruleset
+from grailwar.shared.modules.campaign.growth import Growth
+from grailwar.shared.modules.campaign.section import section_of
 
 
 def main() -> int:
@@ -30,9 +43,18 @@ def main() -> int:
     parser.add_argument("--games", type=int, default=300, help="seven-camp games")
     parser.add_argument("--servant-duels", type=int, default=0,
                         help="games per pair of Servants of equal parameter total (0: none)")
+    parser.add_argument("--campaign-duels", type=int, default=0,
+                        help="campaign games per pair of Servants of equal parameter total, "
+                             "both Masters at --level (0: none)")
+    parser.add_argument("--level", type=int, default=3, help="the Masters' level, with "
+                        "--campaign-duels")
     module_args.add_arguments(parser)
     parser.add_argument("--json", action="store_true")
     args = parser.parse_args()
+    if args.campaign_duels:
+        out = campaign_duels(args.campaign_duels, args.level)
+        print(json.dumps(out) if args.json else json.dumps(out, indent=1))
+        return 0
     chosen = module_args.from_args(args, "bench/balance.py")
     if chosen is None:
         return 2
@@ -68,14 +90,19 @@ def main() -> int:
     return 0
 
 
+def equal_pairs() -> list[tuple[Servant, Servant]]:
+    """Every two Servants of the roster, of different classes, whose parameters have the same
+    total."""
+    roster = [s for entries in default_ruleset().roster.values() for s in entries]
+    return [(a, b) for a, b in itertools.combinations(roster, 2)
+            if a.cls != b.cls and sum(a.params.values()) == sum(b.params.values())]
+
+
 def servant_duels(games: int, game: dict) -> dict:
     """Median battle rounds of duels between Servants of equal parameter total."""
-    roster = [s for entries in default_ruleset().roster.values() for s in entries]
     medians = {}
     errors = 0
-    for a, b in itertools.combinations(roster, 2):
-        if a.cls == b.cls or sum(a.params.values()) != sum(b.params.values()):
-            continue
+    for a, b in equal_pairs():
         result = simulate(games, 2000, ["heuristic"], [a.cls, b.cls], servants=[a.id, b.id],
                           **game)
         errors += result["errors"]
@@ -84,6 +111,34 @@ def servant_duels(games: int, game: dict) -> dict:
     return {"pairs": len(medians), "errors": errors,
             "median_rounds": {"min": values[0], "median": values[len(values) // 2],
                               "max": values[-1]},
+            "outside_3_8": {k: v for k, v in medians.items() if v is None or not 3 <= v <= 8}}
+
+
+def campaign_duels(games: int, level: int) -> dict:
+    """Battle lengths of two-camp campaign games between Servants of equal parameter total,
+    both Masters raised to `level` once day 1 opens (the levels' growth then chosen by the
+    normal bot at its prompts, as in a war). Tags are off: a tag would make the two unequal."""
+    rounds: list[int] = []
+    medians: dict[str, float | None] = {}
+    for i, (a, b) in enumerate(equal_pairs()):
+        pair: list[int] = []
+        for g in range(games):
+            seed = 3000 + 100 * i + g
+            state = new_game(seed=seed, classes=[a.cls, b.cls], modules=["campaign"],
+                             options={"campaign": {"tags": "off"}}, servants=[a.id, b.id])
+            bots = [make_bot("heuristic", seed * 31 + x) for x in range(2)]
+            while state.day < 1:  # day 0, played by the bots
+                seat = min(state.prompt.seats)
+                play(state, bots[seat].choose(view_for(state, seat), legal_actions(state, seat)))
+            growth = section_of(state, Growth)
+            for seat in range(2):
+                for _ in range(level - 1):  # Masters start at level 1
+                    growth.level_up(state, seat, "combat")
+            pair.extend(run_match(state, bots, arrival_seed=seed).battle_rounds)
+        medians[f"{a.id}-{b.id}"] = statistics.median(pair) if pair else None
+        rounds.extend(pair)
+    return {"level": level, "pairs": len(medians), "battles": len(rounds),
+            "median_rounds": statistics.median(rounds) if rounds else None,
             "outside_3_8": {k: v for k, v in medians.items() if v is None or not 3 <= v <= 8}}
 
 

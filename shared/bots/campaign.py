@@ -9,7 +9,7 @@ from collections.abc import Callable
 from functools import cache
 from typing import Any
 
-from ..engine.actions import Action, Move
+from ..engine.actions import Action, DeclareAmbush, DeclareEncounter, Move
 from ..modules.campaign.gear import Buy, UseItem, Wear, load_items
 from ..modules.campaign.growth import (
     ChooseGrowth,
@@ -78,10 +78,12 @@ def _shop(view: dict[str, Any], me: dict[str, Any], legal: list[Action],
           distance: Callable[[int, int], int]) -> Action | None:
     """With funds for a worn wish and nothing worn, walk toward the nearest shop selling one
     (when healthy: a hurt camp has better things to do; not while the colossus calls for
-    raids: the walk would take it away)."""
+    raids, nor with a rival in reach: the walk spends the reach a battle needs, and a war is
+    won by fighting)."""
     moves = [a for a in legal if isinstance(a, Move)]
     record = _campaign(view)
-    if not moves or record["worn"] or me["hp"] < me["max_hp"] * 0.6 or raid_time(view):
+    if (not moves or record["worn"] or me["hp"] < me["max_hp"] * 0.6 or raid_time(view)
+            or any(isinstance(a, DeclareEncounter | DeclareAmbush) for a in legal)):
         return None
     shops = [q for q, items in _shops(view["map"]).items()
              if any(i in items for i in WISHES[:6]) and q != me["pos"]]

@@ -58,6 +58,7 @@ NO_SHOT = 6  # the same, for a square a shooter cannot shoot its target from
 LOW_HP = 0.35  # below this share of its HP a hit is big enough to dodge (T4.3)
 FOCUS_CAST_CHECK = 60  # a hostile spell this hard to land is cast with concentration (T4.2)
 SPELL_SHARE = 0.25  # endure (T4.4) once one hostile spell could take this share of the HP left
+FIT = 0.6  # the share of its HP a camp wants before it picks a fight
 
 
 def _ratio(camp: dict[str, Any]) -> float:
@@ -124,7 +125,14 @@ class HeuristicBot(RaidPlay, Day0Play, CampaignPlay):
         hp = _ratio(me)
         mp_low = me["mp"] < me["max_mp"] * 0.3
         must_rest = not me["rested"] and view["turn"] == "night"
-        if (hp < 0.5 or must_rest) and _of(legal, DeclareRest):
+        # The campaign's war is long on healing and short on days (issue 13): a fight on offer
+        # comes before the night's rest, and a camp too hurt to fight (below FIT) rests rather
+        # than idles, or too few battles are fought to end the war.
+        press = "campaign" in view["modules"]
+        prey = self._prey(view, me, legal, press) if press else None
+        if prey is not None:
+            return prey
+        if (hp < (FIT if press else 0.5) or must_rest) and _of(legal, DeclareRest):
             return _of(legal, DeclareRest)[0]
         raid = self.raid_declaration(view, me, legal)
         if raid is not None:
@@ -132,7 +140,7 @@ class HeuristicBot(RaidPlay, Day0Play, CampaignPlay):
         eat = _of(legal, DeclareSoulEating)
         if eat and mp_low:
             return eat[0]
-        prey = self._prey(view, me, legal)
+        prey = prey if press else self._prey(view, me, legal)
         if prey is not None:
             return prey
         parley = self._deny_rest(view, me, legal)
@@ -152,22 +160,29 @@ class HeuristicBot(RaidPlay, Day0Play, CampaignPlay):
             return study
         return _of(legal, DeclareWait)[0]
 
-    def _prey(self, view: dict[str, Any], me: dict[str, Any], legal: list[Action]) -> Action | None:
+    def _prey(self, view: dict[str, Any], me: dict[str, Any], legal: list[Action],
+              press: bool = False) -> Action | None:
         """Attack a rival that is weaker by public HP when healthy enough; as the day limit
-        nears, any rival will do (a draw wins nobody the Grail)."""
+        nears, any rival will do (a draw wins nobody the Grail). With `press` (the campaign)
+        it weighs hurt rivals first and never lets a fight it likes pass (the base bot skips
+        one in five)."""
         late = view["day"] >= view["day_limit"] - 2
-        if _ratio(me) < (0.45 if late else 0.6):
+        if _ratio(me) < (0.45 if late else FIT):
             return None
         camps = view["camps"]
         options = [a for a in legal if isinstance(a, DeclareEncounter)
                    and a.intent in ("battle", "prevent")]
         options += _of(legal, DeclareAmbush)
-        scored = [(camps[a.target]["hp"], self.rng.random(), a) for a in options
+        # With `press` a rival more hurt than itself (by share of HP) is prey too, and the
+        # most hurt goes first: a kill ends the war, a blow to a whole rival seldom does.
+        scored = [(_ratio(camps[a.target]) if press else 0, camps[a.target]["hp"],
+                   self.rng.random(), a) for a in options
                   if late or camps[a.target]["hp"] < me["hp"] * 1.1
-                  or _ratio(camps[a.target]) < 0.5]
-        if not scored or self.rng.random() < 0.2:
+                  or _ratio(camps[a.target]) < 0.5
+                  or (press and _ratio(camps[a.target]) < _ratio(me))]
+        if not scored or (not press and self.rng.random() < 0.2):
             return None
-        return min(scored, key=lambda x: x[:2])[2]
+        return min(scored, key=lambda x: x[:3])[3]
 
     def _deny_rest(self, view: dict[str, Any], me: dict[str, Any],
                    legal: list[Action]) -> Action | None:
