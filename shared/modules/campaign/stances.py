@@ -577,10 +577,13 @@ class Stances(Section):
         """The viewer's own stances as they play now: each arrangement with its lead kinds."""
         if seat is None or not s.camps[seat].alive:
             return None
-        return {name: {"order": self.arrangement(s, seat, name),
-                       "lead": "".join(k for k in CARD_KINDS
-                                       if k in self.lead_kinds(s, seat, name))}
-                for name in STANCES}
+        depth = section_of(s, Information).servant_max(s, seat)  # as lead_kinds reads it
+        out = {}
+        for name in STANCES:
+            order = self.arrangement(s, seat, name)
+            lead = frozenset(order[:depth])
+            out[name] = {"order": order, "lead": "".join(k for k in CARD_KINDS if k in lead)}
+        return out
 
 
 # C5.10: every (trait, argument) a non-normal stance may take on day 0.
