@@ -34,7 +34,7 @@ from twisted.internet.defer import Deferred
 from twisted.python.failure import Failure
 
 from .roomstore import LEASE_S, AppendRefused
-from .store import DamagedDatabase, RoomRow, SeatRow, pause_of, pause_text
+from .store import DamagedDatabase, RoomRow, SeatRow, pause_text, read_room
 
 SCHEMA = """
 CREATE TABLE IF NOT EXISTS rooms (
@@ -251,33 +251,9 @@ class PgStore:
     @reconnecting
     def load_room(self, room_id: int) -> RoomRow:
         """One open room as stored; DamagedDatabase if a stored field no longer decodes."""
-        try:
-            row = self._load_room(room_id)
-        except (ValueError, TypeError, msgpack.UnpackException) as err:
-            raise DamagedDatabase(f"room {room_id}: a stored field does not decode: "
-                                  f"{err}") from err
+        row = read_room(self.db.execute, room_id, "%s", redact(self.url))
+        self._deadlines[room_id] = dict(row.deadlines)
         return row
-
-    def _load_room(self, room_id: int) -> RoomRow:
-        found = self.db.execute(
-            "SELECT name, options, password, seed, started, owner, masters, paused FROM rooms "
-            "WHERE id = %s", (room_id,)).fetchone()
-        if found is None:
-            raise DamagedDatabase(f"no room {room_id} in {redact(self.url)}")
-        name, options, password, seed, started, owner, masters, paused = found
-        seats = [SeatRow(*r) for r in self.db.execute(
-            "SELECT seat, cls, kind, name, token, level, servant FROM seats WHERE room = %s "
-            "ORDER BY seat", (room_id,))]
-        actions = [(msgpack.unpackb(a), src) for a, src in self.db.execute(
-            "SELECT action, source FROM actions WHERE room = %s ORDER BY seq", (room_id,))]
-        deadlines = {seat: (kind, due) for seat, kind, due in self.db.execute(
-            "SELECT seat, kind, due FROM deadlines WHERE room = %s", (room_id,))}
-        chat = [json.loads(e) for (e,) in self.db.execute(
-            "SELECT entry FROM chat WHERE room = %s ORDER BY id", (room_id,))]
-        self._deadlines[room_id] = dict(deadlines)
-        return RoomRow(room_id, name, json.loads(options), password, seed, bool(started),
-                       owner, json.loads(masters), seats, actions, deadlines, chat,
-                       pause_of(paused))
 
     def load_rooms(self) -> list[RoomRow]:
         return [self.load_room(rid) for rid in self.open_room_ids()]

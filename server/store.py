@@ -27,6 +27,7 @@ from __future__ import annotations
 import json
 import sqlite3
 import threading
+from collections.abc import Callable
 from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
@@ -108,6 +109,34 @@ class DamagedDatabase(Exception):
     """The database file, or one room's log in it, cannot be read as written."""
 
 
+def read_room(execute: Callable[..., Any], room_id: int, mark: str, where: str) -> RoomRow:
+    """One room as stored, through a DB-API connection's `execute` whose parameter marker is
+    `mark` ("?" for sqlite3, "%s" for psycopg): both stores hold the same tables. A room
+    missing from `where`, or a stored field that no longer decodes, is DamagedDatabase."""
+    try:
+        found = execute("SELECT name, options, password, seed, started, owner, masters, paused "
+                        f"FROM rooms WHERE id = {mark}", (room_id,)).fetchone()
+        if found is None:
+            raise DamagedDatabase(f"no room {room_id} in {where}")
+        name, options, password, seed, started, owner, masters, paused = found
+        seats = [SeatRow(*r) for r in execute(
+            "SELECT seat, cls, kind, name, token, level, servant FROM seats "
+            f"WHERE room = {mark} ORDER BY seat", (room_id,))]
+        actions = [(msgpack.unpackb(a), src) for a, src in execute(
+            f"SELECT action, source FROM actions WHERE room = {mark} ORDER BY seq", (room_id,))]
+        deadlines = {seat: (kind, due) for seat, kind, due in execute(
+            f"SELECT seat, kind, due FROM deadlines WHERE room = {mark}", (room_id,))}
+        chat = [json.loads(e) for (e,) in execute(
+            f"SELECT entry FROM chat WHERE room = {mark} ORDER BY id", (room_id,))]
+        return RoomRow(room_id, name, json.loads(options), password, seed, bool(started),
+                       owner, json.loads(masters), seats, actions, deadlines, chat,
+                       pause_of(paused))
+    except (ValueError, TypeError, msgpack.UnpackException) as err:
+        # json.JSONDecodeError and msgpack's ExtraData are ValueErrors
+        raise DamagedDatabase(f"room {room_id}: a stored field does not decode: "
+                              f"{err}") from err
+
+
 def require_sound(db: sqlite3.Connection, path: str | Path) -> None:
     """SQLite's own check of the file's structure (`PRAGMA quick_check`, which reads every
     page): DamagedDatabase naming the file and the first problems found."""
@@ -150,29 +179,7 @@ class StoreReader:
 
     def load_room(self, room_id: int) -> RoomRow:
         """One open room as stored; DamagedDatabase if a stored field no longer decodes."""
-        try:
-            return self._load_room(room_id)
-        except (ValueError, TypeError, msgpack.UnpackException) as err:
-            # json.JSONDecodeError and msgpack's ExtraData are ValueErrors
-            raise DamagedDatabase(f"room {room_id}: a stored field does not decode: "
-                                  f"{err}") from err
-
-    def _load_room(self, room_id: int) -> RoomRow:
-        name, options, password, seed, started, owner, masters, paused = self.db.execute(
-            "SELECT name, options, password, seed, started, owner, masters, paused FROM rooms "
-            "WHERE id = ?", (room_id,)).fetchone()
-        seats = [SeatRow(*r) for r in self.db.execute(
-            "SELECT seat, cls, kind, name, token, level, servant FROM seats WHERE room = ? "
-            "ORDER BY seat", (room_id,))]
-        actions = [(msgpack.unpackb(a), src) for a, src in self.db.execute(
-            "SELECT action, source FROM actions WHERE room = ? ORDER BY seq", (room_id,))]
-        deadlines = {seat: (kind, due) for seat, kind, due in self.db.execute(
-            "SELECT seat, kind, due FROM deadlines WHERE room = ?", (room_id,))}
-        chat = [json.loads(e) for (e,) in self.db.execute(
-            "SELECT entry FROM chat WHERE room = ? ORDER BY id", (room_id,))]
-        return RoomRow(room_id, name, json.loads(options), password, seed, bool(started),
-                       owner, json.loads(masters), seats, actions, deadlines, chat,
-                       pause_of(paused))
+        return read_room(self.db.execute, room_id, "?", "the database")
 
     def load_rooms(self) -> list[RoomRow]:
         return [self.load_room(rid) for rid in self.open_room_ids()]
