@@ -268,12 +268,15 @@ class Stances(Section):
         rec = st.record(s, seat)
         return stance(rec, rec.stance_now)
 
+    def lead_depth(self, s: GameState, seat: int) -> int:
+        """C5.6: H, how many of an arrangement's first cards lead: the Servant's own maximum
+        in the linked category (5 + fame)."""
+        return section_of(s, Information).servant_max(s, seat)
+
     def lead_kinds(self, s: GameState, seat: int, name: str | None = None) -> frozenset[str]:
-        """C5.6: the kinds among the first H cards of the arrangement, H the Servant's own
-        maximum in the linked category (5 + fame)."""
+        """C5.6: the kinds among the first H cards of the arrangement."""
         name = name or st.record(s, seat).stance_now
-        depth = section_of(s, Information).servant_max(s, seat)
-        return frozenset(self.arrangement(s, seat, name)[:depth])
+        return frozenset(self.arrangement(s, seat, name)[:self.lead_depth(s, seat)])
 
     def lead(self, s: GameState, seat: int) -> str:
         """"open", "won" or "lost": the camp's lead exchange this Round ("" outside battle)."""
@@ -577,7 +580,7 @@ class Stances(Section):
         """The viewer's own stances as they play now: each arrangement with its lead kinds."""
         if seat is None or not s.camps[seat].alive:
             return None
-        depth = section_of(s, Information).servant_max(s, seat)  # as lead_kinds reads it
+        depth = self.lead_depth(s, seat)
         out = {}
         for name in STANCES:
             order = self.arrangement(s, seat, name)

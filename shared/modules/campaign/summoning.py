@@ -15,6 +15,7 @@ relic summons never leaves the engine, and a free relic shows only its name and 
 from __future__ import annotations
 
 from dataclasses import dataclass
+from functools import lru_cache
 from importlib import resources
 from importlib.resources.abc import Traversable
 from pathlib import Path
@@ -86,7 +87,7 @@ class Summoning(Section):
         self.relic_by_id = {r.id: r for r in self.relics}
         # the draft as each seat sees it, by the relics taken (fixed after day 0): every view
         # carries it, and it was rebuilt, names and hints in three languages, for each one
-        self._drafts: dict[tuple[tuple[tuple[str, int], ...], int | None], list] = {}
+        self._draft = lru_cache(maxsize=1024)(self._make_draft)
 
     # --- reading ------------------------------------------------------------------------------
     def relic_class(self, relic: Relic) -> str:
@@ -195,20 +196,18 @@ class Summoning(Section):
         alone: the shipped relics.toml names each relic's Servant, so a relic seen taken by a
         camp would be that camp's true name."""
         g = st.state(s)
-        key = (g.relics, seat)
-        draft = self._drafts.get(key)
-        if draft is None:
-            if len(self._drafts) >= 1024:
-                self._drafts.clear()
-            taken = dict(g.relics)
-            drafted = {self.relic_class(self.relic_by_id[r]) for r in taken}
-            draft = self._drafts[key] = [
-                {"id": r.id, "name": as_dict(r.name), "hint": as_dict(r.hint),
+        # each view its own entries (a field changed stays in that view); names shared, read-only
+        return {"relics": [dict(r) for r in self._draft(g.relics, seat)],
+                "ready": sorted(g.day0_ready)}
+
+    def _make_draft(self, relics: tuple[tuple[str, int], ...],
+                    seat: int | None) -> list[dict[str, Any]]:
+        taken = dict(relics)
+        drafted = {self.relic_class(self.relic_by_id[r]) for r in taken}
+        return [{"id": r.id, "name": as_dict(r.name), "hint": as_dict(r.hint),
                  "seat": seat if seat is not None and taken.get(r.id) == seat else -1,
                  "cls": cls if (cls := self.relic_class(r)) in drafted else ""}
                 for r in self.relics]
-        # each view its own entries (a field changed stays in that view); names shared, read-only
-        return {"relics": [dict(r) for r in draft], "ready": sorted(g.day0_ready)}
 
     def rebuild(self, s: GameState, view: Any) -> None:
         """Who is ready, the viewer's own relic, and for each other drafted class the first
