@@ -15,6 +15,7 @@ for rivals) plus one key per section. Everything the module keeps is in one copy
 
 from __future__ import annotations
 
+import inspect
 from collections.abc import Callable, Mapping, Sequence
 from typing import Any, ClassVar
 
@@ -49,12 +50,10 @@ from .tags import Tags
 SECTIONS: tuple[type[Section], ...] = (Summoning, Contract, Information, Merit, Plus, Gear,
                                        Stances, Raids, Bonds, Tags, Spells, Growth)
 
-# The Section hooks the module chains over its sections (`Campaign.hooked`).
-_HOOKS = ("advance", "legal", "battle_move", "modifier", "skill_check", "skill_void", "sight",
-          "composition", "default", "damage", "initiative", "opposed", "reductions",
-          "declare_seats", "upkeep", "investigate", "judge", "rescue", "on_action",
-          "after_action", "on_battle_start", "on_join", "on_activation_end", "on_np_fired",
-          "on_round_end", "on_battle_end", "on_turn_end", "on_day_end")
+# The Section hooks (`Campaign.hooked`): every method `Section` defines, so a new one needs
+# no list kept beside it.
+_HOOKS = tuple(name for name, fn in vars(Section).items()
+               if inspect.isfunction(fn) and not name.startswith("_"))
 
 # Record fields whose values are NamedTuples (decoded back from a view by their class).
 _NESTED = {"stances": st.Stance, "info": st.Info, "bonds": st.Bond, "devices": st.Device}
