@@ -15,7 +15,7 @@ from functools import lru_cache
 from typing import Any
 
 from ..shared.engine import Action, GameState
-from ..shared.engine.view import CampViews, public_view, seat_view
+from ..shared.engine.view import CampViewMemo, CampViews, public_view, seat_view
 from ..shared.protocol import message
 
 # An action's wire form, kept: every state message lists a prompted seat's legal actions (74
@@ -33,6 +33,7 @@ class PublicPart:
         self.part: dict[str, Any] = {}
         self.base = -1  # the version `changed` is counted from (-1: none)
         self.changed: dict[str, Any] = {}
+        self.camps = CampViewMemo()  # the camp views its viewers share
 
     def of(self, state: GameState) -> PublicPart:
         if state is not self.state:
@@ -84,7 +85,7 @@ class ViewFeed:
 
     def _next(self, state: GameState, public: PublicPart, legal: list[Action],
               deadlines: dict[str, int]) -> dict[str, Any]:
-        changed = self.camps.update(state)
+        changed = self.camps.update(state, public.camps)
         own = seat_view(state, self.seat, camps=list(self.camps.views))
         view = {**public.part, **own}
         old, self.view = self.view, view
@@ -100,6 +101,7 @@ class ViewFeed:
         new_camps, old_camps = view["camps"], old["camps"]
         return message(
             "update", base=old["version"], state_id=state.version, view=parts,
-            camps={str(i): new_camps[i] for i in changed if new_camps[i] != old_camps[i]},
+            camps={str(i): new_camps[i] for i in changed
+                   if new_camps[i] is not old_camps[i] and new_camps[i] != old_camps[i]},
             deadlines=deadlines,
             **({} if legal == old_legal else {"legal": [wire_form(a) for a in legal]}))

@@ -102,6 +102,13 @@ class Module:
         sheet's composition in, the cards out (the campaign's pool)."""
         return cards
 
+    def camp_key(self, s: GameState, seat: int) -> object:
+        """What of this module's state the camp's derived figures read (max HP and MP, the
+        card composition): an object replaced, never changed, whenever they may change (a
+        copy-on-write record). A camp's view is made again only when its camp or a module's
+        key of it is another object (`view.CampViews`)."""
+        return None
+
     def default(self, s: GameState, seat: int, action: Action) -> Action:
         """What a timeout issues for `seat` after this module: the prompt kind's default in
         (a module whose own actions must come first names one of them)."""

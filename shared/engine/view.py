@@ -84,35 +84,80 @@ def seat_view(state: GameState, seat: int | None,
 
 
 class CampViews:
-    """One viewer's `camp_view`s, kept from one state to the next: a camp is copied on write
-    (`GameState.edit`), so a camp that is the same object as last time, seen by the same
-    viewer camp before and after the end, has the same view. A server sends up to eight views
-    after every action, and most actions change one camp or none."""
+    """One viewer's `camp_view`s, kept from one state to the next. A camp is copied on write
+    (`GameState.edit`), and so is what a module keeps of it that its derived figures read
+    (`Module.camp_key`): a camp whose objects are the same as last time, seen with the same
+    tiers (`view_key`), has the same view. A server sends up to eight views after every
+    action, and most actions change one camp or none; the views are made in a `CampViewMemo`
+    the viewers of a room share (six rivals at tier 0 see one and the same view)."""
 
-    __slots__ = ("_camps", "_over", "_viewer", "seat", "views")
+    __slots__ = ("_bases", "_keys", "seat", "views")
 
     def __init__(self, seat: int | None) -> None:
         self.seat = seat
-        self._camps: list[Camp] = []
-        self._viewer: Camp | None = None
-        self._over = False
+        self._bases: list[tuple] = []
+        self._keys: list[tuple[int, ...]] = []
         self.views: list[dict[str, Any]] = []
 
-    def update(self, state: GameState) -> list[int]:
+    def update(self, state: GameState, memo: CampViewMemo | None = None) -> list[int]:
         """Bring `views` up to `state`; the indices of the camps whose view was made again."""
-        viewer = None if self.seat is None else state.camps[self.seat]
-        camps = state.camps
-        if (viewer is not self._viewer or state.over != self._over
-                or len(camps) != len(self._camps)):
-            self.views = [camp_view(state, c, self.seat) for c in camps]
-            changed = list(range(len(camps)))
+        memo = memo if memo is not None else CampViewMemo()
+        bases = memo.bases(state)
+        keys = [view_key(state, camp, self.seat) for camp in state.camps]
+        if len(bases) != len(self._bases):
+            changed = list(range(len(bases)))
+            self.views = [{}] * len(bases)
         else:
-            changed = [i for i, (c, old) in enumerate(zip(camps, self._camps, strict=True))
-                       if c is not old]
-            for i in changed:
-                self.views[i] = camp_view(state, camps[i], self.seat)
-        self._camps, self._viewer, self._over = list(camps), viewer, state.over
+            changed = [i for i, (base, key, was, old)
+                       in enumerate(zip(bases, keys, self._bases, self._keys, strict=True))
+                       if base is not was or key != old]
+        for i in changed:
+            self.views[i] = memo.view(state, i, keys[i], self.seat)
+        self._bases, self._keys = bases, keys
         return changed
+
+
+class CampViewMemo:
+    """The camp views a room's viewers share: per camp, the objects its views are made of (the
+    same tuple while they stay the same objects), and its latest view for each `view_key`."""
+
+    __slots__ = ("_bases", "_state", "_views")
+
+    def __init__(self) -> None:
+        self._state: GameState | None = None
+        self._bases: list[tuple] = []
+        self._views: dict[tuple[int, tuple[int, ...]], tuple[tuple, dict[str, Any]]] = {}
+
+    def bases(self, state: GameState) -> list[tuple]:
+        """Per camp of `state`: the camp and the modules' keys of it (`Module.camp_key`), as
+        the tuple of the previous state when they are the same objects."""
+        if state is not self._state:
+            old = self._bases
+            bases = [(camp, *(m.camp_key(state, camp.seat) for m in state.modules))
+                     for camp in state.camps]
+            if len(old) == len(bases):
+                bases = [was if all(a is b for a, b in zip(base, was, strict=True)) else base
+                         for base, was in zip(bases, old, strict=True)]
+            self._state, self._bases = state, bases
+        return self._bases
+
+    def view(self, state: GameState, index: int, key: tuple[int, ...],
+             viewer: int | None) -> dict[str, Any]:
+        """`camp_view` of camp `index` for a viewer whose `view_key` of it is `key`."""
+        base = self.bases(state)[index]
+        hit = self._views.get((index, key))
+        if hit is not None and hit[0] is base:
+            return hit[1]
+        out = camp_view(state, state.camps[index], viewer)
+        self._views[index, key] = (base, out)
+        return out
+
+
+def view_key(state: GameState, camp: Camp, viewer: int | None) -> tuple[int, ...]:
+    """Everything of the viewer `camp_view` reads: its tier of the camp and of each buff's
+    owner (`buff_view` names a buff by what the viewer knows of who cast it)."""
+    return (tier(state, viewer, camp), *(tier(state, viewer, state.camps[b.owner])
+                                         for b in camp.buffs))
 
 
 def declaration_view(d: Declaration, viewer: int | None) -> dict[str, Any]:

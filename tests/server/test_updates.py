@@ -17,7 +17,8 @@ from grailwar.shared.updates import apply_update
 from server_kit import FakeMember, Server, one
 from twisted.internet.testing import StringTransport
 
-GAMES = ((3, (), False), (4, (), True), (6, ("tactics",), True))  # seed, modules, priority
+GAMES = ((3, (), False), (4, (), True), (6, ("tactics",), True), (5, ("campaign",), True),
+         (8, ("colossus",), True))  # seed, modules, priority
 
 
 def played(seed: int, modules: tuple[str, ...], priority: bool,

@@ -129,6 +129,10 @@ class Campaign(Module):
             cards = sec.composition(s, seat, cards)
         return cards
 
+    def camp_key(self, s: GameState, seat: int) -> object:
+        """The camp's record: its growth, items and pool make its max HP, MP and cards."""
+        return st.record(s, seat)
+
     def default(self, s: GameState, seat: int, action: Action) -> Action:
         for sec in self.hooked["default"]:
             action = sec.default(s, seat, action)
