@@ -18,6 +18,7 @@ the row came up and a planted leak it must catch.
 
 from __future__ import annotations
 
+import copy
 import json
 from collections import defaultdict
 from collections.abc import Callable, Iterator
@@ -1226,7 +1227,7 @@ PLANTS: dict[str, tuple[Plant, ...]] = {
 def audited(s: GameState, plant: Plant | None, viewer: int = 0) -> CampaignAudit:
     """A campaign audit of `viewer`'s view and events of `s`, with `plant` in them."""
     audit = CampaignAudit()
-    view, seen = view_for(s, viewer), []
+    view, seen = copy.deepcopy(view_for(s, viewer)), []  # a view is read-only: plant in a copy
     if plant is not None:
         plant(s, view, seen)
     viewer = view["you"]
@@ -1270,7 +1271,7 @@ def test_the_audit_flags_campaign_record_fields_points_and_tiers() -> None:
     flagged, under their rows (no tags: the future spirit's would give points at once)."""
     state = new_game(seed=3, modules=["campaign"], options={"campaign": {"tags": "off"}})
     audit = Audit()
-    view = view_for(state, 0)
+    view = copy.deepcopy(view_for(state, 0))  # a view is read-only: plant in a copy
     audit.check_campaign(state, view, 0)
     assert not audit.counts
     view["modules"]["campaign"]["state"]["camps"][1]["funds"] = 16

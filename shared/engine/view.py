@@ -28,7 +28,9 @@ OWN = 4  # above every investigation tier: a camp knows all of itself, Master in
 def view_for(state: GameState, seat: int | None,
              camps: list[dict[str, Any]] | None = None) -> dict[str, Any]:
     """A plain dict (msgpack/JSON-ready) of everything `seat` may see now. `camps`, when
-    given, are this seat's `camp_view`s of `state.camps` already made (`CampViews`)."""
+    given, are this seat's `camp_view`s of `state.camps` already made (`CampViews`). Parts of
+    it are shared with other seats' views and later states' (they are made once): read-only,
+    like the legal actions; a caller that changes a view changes a copy."""
     return {**public_view(state), **seat_view(state, seat, camps)}
 
 

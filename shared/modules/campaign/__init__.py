@@ -32,6 +32,7 @@ from .data import CampaignData, load_campaign
 from .gear import Gear
 from .growth import Growth
 from .info import Information
+from .memo import IdentityMemo
 from .merit import Merit
 from .plus import Plus
 from .raids import Raids
@@ -238,8 +239,9 @@ class Campaign(Module):
         hidden-information table of spec §4); the public global part; each section's key."""
         g = st.state(s)
         out: dict[str, Any] = {
-            "camps": [_encode_record(rec, None if x == seat else self.public_fields)
-                      for x, rec in enumerate(g.camps)],
+            "camps": _RECORDS.get((g.camps, self.public_fields, seat), lambda: [
+                _encode_record(rec, None if x == seat else self.public_fields)
+                for x, rec in enumerate(g.camps)]),
             "vacant": [{"master": v.master, "square": v.square} for v in g.vacant],
             "residual": {str(q): sorted(classes) for q, classes in g.residual},
             "relics": {relic: x for relic, x in g.relics if x == seat},  # its own (summoning)
@@ -341,27 +343,25 @@ def _encode(value: Any) -> Any:
     return value
 
 
-# Encoded records, by the record object and the fields shown. Records are copied on write, so
-# one a change left alone is the same object in the next state: every seat's view of every
-# state takes its plain data from here (encoding them was two fifths of a loaded server's CPU
-# in campaign rooms). A view gets its own copy of the top level (a field put in or taken out
-# stays in that view); the values inside are shared: read-only, like the legal actions.
-_ENCODED: dict[tuple[int, frozenset[str] | None], tuple[CampRecord, dict[str, Any]]] = {}
-_ENCODED_MAX = 1 << 13
+# Encoded records, by the record object and the fields shown, a seat's list of them by the
+# records' tuple, and the field values by the value object (`memo.py`): every seat's view of
+# every state takes its plain data from here (encoding them was two fifths of a loaded
+# server's CPU in campaign rooms), and a changed record encodes only its changed fields.
+_RECORDS = IdentityMemo()
+_FIELDS = IdentityMemo()
 
 
 def _encode_record(rec: CampRecord, shown: frozenset[str] | None) -> dict[str, Any]:
     """A record as plain data, all of it (`shown` None) or only the `shown` fields."""
-    key = (id(rec), shown)
-    hit = _ENCODED.get(key)
-    if hit is not None and hit[0] is rec:  # the object itself, not a later one at its address
-        return dict(hit[1])
-    if len(_ENCODED) >= _ENCODED_MAX:
-        _ENCODED.clear()
-    out = {k: _encode(v) for k, v in zip(rec._fields, rec, strict=True)
-           if shown is None or k in shown}
-    _ENCODED[key] = (rec, out)
-    return dict(out)
+    return _RECORDS.get((rec, shown), lambda: {
+        k: _encode_field(v) for k, v in zip(rec._fields, rec, strict=True)
+        if shown is None or k in shown})
+
+
+def _encode_field(value: Any) -> Any:
+    if not isinstance(value, tuple | frozenset):  # a number, a string, None: itself
+        return value
+    return _FIELDS.get((value,), lambda: _encode(value))
 
 
 def _tuples(value: Any) -> Any:

@@ -23,10 +23,13 @@ from ...engine.state import Declaration, GameState
 from . import state as st
 from .contract import Contract
 from .data import MASTER_CATEGORIES, SERVANT_CATEGORIES
+from .memo import IdentityMemo
 from .section import Section, section_of
 
 if TYPE_CHECKING:
     from .growth import Growth
+
+_REVEALED = IdentityMemo()  # each seat's `revealed` of each rival, shared by the views
 
 # C1.10: the experience method a point becomes once the true name is known (C2.2's methods:
 # scouting for Investigate, Research and devices; combat for what a battle shows).
@@ -352,7 +355,15 @@ class Information(Section):
                 st.update(s, x, level=seen["level"])
 
     def revealed(self, s: GameState, seat: int, other: int) -> dict[str, Any]:
-        info = st.info_on(s, seat, other)
+        """What `seat`'s points on `other` show: made from the points and the few fields of
+        the camp and its record it reads, so made again only when one of them changed
+        (`_REVEALED`; a camp changes at each card it plays)."""
+        info, camp, rec = st.info_on(s, seat, other), s.camps[other], st.record(s, other)
+        return _REVEALED.get((self, info, camp.servant, camp.master, camp.unlocked,
+                              camp.master_mp, rec.tag, rec.stray, rec.level),
+                             lambda: self._revealed(s, info, other))
+
+    def _revealed(self, s: GameState, info: st.Info, other: int) -> dict[str, Any]:
         camp = s.camps[other]
         out: dict[str, Any] = {"servant": list(info.servant), "master": list(info.master),
                                "max": self.servant_max(s, other), "np_known": info.np_known,

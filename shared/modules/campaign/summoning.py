@@ -196,8 +196,7 @@ class Summoning(Section):
         alone: the shipped relics.toml names each relic's Servant, so a relic seen taken by a
         camp would be that camp's true name."""
         g = st.state(s)
-        # each view its own entries (a field changed stays in that view); names shared, read-only
-        return {"relics": [dict(r) for r in self._draft(g.relics, seat)],
+        return {"relics": self._draft(g.relics, seat),
                 "ready": sorted(g.day0_ready)}
 
     def _make_draft(self, relics: tuple[tuple[str, int], ...],
