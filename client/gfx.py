@@ -388,6 +388,27 @@ def text_width(text: str, font_name: str = theme.SANS, size: float = 13,
     return sum(advance(c, font_name, size, bold) for c in text)
 
 
+def _fits(content: str, room: float, font_name: str, size: float, bold: bool,
+          max_lines: int | None) -> bool:
+    """Every word of content within `room` at `size`, wrapped into at most `max_lines` lines."""
+    words_fit = all(text_width(w, font_name, size, bold) <= room
+                    for w in _tokens(content.replace("\n", " ")))
+    return words_fit and (max_lines is None
+                          or wrap(content, room, font_name, size, bold).count("\n") < max_lines)
+
+
+def legible(content: str, width: float, size: float, font_name: str = theme.SANS,
+            bold: bool = False, lines: int = 1) -> bool:
+    """Whether `content` is drawn within `width` at no less than 75 % of `size` (rounded down
+    to a whole size: 10 for 14), on at most `lines` lines broken only between words (a Japanese
+    character is a word): so that a row of buttons can tell, before it draws them, whether its
+    labels would be cut or broken."""
+    room = width if lines == 1 else width * 0.985 - 1  # the margin of a wrapped text
+    smallest = max(8, int(size * 0.75))
+    return any(_fits(content, room, font_name, size - k, bold, lines)
+               for k in range(int(size)) if size - k >= smallest)
+
+
 def _make_text(content: str, size: float, font_name: str, bold: bool, anchor_x: str,
                anchor_y: str, width: int | None, align: str, max_width: float | None,
                batch: Batch, max_lines: int | None = None) -> arcade.Text:
@@ -400,11 +421,9 @@ def _make_text(content: str, size: float, font_name: str, bold: bool, anchor_x: 
         # and, if a size within that range allows it, with no lone character on the last line
         fitted, first_fit = size, None
         while fitted > max(8, size * 0.75):
-            wrapped = wrap(content, room, font_name, fitted, bold)
-            words_fit = all(text_width(w, font_name, fitted, bold) <= room
-                            for w in _tokens(content.replace("\n", " ")))
-            if words_fit and (max_lines is None or wrapped.count("\n") < max_lines):
+            if _fits(content, room, font_name, fitted, bold, max_lines):
                 first_fit = fitted if first_fit is None else first_fit
+                wrapped = wrap(content, room, font_name, fitted, bold)
                 if "\n" not in wrapped or len(wrapped.rsplit("\n", 1)[1].strip()) > 1:
                     break
             fitted -= 1  # whole sizes: fewer fonts, so fewer glyphs to render

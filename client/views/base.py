@@ -11,10 +11,29 @@ import arcade
 from arcade import key as keys
 
 from .. import theme as th
-from ..gfx import Region, Scene, TextField, text_width
+from ..gfx import Region, Scene, TextField, legible, text_width
 
 if TYPE_CHECKING:
     from ..app import GrailApp
+
+
+def button_label(label: str, width: float, height: float, size: float) -> tuple[float, int]:
+    """How a button draws its label: its size and lines. Two lines (at 12 at most) rather than
+    an unreadable squeeze, when the label has words to break between, the button is tall
+    enough for two lines, and one line would shrink it below 75 % of its size."""
+    if " " in label.strip() and height >= 40 and \
+            text_width(label, size=size * 0.75, bold=True) > width - 10:
+        return min(size, 12), 2
+    return size, 1
+
+
+def label_legible(label: str, width: float, height: float, size: float) -> bool:
+    """Whether a button of this size draws its label whole: no ellipsis, no word broken
+    across lines, not below 75 % of the size it is drawn at (gfx.legible): a row of buttons
+    asks before it settles on their width."""
+    fitted, lines = button_label(label, width, height, size)
+    return legible(label, width - 10 if lines == 1 else int(width - 10), fitted, bold=True,
+                   lines=lines)
 
 
 class BaseView(arcade.View):
@@ -366,11 +385,11 @@ class BaseView(arcade.View):
         s.box(left, bottom, width, height, fill, border, 1)
         if enabled and style in ("normal", "primary"):
             s.rect(left + 1, bottom + height - 2, width - 2, 1, th.shade(fill, 1.25))
-        if " " in label.strip() and height >= 40 and \
-                text_width(label, size=size * 0.7, bold=True) > width - 10:
-            s.text(label, left + width / 2, bottom + height / 2, min(size, 12), ink, bold=True,
+        fitted, lines = button_label(label, width, height, size)
+        if lines == 2:
+            s.text(label, left + width / 2, bottom + height / 2, fitted, ink, bold=True,
                    anchor_x="center", anchor_y="center", width=int(width - 10), align="center",
-                   max_lines=2)  # two lines rather than an unreadable squeeze
+                   max_lines=2)
         else:
             s.text(label, left + width / 2, bottom + height / 2, size, ink, bold=True,
                    anchor_x="center", anchor_y="center", max_width=width - 10)

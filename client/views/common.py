@@ -10,7 +10,7 @@ from ..campaign import state_of as campaign_state
 from ..campaign import to_do
 from ..gfx import Region, Scene, text_width
 from ..model import Cell, Option
-from .base import BaseView
+from .base import BaseView, label_legible
 from .chatpane import chat_box, scroll_key
 
 HEADER_H = 52
@@ -19,6 +19,12 @@ CAMPAIGN_TABS = ("game", "battle", "camp", "dossier", "log")  # the campaign add
 OPTIONS_PER_PAGE = 10
 ZONE_MIX = 0.42  # how far a zone of control moves its squares' paper toward the owner's colour
 HATCH = (118, 106, 96)  # the hatching of blocking terrain (tactics)
+VERB_W, VERB_H, VERB_SIZE = 140, 42, 14  # a verb button at its widest, its height, its text
+VERB_GAP, VERB_ROW_GAP = 6, 8  # between two verbs of a row; between two rows (the badges)
+# from the action bar's top to its first row of verbs: one row, more (2 px higher, so that two
+# rows leave the options below their whole row inside the panel)
+VERB_TOP, VERB_ROWS_TOP = 38, 36
+PAGE_W = 48  # the options' page count, when it stands left of the arrows
 
 
 def token(s: Scene, x: float, y: float, r: float, cls: str, label: str, *, mine: bool = False,
@@ -97,6 +103,20 @@ def hatch(s: Scene, x: float, y: float, w: float, h: float, colour: tuple[int, .
     for c in range(step // 2 - int(h), int(w), step):
         v0, v1 = max(0.0, -c), min(h, w - c)
         s.line(x + v0 + c, y + v0, x + v1 + c, y + v1, width, colour)
+
+
+def verb_grid(labels: list[str], width: float) -> tuple[int, int, float]:
+    """The action bar's verbs: how many rows, how many verbs a row holds, and each button's
+    width. As few rows as keep every label legible (whole words, two lines at most, at 75 %
+    of its size or more): the campaign's round start offers ~14 verbs, which one row would
+    squeeze into broken words and ellipses."""
+    n = max(1, len(labels))
+    for rows in range(1, n + 1):
+        per_row = -(-n // rows)  # ceiling division
+        bw = min(VERB_W, (width - VERB_GAP * (per_row - 1)) / per_row)
+        if rows == n or all(label_legible(x, bw, VERB_H, VERB_SIZE) for x in labels):
+            break
+    return rows, per_row, bw
 
 
 class InGameView(BaseView):
@@ -276,7 +296,8 @@ class InGameView(BaseView):
 
     def action_bar(self, s: Scene, left: float, bottom: float, width: float,
                    height: float) -> None:
-        """Verbs in one row (only legal ones enabled), the chosen verb's options below."""
+        """Verbs in as many rows as keep their labels whole (only legal ones enabled), the
+        chosen verb's options below."""
         m, ui = self.model, self.app.ui
         self.panel(s, left, bottom, width, height)
         my_turn = m.my_turn
@@ -298,23 +319,23 @@ class InGameView(BaseView):
                                         bottom + height - 66))
             return
         verbs = m.verbs()
-        n = max(1, len(verbs))
-        gap = 6
-        bw = min(140, (width - 32 - gap * (n - 1)) / n)
-        x = left + 16
-        y = bottom + height - 80
-        for verb in verbs:
+        rows, per_row, bw = verb_grid([v.label for v in verbs], width - 32)
+        top = bottom + height - (VERB_TOP if rows == 1 else VERB_ROWS_TOP)
+        y = top - VERB_H
+        for i, verb in enumerate(verbs):
+            row, col = divmod(i, per_row)
+            x = left + 16 + col * (bw + VERB_GAP)
+            y = top - VERB_H - row * (VERB_H + VERB_ROW_GAP)
             selected = ui.verb == verb.key
             count = len(verb.options)
-            self.button(s, f"verb:{verb.key}", x, y, bw, 42, verb.label,
+            self.button(s, f"verb:{verb.key}", x, y, bw, VERB_H, verb.label,
                         lambda v=verb.key: self.press_verb(v), enabled=verb.enabled,
-                        help=verb.help, style="selected" if selected else "normal", size=14,
-                        why=verb.why)
+                        help=verb.help, style="selected" if selected else "normal",
+                        size=VERB_SIZE, why=verb.why)
             if count > 1:  # how many choices the verb opens, as a badge
                 s.circle(x + bw - 4, y + 40, 10, th.GOLD_DARK)
                 s.text(str(count), x + bw - 4, y + 40, 9, th.WHITE, bold=True,
                        anchor_x="center", anchor_y="center")
-            x += bw + gap
         options = self.current_options()
         if options:
             self.option_rows(s, options, left + 16, bottom + 8, width - 32, y - bottom - 14)
@@ -340,7 +361,9 @@ class InGameView(BaseView):
         pages = max(1, (len(options) + per_page - 1) // per_page)
         ui.page = min(ui.page, pages - 1)
         shown = options[ui.page * per_page:(ui.page + 1) * per_page]
-        nav = 74 if pages > 1 else 0
+        # the arrows, and the page count under them (left of them when only one row fits: two
+        # rows of verbs leave the options one)
+        nav = 0 if pages == 1 else 74 if rows > 1 else 74 + PAGE_W
         bw = (width - nav - 6 * (per_row - 1)) / per_row
         for i, opt in enumerate(shown):
             col, row = i % per_row, i // per_row
@@ -355,13 +378,17 @@ class InGameView(BaseView):
                         style="paper" if opt.action is not None else "normal", size=13,
                         colour=colour)
         if pages > 1:
-            x = left + width - nav + 4
+            x = left + width - 70
             self.button(s, "page:prev", x, bottom + height - 34, 34, 34, "◀",
                         lambda: self.page(-1, pages), style="ghost", size=12)
             self.button(s, "page:next", x + 36, bottom + height - 34, 34, 34, "▶",
                         lambda: self.page(1, pages), style="ghost", size=12)
-            s.text(self.tr("option.page", page=ui.page + 1, pages=pages), x + 35,
-                   bottom + height - 56, 12, th.MUTED, anchor_x="center")
+            page = self.tr("option.page", page=ui.page + 1, pages=pages)
+            if rows > 1:
+                s.text(page, x + 35, bottom + height - 56, 12, th.MUTED, anchor_x="center")
+            else:
+                s.text(page, x - PAGE_W / 2, bottom + height - 17, 12, th.MUTED,
+                       anchor_x="center", anchor_y="center", max_width=PAGE_W - 4)
 
     def page(self, step: int, pages: int) -> None:
         self.app.ui.page = (self.app.ui.page + step) % pages

@@ -12,6 +12,7 @@ hides comes from the engine's own redaction (`Campaign.view`)."""
 
 from __future__ import annotations
 
+import re
 from typing import Any
 
 import pytest
@@ -618,6 +619,69 @@ def test_a_stance_seen_through_shows_on_the_rivals_card_for_that_round(
     rival = model(staged, lang, LANCER)
     rival_flags = {c["seat"]: c["flags"] for c in rival.battle(0.0)["combatants"]}
     assert rival_flags[SABER] == []
+
+
+def overlap(a: Any, b: Any) -> bool:
+    return (a.left < b.left + b.width and b.left < a.left + a.width
+            and a.bottom < b.bottom + b.height and b.bottom < a.bottom + a.height)
+
+
+@pytest.mark.parametrize("lang", LANGS)
+def test_the_crowded_verb_bar_keeps_every_label_whole_and_every_button_in_the_panel(
+        app: Any, lang: str) -> None:
+    """The campaign's round start offers ~14 verbs, too many for one legible row: each label
+    is drawn without an ellipsis, its words (en, ko: they break at spaces) whole on at most
+    two lines, and no verb button overlaps another, the stance options below, or leaves the
+    action bar's panel."""
+    from grailwar.client.views.battle import BAR
+
+    app.set_lang(lang)
+    show(app, stance_round(), "battle")
+    view = app.current
+    view.click("verb:ChooseStance")
+    again(app)
+    render(app, "battle")
+    verbs = [r for r in view.regions if r.id.startswith("verb:")]
+    options = [r for r in view.regions if r.id.startswith("opt:")]
+    assert len(verbs) >= 12 and options
+    drawn = [(key[0], text) for key, items in view.base.pool.used.items() for text in items]
+    for region in verbs:
+        text = next(t for content, t in drawn
+                    if content == region.label and (t.x, t.y) == region.center)
+        lines = text.text.split("\n")
+        assert "…" not in text.text and len(lines) <= 2, (region.label, text.text)
+        if lang != "ja":
+            assert [w for line in lines for w in line.split()] == region.label.split(), \
+                (region.label, text.text)
+    left, bottom, width, height = BAR
+    for i, region in enumerate(verbs):
+        assert left <= region.left and region.left + region.width <= left + width
+        assert bottom <= region.bottom and region.bottom + region.height <= bottom + height
+        assert not any(overlap(region, other) for other in verbs[i + 1:] + options), region.id
+    for region in options:
+        assert bottom <= region.bottom and region.left + region.width <= left + width
+
+
+def test_under_two_rows_of_verbs_a_paged_menu_keeps_its_page_count_in_the_panel(
+        app: Any) -> None:
+    """The Command Spell's menu in the crowded bar: one row of options is left under the two
+    rows of verbs, so the page count stands left of the arrows, inside the action bar."""
+    from grailwar.client.views.battle import BAR
+
+    app.set_lang("en")
+    show(app, stance_round(), "battle")
+    view = app.current
+    view.click("verb:UseCommandSpell")
+    again(app)
+    render(app, "battle")
+    left, bottom, width, _height = BAR
+    paging = [r for r in view.regions if r.id.startswith("page:")]
+    assert paging
+    for region in paging + [r for r in view.regions if r.id.startswith("opt:")]:
+        assert left <= region.left and region.left + region.width <= left + width
+        assert bottom <= region.bottom, region.id
+    count = next((x, y) for text, x, y in view.base.labels if re.fullmatch(r"\d+/\d+", text))
+    assert left < count[0] < paging[0].left and bottom < count[1] - 6
 
 
 # --- words -------------------------------------------------------------------------------------

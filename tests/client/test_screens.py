@@ -382,6 +382,26 @@ def test_servant_parameters_are_named_in_the_language(app: Any, lang: str, names
                              for h in helps), screen
 
 
+@pytest.mark.parametrize("lang", ["ja", "ko", "en"])
+def test_a_base_battles_few_verbs_keep_their_one_row(app: Any, lang: str) -> None:
+    """A base game's round start offers few verbs: one row of them, each as wide as the bar
+    shares out (140 at most), as before the bar learned to take more rows."""
+    from grailwar.client.views.battle import BAR
+
+    state, events = play_game(seed=4, stop=lambda s: s.battle is not None
+                              and s.prompt.kind == "round_start")
+    seat = min(state.battle.seats)
+    app.set_lang(lang)
+    join(app, seat)
+    app.model.handle({"t": "events", "events": events, "log": []})
+    app.model.handle(state_msg(state, seat))
+    render(app, "battle")
+    verbs = [r for r in app.current.regions if r.id.startswith("verb:")]
+    n = len(verbs)
+    assert n >= 5 and {r.bottom for r in verbs} == {BAR[1] + BAR[3] - 80}
+    assert all(r.width == min(140, (BAR[2] - 32 - 6 * (n - 1)) / n) for r in verbs)
+
+
 def test_hovering_a_known_skill_shows_its_text_cost_and_check(app: Any) -> None:
     """The own camp's skills and a rival's skills revealed at tier 1 show, on hover, the skill's
     text in the language with its MP cost and its 1D100 check."""
