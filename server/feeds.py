@@ -101,7 +101,7 @@ class ViewFeed:
         new_camps, old_camps = view["camps"], old["camps"]
         return message(
             "update", base=old["version"], state_id=state.version, view=parts,
-            camps={str(i): new_camps[i] for i in changed
-                   if new_camps[i] is not old_camps[i] and new_camps[i] != old_camps[i]},
+            # an unchanged camp's view is the same object (`CampViewMemo`): no deep comparison
+            camps={str(i): new_camps[i] for i in changed if new_camps[i] is not old_camps[i]},
             deadlines=deadlines,
             **({} if legal == old_legal else {"legal": [wire_form(a) for a in legal]}))

@@ -89,7 +89,7 @@ class CampViews:
     """One viewer's `camp_view`s, kept from one state to the next. A camp is copied on write
     (`GameState.edit`), and so is what a module keeps of it that its derived figures read
     (`Module.camp_key`): a camp whose objects are the same as last time, seen with the same
-    tiers (`view_key`), has the same view. A server sends up to eight views after every
+    tiers (`view_keys`), has the same view. A server sends up to eight views after every
     action, and most actions change one camp or none; the views are made in a `CampViewMemo`
     the viewers of a room share (six rivals at tier 0 see one and the same view)."""
 
@@ -105,7 +105,7 @@ class CampViews:
         """Bring `views` up to `state`; the indices of the camps whose view was made again."""
         memo = memo if memo is not None else CampViewMemo()
         bases = memo.bases(state)
-        keys = [view_key(state, camp, self.seat) for camp in state.camps]
+        keys = view_keys(state, self.seat)
         if len(bases) != len(self._bases):
             changed = list(range(len(bases)))
             self.views = [{}] * len(bases)
@@ -121,7 +121,9 @@ class CampViews:
 
 class CampViewMemo:
     """The camp views a room's viewers share: per camp, the objects its views are made of (the
-    same tuple while they stay the same objects), and its latest view for each `view_key`."""
+    same tuple while they stay the same objects), and its latest view for each `view_keys`
+    entry. A view made again equal to the one before is that one: a viewer then sees an
+    unchanged camp as the same object, with no comparison."""
 
     __slots__ = ("_bases", "_state", "_views")
 
@@ -145,21 +147,24 @@ class CampViewMemo:
 
     def view(self, state: GameState, index: int, key: tuple[int, ...],
              viewer: int | None) -> dict[str, Any]:
-        """`camp_view` of camp `index` for a viewer whose `view_key` of it is `key`."""
+        """`camp_view` of camp `index` for a viewer whose `view_keys` entry of it is `key`."""
         base = self.bases(state)[index]
         hit = self._views.get((index, key))
         if hit is not None and hit[0] is base:
             return hit[1]
         out = camp_view(state, state.camps[index], viewer)
+        if hit is not None and hit[1] == out:  # compared once here, not once per viewer
+            out = hit[1]
         self._views[index, key] = (base, out)
         return out
 
 
-def view_key(state: GameState, camp: Camp, viewer: int | None) -> tuple[int, ...]:
-    """Everything of the viewer `camp_view` reads: its tier of the camp and of each buff's
-    owner (`buff_view` names a buff by what the viewer knows of who cast it)."""
-    return (tier(state, viewer, camp), *(tier(state, viewer, state.camps[b.owner])
-                                         for b in camp.buffs))
+def view_keys(state: GameState, viewer: int | None) -> list[tuple[int, ...]]:
+    """Per camp, everything of the viewer `camp_view` reads: its tier of the camp and of each
+    buff's owner (`buff_view` names a buff by what the viewer knows of who cast it)."""
+    tiers = [tier(state, viewer, camp) for camp in state.camps]
+    return [(tiers[camp.seat], *(tiers[b.owner] for b in camp.buffs)) if camp.buffs
+            else (tiers[camp.seat],) for camp in state.camps]
 
 
 def declaration_view(d: Declaration, viewer: int | None) -> dict[str, Any]:
