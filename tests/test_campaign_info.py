@@ -257,6 +257,21 @@ def test_c1_11_master_points_reveal_name_then_skills_then_mp_level_race(master, 
     assert view_for(s, None)["modules"]["campaign"]["state"]["info"] == {}
 
 
+def test_c1_11_the_max_master_mp_shown_is_the_levels_and_not_a_necklaces():
+    """All three Master categories at maximum show MP and level: the max MP is the sheet's
+    plus what the levels gave (C2.5), which the level and race shown already tell; a worn
+    necklace's MP is the camp's gear, hidden (spec §4)."""
+    s = cgame(masters=["koga", "han"])
+    seed_info(s, 0, 1, master=(10, 10, 10))
+    per_level = section_of(s, Information).data.master_mp_per_level["human"]
+    assert per_level > 0
+    st.update(s, 1, level=3)
+    seen = view_for(s, 0)["modules"]["campaign"]["state"]["info"]["1"]
+    assert seen["level"] == 3
+    assert seen["max_master_mp"] == s.camps[1].master.mp + 2 * per_level
+    assert core.max_master_mp(s, s.camps[1]) == seen["max_master_mp"]  # no necklace worn
+
+
 def test_c1_11_crossing_a_master_threshold_is_a_private_master_learned_event():
     s = cgame()
     seed_info(s, 0, 1, master=(1, 1, 0))

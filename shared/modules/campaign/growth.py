@@ -124,8 +124,7 @@ class Growth(Section):
         if key in ("max_hp", "max_mp"):
             return dict(st.record(s, camp.seat).growth).get(key, 0)
         if key == "max_master_mp":  # C2.5: every level past the first
-            race = st.race(s, camp.seat, self.data)
-            return (st.record(s, camp.seat).level - 1) * self.data.master_mp_per_level[race]
+            return st.level_master_mp(s, camp.seat, self.data)
         if key == "investigation":
             return st.record(s, camp.seat).investigation_bonus
         return 0

@@ -382,7 +382,9 @@ class Information(Section):
             out["master_skills"] = list(master.skills if camp.unlocked else master.skills[:3])
             out["unlocked"] = camp.unlocked
         if level >= 3:
-            out.update(master_mp=camp.master_mp, max_master_mp=master.mp,
+            # C1.11 shows MP, level and race: the max MP the level gives (C2.5), not a necklace's
+            out.update(master_mp=camp.master_mp,
+                       max_master_mp=master.mp + st.level_master_mp(s, other, self.data),
                        level=st.record(s, other).level, race=st.race(s, other, self.data))
         return out
 

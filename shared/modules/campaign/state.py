@@ -303,6 +303,12 @@ def race(s: GameState, seat: int, data: CampaignData) -> str:
     return data.masters[s.camps[seat].master.id].race
 
 
+def level_master_mp(s: GameState, seat: int, data: CampaignData) -> int:
+    """C2.5: the Master's max MP gained with its levels (every level past the first, by race):
+    public once C1.11 shows its level and race, unlike a necklace's (the camp's gear)."""
+    return (record(s, seat).level - 1) * data.master_mp_per_level[race(s, seat, data)]
+
+
 def cards(rec: CampRecord, data: CampaignData) -> str:
     """The composition the pool gives (C0 mapping: tiles_per_card tiles make a card, capped at
     max_pool cards, kinds in B, A, Q order; the cap drops the last kinds first)."""
