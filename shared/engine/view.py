@@ -13,6 +13,7 @@ A Noble Phantasm that fired shows all its card, kind and scale (`np_seen`), not 
 
 from __future__ import annotations
 
+from operator import is_
 from typing import Any
 
 from . import core
@@ -101,9 +102,9 @@ class CampViews:
         self._keys: list[tuple[int, ...]] = []
         self.views: list[dict[str, Any]] = []
 
-    def update(self, state: GameState, memo: CampViewMemo | None = None) -> list[int]:
-        """Bring `views` up to `state`; the indices of the camps whose view was made again."""
-        memo = memo if memo is not None else CampViewMemo()
+    def update(self, state: GameState, memo: CampViewMemo) -> list[int]:
+        """Bring `views` up to `state` (made in the room's `memo`); the indices of the camps
+        whose view was made again."""
         bases = memo.bases(state)
         keys = view_keys(state, self.seat)
         if len(bases) != len(self._bases):
@@ -140,7 +141,7 @@ class CampViewMemo:
             bases = [(camp, *(m.camp_key(state, camp.seat) for m in state.modules))
                      for camp in state.camps]
             if len(old) == len(bases):
-                bases = [was if all(a is b for a, b in zip(base, was, strict=True)) else base
+                bases = [was if all(map(is_, base, was)) else base
                          for base, was in zip(bases, old, strict=True)]
             self._state, self._bases = state, bases
         return self._bases
