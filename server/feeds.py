@@ -1,10 +1,11 @@
 """What one member was last shown, so that the next view goes as a difference.
 
 A member whose hello asked for "updates" gets one full `state`, then `update`s: the view's
-top-level parts that changed, the camps whose view changed, the legal actions only when they
-changed (docs/protocol.md, Features). The view is still made whole, from the state, for every
-member after every change: a difference is cut from two full views, never kept as a diff of
-the game, so it can hold nothing the full view would not. What is the same in every seat's
+top-level parts that changed, the camps whose view changed, the entries of each module's state
+that changed, the legal actions only when they changed (docs/protocol.md, Features). The view
+is still made whole, from the state, for every member after every change: a difference is cut
+from two full views, never kept as a diff of the game, so it can hold nothing the full view
+would not. What is the same in every seat's
 view (`public_view`) is made and compared once per change for the whole room (`PublicPart`),
 and camps unchanged since a member's last view are not viewed again (`CampViews`).
 """
@@ -17,6 +18,7 @@ from typing import Any
 from ..shared.engine import Action, GameState
 from ..shared.engine.view import CampViewMemo, CampViews, public_view, seat_view
 from ..shared.protocol import message
+from ..shared.updates import module_changes
 
 # An action's wire form, kept: every state message lists a prompted seat's legal actions (74
 # for a camp at the start of a seven-camp game), the same actions state after state, and
@@ -97,11 +99,15 @@ class ViewFeed:
             parts = dict(public.changed)
         else:
             parts = {k: v for k, v in public.part.items() if v != old[k]}
-        parts.update((k, v) for k, v in own.items() if k != "camps" and v != old[k])
+        parts.update((k, v) for k, v in own.items()
+                     if k not in ("camps", "modules") and v != old[k])
+        modules = module_changes(own["modules"], old["modules"])
+        if modules is None:
+            parts["modules"] = own["modules"]
         new_camps, old_camps = view["camps"], old["camps"]
         return message(
             "update", base=old["version"], state_id=state.version, view=parts,
             # an unchanged camp's view is the same object (`CampViewMemo`): no deep comparison
             camps={str(i): new_camps[i] for i in changed if new_camps[i] is not old_camps[i]},
-            deadlines=deadlines,
+            deadlines=deadlines, **({"modules": modules} if modules else {}),
             **({} if legal == old_legal else {"legal": [wire_form(a) for a in legal]}))

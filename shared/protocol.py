@@ -291,10 +291,11 @@ _MESSAGES = [
             "this seat's view, its legal actions, and seconds left per prompted seat"),
     Message("update", "s2c", {"base": Field(int), "state_id": Field(int),
                               "view": Field(dict), "camps": Field(dict),
-                              "legal": _opt(list), "deadlines": Field(dict)},
+                              "modules": _opt(dict), "legal": _opt(list),
+                              "deadlines": Field(dict)},
             "to a client that asked for updates: what changed since the `state` (or update) "
-            "of state `base`: the view's top-level parts, the camps by index, the legal "
-            "actions if they changed, and every deadline"),
+            "of state `base`: the view's top-level parts, the camps by index, the entries of "
+            "each module's state, the legal actions if they changed, and every deadline"),
     Message("events", "s2c", {"events": Field(list), "log": _opt(list)},
             "what happened, as this seat may see it, and the dice-bot log lines"),
     Message("ack", "s2c", {"ref": Field(int), "state_id": Field(int)},

@@ -3,7 +3,9 @@ next `state`, exactly as the server would have sent it in full (docs/protocol.md
 
 The server sends after every action up to eight views of ~2.5 KB of which most is unchanged;
 the differences are what it has to encode and write, and the client still hands its screens
-and bots a full `state`.
+and bots a full `state`. A module's state goes by its entries (`module_changes`): a campaign
+view holds every camp's record, the relic list and a dossier per rival, and one of them
+changing sent all of it to every seat (three quarters of a campaign update's bytes).
 """
 
 from __future__ import annotations
@@ -29,6 +31,48 @@ def apply_update(last: dict[str, Any] | None, update: dict[str, Any]) -> dict[st
     unknown = update["view"].keys() - old.keys()
     if unknown:
         raise ProtocolError("bad_frame", f"update names unknown view parts {sorted(unknown)}")
-    return {"t": "state", "view": {**old, **update["view"], "camps": camps},
+    view = {**old, **update["view"], "camps": camps}
+    if update.get("modules"):
+        view["modules"] = _modules_updated(view["modules"], update["modules"])
+    return {"t": "state", "view": view,
             "legal": update.get("legal", last["legal"]), "state_id": update["state_id"],
             "deadlines": update["deadlines"]}
+
+
+def module_changes(new: dict[str, Any], old: dict[str, Any]) -> dict[str, dict[str, Any]] | None:
+    """Per module, the entries of its state that changed from `old` to `new` (two views'
+    `modules`); None when that cannot say it (another module, option or verb, a state that is
+    not a map or has other entries): the whole `modules` part goes instead."""
+    if new.keys() != old.keys():
+        return None
+    out: dict[str, dict[str, Any]] = {}
+    for name, part in new.items():
+        was = old[name]
+        if part["options"] != was["options"] or part["verbs"] != was["verbs"]:
+            return None
+        state, before = part["state"], was["state"]
+        if not (isinstance(state, dict) and isinstance(before, dict)):
+            if state != before:
+                return None
+        elif state.keys() != before.keys():
+            return None
+        else:
+            changed = {k: v for k, v in state.items() if v is not before[k] and v != before[k]}
+            if changed:
+                out[name] = changed
+    return out
+
+
+def _modules_updated(modules: dict[str, Any], changes: Any) -> dict[str, Any]:
+    """`modules` (a view's) with the entries `changes` names replaced in each module's state."""
+    if not isinstance(changes, dict):
+        raise ProtocolError("bad_frame", "update: `modules` is not a map")
+    out = dict(modules)
+    for name, entries in changes.items():
+        state = modules[name]["state"] if name in modules else None
+        if not isinstance(state, dict) or not isinstance(entries, dict) or \
+                entries.keys() - state.keys():
+            raise ProtocolError("bad_frame", f"update names unknown state entries of module "
+                                f"{name!r}")
+        out[name] = {**modules[name], "state": {**state, **entries}}
+    return out

@@ -12,6 +12,7 @@ from grailwar.client.net import ServerConnection
 from grailwar.server.feeds import PublicPart, ViewFeed, wire_form
 from grailwar.shared.engine import apply, legal_actions, new_game, view_for
 from grailwar.shared.engine.state import GameState
+from grailwar.shared.modules.campaign import state as campaign
 from grailwar.shared.protocol import ProtocolError, encode, message
 from grailwar.shared.updates import apply_update
 from server_kit import FakeMember, Server, one
@@ -47,7 +48,7 @@ def test_updates_rebuild_every_view_of_every_seat(seed: int, modules: tuple[str,
     assert len(states) > 100
     sizes = {"state": 0, "update": 0}
     for seat in (*range(len(states[0].camps)), None):
-        feed, public, last, without_legal = ViewFeed(seat), PublicPart(), None, 0
+        feed, public, last, without_legal, modular = ViewFeed(seat), PublicPart(), None, 0, 0
         for i, state in enumerate(states):
             if seat == 2 and i % 7 == 3:  # a member that missed a state: its own difference
                 continue
@@ -62,6 +63,10 @@ def test_updates_rebuild_every_view_of_every_seat(seed: int, modules: tuple[str,
                 assert sent["t"] == "update" and sent["base"] == last["state_id"]
                 for key, part in sent["view"].items():  # nothing the full view does not hold
                     assert key != "camps" and part == want["view"][key]
+                for name, entries in sent.get("modules", {}).items():
+                    assert entries and entries.items() <= want["view"]["modules"][name][
+                        "state"].items()
+                modular += "modules" in sent
                 for index, camp in sent["camps"].items():
                     assert camp == want["view"]["camps"][int(index)]
                 without_legal += "legal" not in sent
@@ -69,6 +74,7 @@ def test_updates_rebuild_every_view_of_every_seat(seed: int, modules: tuple[str,
             assert sent == want, (seat, state.version)
             last = sent
         assert without_legal > 0  # unchanged legal actions are not sent again
+        assert (modular > 0) == bool(modules)  # a module's state goes by its entries
     assert sizes["update"] * 3 < sizes["state"]  # what the feature is for
 
 
@@ -102,6 +108,37 @@ def test_an_update_of_another_state_is_refused() -> None:
         apply_update(first, {**update, "camps": {"9": {}}})
     with pytest.raises(ProtocolError, match=r"unknown view parts \['nonsense'\]"):
         apply_update(first, {**update, "view": {"nonsense": 1}})
+    with pytest.raises(ProtocolError, match="unknown state entries of module 'tactics'"):
+        apply_update(first, {**update, "modules": {"tactics": {"terrain": 1}}})
+    with pytest.raises(ProtocolError, match="`modules` is not a map"):
+        apply_update(first, {**update, "modules": [1]})
+
+
+def test_a_module_state_goes_by_its_changed_entries() -> None:
+    """A seat's own campaign record changing sends that one entry of the module's state, not
+    the relic list, the dossiers and every other section's part with it; a module whose
+    shape changed (here an option) goes whole."""
+    state = new_game(seed=5, modules=("campaign",))
+    feed, public = ViewFeed(0), PublicPart()
+    first = feed.message(state, public.of(state), [], {})
+    after = state.clone()
+    campaign.update(after, 0, funds=campaign.record(after, 0).funds + 7)
+    after.version += 1
+    update = feed.message(after, public.of(after), [], {})
+    assert "modules" not in update["view"]
+    assert update["modules"] == {"campaign": {"camps": full(after, 0)["view"]["modules"][
+        "campaign"]["state"]["camps"]}}
+    assert apply_update(first, update)["view"] == full(after, 0)["view"]
+    module = after.modules[0]
+    again = after.clone()
+    again.version += 1
+    module.values = {**module.values, "tags": "off"}
+    try:
+        whole = feed.message(again, public.of(again), [], {})
+    finally:
+        module.values = {**module.values, "tags": "random"}
+    assert "modules" not in whole
+    assert whole["view"]["modules"]["campaign"]["options"]["tags"] == "off"
 
 
 def started_room(server: Server, *members: FakeMember) -> Any:

@@ -78,6 +78,7 @@ class Campaign(Module):
         self._by_class = {type(sec): sec for sec in self.sections}
         self.public_fields = frozenset(f for sec in self.sections for f in sec.public_fields)
         self._spells = {k: v for sec in self.sections for k, v in sec.command_spells().items()}
+        self._verbs = tuple(v for sec in self.sections for v in sec.verbs())  # in every view
         # Per hook, only the sections that override it: the base hooks change nothing, and
         # asking all twelve on every step is most of the module's cost (issue 13).
         self.hooked: dict[str, tuple[Section, ...]] = {
@@ -232,7 +233,7 @@ class Campaign(Module):
 
     # --- what leaves the engine ----------------------------------------------------------------
     def verbs(self) -> tuple[str, ...]:
-        return tuple(v for sec in self.sections for v in sec.verbs())
+        return self._verbs
 
     def view(self, s: GameState, seat: int | None) -> dict[str, Any]:
         """Every camp's record: its own whole, a rival's only the sections' public fields (the
