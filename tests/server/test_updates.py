@@ -14,7 +14,7 @@ from grailwar.shared.engine import apply, legal_actions, new_game, view_for
 from grailwar.shared.engine.state import GameState
 from grailwar.shared.modules.campaign import state as campaign
 from grailwar.shared.protocol import ProtocolError, encode, message
-from grailwar.shared.updates import apply_update
+from grailwar.shared.updates import apply_update, module_changes
 from server_kit import FakeMember, Server, one
 from twisted.internet.testing import StringTransport
 
@@ -129,16 +129,20 @@ def test_a_module_state_goes_by_its_changed_entries() -> None:
     assert update["modules"] == {"campaign": {"camps": full(after, 0)["view"]["modules"][
         "campaign"]["state"]["camps"]}}
     assert apply_update(first, update)["view"] == full(after, 0)["view"]
-    module = after.modules[0]
-    again = after.clone()
-    again.version += 1
-    module.values = {**module.values, "tags": "off"}
-    try:
-        whole = feed.message(again, public.of(again), [], {})
-    finally:
-        module.values = {**module.values, "tags": "random"}
-    assert "modules" not in whole
-    assert whole["view"]["modules"]["campaign"]["options"]["tags"] == "off"
+
+
+def test_a_module_whose_shape_changed_goes_whole() -> None:
+    def modules(state: object, options: dict | None = None) -> dict:
+        return {"m": {"options": options or {}, "verbs": ["V"], "state": state}}
+
+    assert module_changes(modules({"a": 1, "b": [2]}), modules({"a": 1, "b": [3]})) == {
+        "m": {"b": [2]}}
+    assert module_changes(modules({"a": 1}), modules({"a": 1})) == {}
+    assert module_changes(modules({"a": 1}), modules({"a": 1, "b": 2})) is None  # an entry less
+    assert module_changes(modules({"a": 1}), modules({"a": 1}, {"o": 1})) is None  # an option
+    assert module_changes(modules(None), modules(None)) == {}  # a state that is not a map
+    assert module_changes(modules([1]), modules(None)) is None
+    assert module_changes(modules({"a": 1}), {}) is None  # another module
 
 
 def started_room(server: Server, *members: FakeMember) -> Any:

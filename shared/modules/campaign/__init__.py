@@ -240,9 +240,8 @@ class Campaign(Module):
         hidden-information table of spec §4); the public global part; each section's key."""
         g = st.state(s)
         out: dict[str, Any] = {
-            "camps": _RECORDS.get((g.camps, self.public_fields, seat), lambda: [
-                _encode_record(rec, None if x == seat else self.public_fields)
-                for x, rec in enumerate(g.camps)]),
+            "camps": _RECORDS.get((g.camps, self.public_fields, seat),
+                                  lambda: self._records(g.camps, seat)),
             "vacant": [{"master": v.master, "square": v.square} for v in g.vacant],
             "residual": {str(q): sorted(classes) for q, classes in g.residual},
             "relics": {relic: x for relic, x in g.relics if x == seat},  # its own (summoning)
@@ -257,6 +256,14 @@ class Campaign(Module):
             if part is not None:
                 out[sec.key] = part
         return out
+
+    def _records(self, camps: tuple[CampRecord, ...], seat: int | None) -> list[dict[str, Any]]:
+        """A seat's list of the records: its own whole, the others' public fields, both taken
+        from the encodings of the records that every viewer of the same state shares."""
+        whole, public = _RECORDS.get((camps, self.public_fields), lambda: (
+            [_encode_record(rec, None) for rec in camps],
+            [_encode_record(rec, self.public_fields) for rec in camps]))
+        return [whole[x] if x == seat else public[x] for x in range(len(camps))]
 
     def rebuild(self, s: GameState, view: dict[str, Any]) -> None:
         """The records back from a view: the seat's own whole; a rival's shown fields over a
@@ -344,10 +351,11 @@ def _encode(value: Any) -> Any:
     return value
 
 
-# Encoded records, by the record object and the fields shown, a seat's list of them by the
-# records' tuple, and the field values by the value object (`memo.py`): every seat's view of
-# every state takes its plain data from here (encoding them was two fifths of a loaded
-# server's CPU in campaign rooms), and a changed record encodes only its changed fields.
+# Encoded records, by the record object and the fields shown, every viewer's lists of them and
+# a seat's list by the records' tuple, and the field values by the value object (`memo.py`):
+# every seat's view of every state takes its plain data from here (encoding them was two
+# fifths of a loaded server's CPU in campaign rooms), and a changed record encodes only its
+# changed fields.
 _RECORDS = IdentityMemo()
 _FIELDS = IdentityMemo()
 
