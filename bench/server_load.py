@@ -20,8 +20,10 @@ Prints (one JSON object with --json): `rooms`, `clients`, `p50_ms` and `p99_ms` 
 → its ack received), `broadcast_p99_ms` (an action sent → the last of the room's seven players
 receiving the state it produced), `msgs_per_s` (messages both ways), `server_rss_mb` (the
 server's VmRSS at its highest sample, /proc), `echo_p50_ms`, and more: actions, errors by code,
-the server's CPU share and CPU per action, games over, and `other_cpu_pct`: what everything
-else on the machine used meanwhile (on a shared machine, figures taken beside a busy neighbour
+the server's CPU share and CPU per action, its garbage collections (`server_gc_runs`, their
+CPU seconds and the objects they found; `server_gc_pauses`: the heartbeats that logged one of
+100 ms or more), games over, and `other_cpu_pct`: what everything else on the machine used
+meanwhile (on a shared machine, figures taken beside a busy neighbour
 are not the server's own).
 
 Goal on the 2-core machine: 200 rooms (1,400 clients), p99 under 25 ms, p50 within 3x the echo
@@ -84,6 +86,8 @@ from grailwar.shared.protocol import message as protocol_message
 from twisted.internet import defer, task
 from twisted.internet.protocol import ClientFactory, Factory, Protocol
 
+GC_PAUSE = re.compile(r"a garbage collection paused the server (\d+) ms")
+GC_TOTALS = re.compile(r"garbage collector: (\d+) collections, ([\d.]+) s of CPU, (\d+) objects")
 LISTENING = re.compile(rb"grailwar server on 127\.0\.0\.1:(\d+)")
 ECHO_LISTENING = re.compile(rb"echo on (\d+)")
 HEADER = struct.Struct(">I")
@@ -783,7 +787,17 @@ def bench_database(base: str) -> Iterator[str]:
 def stop_server(server: Child, log: Path, out: dict[str, Any], suffix: str = "") -> None:
     """Stop a bench's server; its exit code and the tracebacks it logged go in `out`."""
     out["server_exit" + suffix] = server.stop()
-    out["server_errors_logged" + suffix] = log.read_text(errors="replace").count("Traceback")
+    text = log.read_text(errors="replace")
+    out["server_errors_logged" + suffix] = text.count("Traceback")
+    # the server logs each heartbeat whose longest collection took 100 ms or more
+    pauses = [int(ms) for ms in GC_PAUSE.findall(text)]
+    out["server_gc_pauses" + suffix] = len(pauses)
+    out["server_gc_max_ms" + suffix] = max(pauses, default=0)
+    totals = GC_TOTALS.search(text)  # logged at the server's stop
+    if totals:
+        out["server_gc_runs" + suffix] = int(totals[1])
+        out["server_gc_cpu_s" + suffix] = float(totals[2])
+        out["server_gc_found" + suffix] = int(totals[3])
 
 
 def report(out: dict[str, Any], as_json: bool) -> None:
