@@ -60,6 +60,7 @@ class Session:
         # to when the server a redirect led to is lost; `following`: a redirect is on its way.
         self.entry: tuple[str, int] | None = None
         self.following = False
+        self.entry_tries = 0  # `room_not_found` answers asked again at the entry (`_back`)
 
     # --- connecting -----------------------------------------------------------------------------
     @property
@@ -216,6 +217,9 @@ class Session:
             self.reactor.callLater(RETRY_DELAYS[-2], self.resume, self.model.room_id,
                                    self.model.token)
             return
+        if kind == "error" and msg.get("code") == "room_not_found" and self.resuming and \
+                self._back_to_entry():
+            return
         self.model.handle(msg, time.monotonic())
         if kind == "welcome":
             if self.reconnecting:
@@ -226,6 +230,7 @@ class Session:
                 callback()
         elif kind == "joined" and self.resuming:
             self.resuming = False
+            self.entry_tries = 0
             self.model.notify(self.model.tr("net.resumed"), "info")
         elif kind == "error" and self.resuming and msg.get("code") in ("bad_token",
                                                                        "room_not_found"):
@@ -233,6 +238,21 @@ class Session:
             self.model.reset_room()
         for listener in list(self.listeners):
             listener(msg)
+
+    def _back_to_entry(self) -> bool:
+        """A server a redirect led to may have given the room up since the directory listed it
+        there (it was cut off from the directory, or lost its lease): the seat is asked for
+        again at the entry, which knows the room's next owner, a few times before it is given
+        up. False: this is the entry, or those tries are spent."""
+        if self.entry is None or (self.host, self.port) == self.entry or \
+                self.entry_tries >= len(RETRY_DELAYS):
+            return False
+        delay = RETRY_DELAYS[self.entry_tries]
+        self.entry_tries += 1
+        host, port = self.entry
+        self.retry_call = self.reactor.callLater(delay, self._follow, {"host": host,
+                                                                       "port": port})
+        return True
 
     def _follow(self, msg: dict[str, Any]) -> None:
         """The room lives on another server of the cluster: connect there and ask again, with

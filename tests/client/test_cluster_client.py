@@ -1,7 +1,8 @@
 """The client in a cluster (docs/protocol.md, `redirect`): it follows a redirect to the room's
 server and asks again there, resumes a room that moved, asks again while a room is being
-adopted, and comes back through the address the player gave, all without a word to the
-player. The connections are fakes: what is checked is what the session sends, and where."""
+adopted, comes back through the address the player gave, and asks there again for a room the
+server a redirect led to gave up, all without a word to the player. The connections are
+fakes: what is checked is what the session sends, and where."""
 
 from __future__ import annotations
 
@@ -105,3 +106,45 @@ def test_a_lost_server_is_replaced_through_the_entry_address() -> None:
     assert h.dialled[-1] == ("lb.example", 7707)
     h.server("welcome", version=1, server="grailwar")
     assert h.proto.sent == [("resume", {"room": 5, "token": "tok"})]
+
+
+def test_a_room_the_redirected_server_gave_up_is_asked_for_again_at_the_entry() -> None:
+    """The directory still listed the room on a server that had just given it up (it was cut
+    off from the directory): that server answers `room_not_found`, and the seat is asked for
+    again at the entry, which has adopted it meanwhile; a few tries, then the seat is gone."""
+    h = Harness()
+    h.server("welcome", version=1, server="grailwar")
+    h.session.model.room_id, h.session.model.token = 4, "tok"
+    h.session.resume(4, "tok")
+    h.server("redirect", host="10.0.0.2", port=7708, room=4)
+    h.server("welcome", version=1, server="grailwar")
+    h.server("error", code="room_not_found", message="no room 4")
+    assert h.session.model.room_id == 4  # not given up
+    h.clock.advance(RETRY_DELAYS[0])
+    assert h.dialled[-1] == ("lb.example", 7707)
+    h.server("welcome", version=1, server="grailwar")
+    assert h.proto.sent == [("resume", {"room": 4, "token": "tok"})]
+    h.server("joined", room=4, seat=1, token="tok", spectator=False)
+    assert h.session.model.room_id == 4 and h.session.entry_tries == 0
+    # at the entry itself, `room_not_found` is the truth: the seat is gone
+    h.session.resume(4, "tok")
+    h.server("error", code="room_not_found", message="no room 4")
+    assert h.session.model.room_id is None
+
+
+def test_a_room_gone_everywhere_is_given_up_after_a_few_tries_at_the_entry() -> None:
+    h = Harness()
+    h.server("welcome", version=1, server="grailwar")
+    h.session.model.room_id, h.session.model.token = 4, "tok"
+    h.session.resume(4, "tok")
+    for delay in RETRY_DELAYS:
+        h.server("redirect", host="10.0.0.2", port=7708, room=4)
+        h.server("welcome", version=1, server="grailwar")
+        h.server("error", code="room_not_found", message="no room 4")
+        assert h.session.model.room_id == 4
+        h.clock.advance(delay)
+        h.server("welcome", version=1, server="grailwar")
+    h.server("redirect", host="10.0.0.2", port=7708, room=4)
+    h.server("welcome", version=1, server="grailwar")
+    h.server("error", code="room_not_found", message="no room 4")
+    assert h.session.model.room_id is None

@@ -153,7 +153,9 @@ def started(start: Callable[..., Node], n: int) -> list[Node]:
 
 class Player(Client):
     """A blocking client that follows the cluster: a `redirect` is followed to the owner, and
-    a room not listed yet (the directory is a beat behind) or being adopted is asked again."""
+    a room not listed yet (the directory is a beat behind) or being adopted is asked again, at
+    the entry when a redirect led elsewhere (the server there may have given the room up since
+    the directory listed it: the desktop client does the same, `Session._back_to_entry`)."""
 
     def __init__(self, port: int, name: str, acked: list[tuple[int, dict[str, Any]]]) -> None:
         super().__init__(port, name, acked)
@@ -194,7 +196,7 @@ class Player(Client):
                 continue
             assert msg["code"] in ("room_moving", "room_not_found"), msg
             time.sleep(0.6)  # within the joins allowed per address (20 per 10 s)
-            self.reconnect(self.port)  # and per connection (5 per 10 s)
+            self.reconnect(self.entry)  # and per connection (5 per 10 s)
         raise AssertionError(f"{self.name}: {kind} never answered with joined")
 
     def wait(self) -> dict[str, Any]:
