@@ -23,8 +23,8 @@ server's VmRSS at its highest sample, /proc), `echo_p50_ms`, and more: actions, 
 the server's CPU share and CPU per action, its garbage collections (`server_gc_runs`, their
 CPU seconds and the objects they found; `server_gc_pauses`: the heartbeats that logged one of
 100 ms or more), games over, and `other_cpu_pct`: what everything else on the machine used
-meanwhile (on a shared machine, figures taken beside a busy neighbour
-are not the server's own).
+meanwhile (on a shared machine, figures taken beside a busy neighbour are not the server's
+own).
 
 Goal on the 2-core machine: 200 rooms (1,400 clients), p99 under 25 ms, p50 within 3x the echo
 floor, the server under 400 MB. The clients share the machine with the server: the latencies

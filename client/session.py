@@ -60,7 +60,7 @@ class Session:
         # to when the server a redirect led to is lost; `following`: a redirect is on its way.
         self.entry: tuple[str, int] | None = None
         self.following = False
-        self.entry_tries = 0  # `room_not_found` answers asked again at the entry (`_back`)
+        self.entry_tries = 0  # `room_not_found` answers asked again at the entry (`_back_to_entry`)
 
     # --- connecting -----------------------------------------------------------------------------
     @property

@@ -175,6 +175,7 @@ class GrailService(Service):
         self.gc_pause = 0.0  # the longest collection since the last heartbeat
         self.gc_totals = [0, 0.0, 0]  # collections, their CPU seconds, objects they found
         self._gc_began = 0.0
+        self._gc_cpu = 0.0
         self.store: RoomStore | None = None
         self.lobby: Lobby | None = None
         self.factory: TrackingFactory | None = None

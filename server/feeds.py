@@ -5,9 +5,9 @@ top-level parts that changed, the camps whose view changed, the entries of each 
 that changed, the legal actions only when they changed (docs/protocol.md, Features). The view
 is still made whole, from the state, for every member after every change: a difference is cut
 from two full views, never kept as a diff of the game, so it can hold nothing the full view
-would not. What is the same in every seat's
-view (`public_view`) is made and compared once per change for the whole room (`PublicPart`),
-and camps unchanged since a member's last view are not viewed again (`CampViews`).
+would not. What is the same in every seat's view (`public_view`) is made and compared once per
+change for the whole room (`PublicPart`), and camps unchanged since a member's last view are
+not viewed again (`CampViews`).
 """
 
 from __future__ import annotations
