@@ -262,6 +262,10 @@ def assert_rebuilt(real: GameState, seat: int, rng: random.Random) -> GameState:
             continue
         assert (a.hp, a.pos, a.alive, len(a.hand), a.np_target, a.fleeing) == (
             b.hp, b.pos, b.alive, len(b.hand), b.np_target, b.fleeing)
+    # what the view shows of every camp's figures holds in the rebuilt state (a module's
+    # hidden state, the campaign's growth and items, makes a max HP and the cards)
+    for a, b in zip(view_for(made, seat)["camps"], view_for(real, seat)["camps"], strict=True):
+        assert (a["max_hp"], a.get("cards")) == (b["max_hp"], b.get("cards")), a["seat"]
     return made
 
 

@@ -13,13 +13,14 @@ import random
 import pytest
 from grailwar.shared.bots import LEVELS, make_bot
 from grailwar.shared.bots.determinize import state_from_view
-from grailwar.shared.engine import legal_actions, new_game, to_text, view_for
-from grailwar.shared.engine.data import CARD_KINDS, default_ruleset
+from grailwar.shared.engine import core, legal_actions, new_game, to_text, view_for
+from grailwar.shared.engine.data import CARD_KINDS, CLASSES, default_ruleset
 from grailwar.shared.engine.state import GameState
 from grailwar.shared.modules.campaign import campaign
 from grailwar.shared.modules.campaign import state as st
 from grailwar.shared.modules.campaign.data import METHODS
 from grailwar.shared.modules.campaign.gear import Gear
+from grailwar.shared.modules.campaign.growth import Growth
 from grailwar.shared.modules.campaign.info import Information
 from grailwar.shared.modules.campaign.summoning import Summoning
 from grailwar.shared.modules.campaign.tags import Tags
@@ -83,6 +84,27 @@ def test_a_rebuilt_rival_record_is_a_fresh_contract_not_the_true_one() -> None:
         assert got.bonds == st.internal_bonds(rival, campaign(s).data.numbers.internal_bond_grade)
         assert (got.level, got.funds, got.bonds, got.stances) != (
             true.level, true.funds, true.bonds, true.stances)
+
+
+def test_a_rebuilt_rival_has_the_max_hp_and_cards_its_view_shows() -> None:
+    """A rival's max HP and cards are public though its growth, items and pool are not
+    (spec §4): the rebuilt rival has the figures shown, taken as contract growth over the
+    fresh record, and its hand is drawn from the cards shown, not from its sheet's."""
+    s, rival = grown_rival()
+    per = campaign(s).data.numbers.tiles_per_card
+    campaign(s).section(Growth).add_growth(s, rival, (2 * per, 0, 0), (0, 0, 0), {"max_hp": 6})
+    cls = CLASSES.index(s.camps[rival].cls)
+    s.edit(0).known = tuple(1 if i == cls else k for i, k in enumerate(s.camps[0].known))
+    cards = core.composition(s, s.camps[rival])
+    assert cards != s.camps[rival].servant.cards
+    for seed in range(4):
+        made = state_from_view(view_for(s, 0), RULES, random.Random(seed))
+        camp = made.camps[rival]
+        assert core.max_hp(made, camp) == core.max_hp(s, s.camps[rival])
+        assert core.composition(made, camp) == cards
+        assert dict(st.record(made, rival).growth)["max_hp"] == 6
+        assert all(camp.hand.count(k) <= cards.count(k) for k in CARD_KINDS)
+        assert len(camp.hand) == len(s.camps[rival].hand)
 
 
 def test_a_rivals_tag_is_drawn_unless_the_points_revealed_it() -> None:

@@ -76,6 +76,10 @@ def state_from_view(view: dict[str, Any], rules: Ruleset, rng: random.Random) ->
     for m in state.modules:
         m.rebuild(state, mods[m.name]["state"])
         m.sample(state, rng.choice, me)
+    for m in state.modules:
+        for cv in view["camps"]:
+            if cv["seat"] != me:
+                m.rebuild_camp(state, cv)
     for camp, cv in zip(camps, view["camps"], strict=True):
         camp.buffs = tuple(_buff(view, state, camp, bv, rng) for bv in cv["buffs"])
     state.day = view["day"]
@@ -181,7 +185,7 @@ def _camp(view: dict[str, Any], cv: dict[str, Any], rules: Ruleset, servant: Ser
         camp.quick = cv["quick"]
         camp.skills_used = frozenset(cv["skills_used"])
     else:
-        camp.hand = sample_hand(servant.cards, cv["hand_size"], rng)
+        camp.hand = sample_hand(cv.get("cards", servant.cards), cv["hand_size"], rng)
         camp.mp = _pool(servant.mp, rng) if camp.alive else 0
         camp.master_mp = _pool(master.mp, rng)
         in_game = {c["cls"] for c in view["camps"]} - {cv["cls"]}

@@ -215,6 +215,10 @@ class Module:
         """Set the module's state from its `view` (a bot rebuilding a game from one seat's view),
         sampling nothing: hidden parts stay at their set-up values."""
 
+    def rebuild_camp(self, s: GameState, shown: Mapping[str, Any]) -> None:
+        """After `sample`: make what a rival camp's view `shown` tells of it (its max HP, its
+        cards) true of the rebuilt camp, where the module's hidden state makes those figures."""
+
     def sample(self, s: GameState, choose: Callable[[Sequence[Any]], Any], seat: int) -> None:
         """After `rebuild`, draw each value the view of `seat` hides with `choose` (one of the
         given values; `bots.determinize` passes its random generator's choice); `seat`'s own

@@ -293,6 +293,11 @@ class Campaign(Module):
             if sec.key in view:
                 sec.rebuild(s, view[sec.key])
 
+    def rebuild_camp(self, s: GameState, shown: Mapping[str, Any]) -> None:
+        """A rival's max HP and cards are public (spec §4) though what makes them is not: its
+        rebuilt record is a fresh contract's, so the difference is taken as contract growth."""
+        self.section(Growth).assume(s, shown["seat"], shown["max_hp"], shown.get("cards"))
+
     def unseen(self, s: GameState, seat: int, day0: str) -> CampRecord:
         """What a seat assumes of a rival's hidden record: a fresh contract of the camp as
         rebuilt (its funds, pool and default stances), with the internal bonds once day 0 has

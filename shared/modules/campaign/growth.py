@@ -149,6 +149,17 @@ class Growth(Section):
                   pool=tuple(a + b for a, b in zip(rec.pool, tiles, strict=True)),
                   dp=(tuple(a + b for a, b in zip(rec.dp[0], dp, strict=True)), rec.dp[1]))
 
+    def assume(self, s: GameState, seat: int, max_hp: int, cards: str | None) -> None:
+        """A rebuilt rival's growth (a bot's belief): what its max HP and its cards (when
+        shown) are beyond the record's, as contract growth (C2.7, C2.8)."""
+        rec = st.record(s, seat)
+        per = self.data.numbers.tiles_per_card
+        tiles = (0,) * len(CARD_KINDS) if cards is None or cards == st.cards(rec, self.data) \
+            else tuple(cards.count(k) * per - n for k, n in zip(CARD_KINDS, rec.pool, strict=True))
+        gap = max_hp - core.max_hp(s, s.camps[seat])
+        if gap or any(tiles):
+            self.add_growth(s, seat, tiles, (0,) * len(CARD_KINDS), {"max_hp": gap} if gap else {})
+
     def on_contract_end(self, s: GameState, seat: int) -> None:
         """C2.9, C9.2 (at §9's contract end): the Servant loses every contract gain of C2.7
         and C2.8; its HP and MP are capped at the lowered maxima. A new contract grows from
