@@ -131,6 +131,10 @@ class Tour:
     def hover(self, rid: str) -> None:
         view = self.app.current
         view.rebuild()
+        for _page in range(20):  # an option on a later page of its menu: turn to it
+            if view.region_by_id(rid) is not None or not view.click("page:next"):
+                break
+            view.rebuild()
         region = view.region_by_id(rid)
         if region is not None:
             view.point_at(region)

@@ -25,6 +25,8 @@ VERB_GAP, VERB_ROW_GAP = 6, 8  # between two verbs of a row; between two rows (t
 # rows leave the options below their whole row inside the panel)
 VERB_TOP, VERB_ROWS_TOP = 38, 36
 PAGE_W = 48  # the options' page count, when it stands left of the arrows
+OPTION_H, OPTION_SIZE, OPTION_GAP = 34, 13, 6  # an option button's height and text; between two
+NAV_W = 74  # the options' page arrows
 
 
 def token(s: Scene, x: float, y: float, r: float, cls: str, label: str, *, mine: bool = False,
@@ -117,6 +119,36 @@ def verb_grid(labels: list[str], width: float) -> tuple[int, int, float]:
         if rows == n or all(label_legible(x, bw, VERB_H, VERB_SIZE) for x in labels):
             break
     return rows, per_row, bw
+
+
+Row = list[tuple[int, float, float]]  # an option's index, its x from the row's left, its width
+
+
+def option_rows_of(labels: list[str], width: float, most: int) -> list[Row]:
+    """The option buttons packed into rows of `width`: each as wide as its label needs, never
+    narrower than `most` to a row would make it; a row that is full is stretched to the
+    width. Even columns cut long labels ("Song of the Mire → La…": the target was lost) or,
+    made wide enough for the longest, spread a short menu over pages."""
+    least = (width - OPTION_GAP * (most - 1)) / most
+    rows: list[list[tuple[int, float]]] = [[]]
+    used = 0.0
+    for i, label in enumerate(labels):
+        need = min(width, max(least, text_width(label, size=OPTION_SIZE, bold=True) + 16))
+        if rows[-1] and used + OPTION_GAP + need > width:
+            rows.append([])
+            used = 0.0
+        used += need + (OPTION_GAP if len(rows[-1]) else 0)
+        rows[-1].append((i, need))
+    out: list[Row] = []
+    for n, row in enumerate(rows):
+        buttons = sum(w for _i, w in row)
+        stretch = (width - OPTION_GAP * (len(row) - 1)) / buttons if n < len(rows) - 1 else 1.0
+        x, placed = 0.0, []
+        for i, w in row:
+            placed.append((i, x, w * stretch))
+            x += w * stretch + OPTION_GAP
+        out.append(placed)
+    return out
 
 
 class InGameView(BaseView):
@@ -355,28 +387,26 @@ class InGameView(BaseView):
     def option_rows(self, s: Scene, options: list[Option], left: float, bottom: float,
                     width: float, height: float) -> None:
         ui = self.app.ui
-        per_row = 4 if len(options) <= 8 else 5  # few options: wider buttons, whole labels
+        most = 4 if len(options) <= 8 else 5  # few options: wider buttons
         rows = max(1, int((height + 6) // 40))
-        per_page = per_row * rows
-        pages = max(1, (len(options) + per_page - 1) // per_page)
+        labels = [o.label for o in options]
+        packed = option_rows_of(labels, width, most)
+        if len(packed) > rows:  # paged: the arrows (and the page count beside them) take room
+            packed = option_rows_of(labels, width - NAV_W - (0 if rows > 1 else PAGE_W), most)
+        pages = max(1, -(-len(packed) // rows))
         ui.page = min(ui.page, pages - 1)
-        shown = options[ui.page * per_page:(ui.page + 1) * per_page]
-        # the arrows, and the page count under them (left of them when only one row fits: two
-        # rows of verbs leave the options one)
-        nav = 0 if pages == 1 else 74 if rows > 1 else 74 + PAGE_W
-        bw = (width - nav - 6 * (per_row - 1)) / per_row
-        for i, opt in enumerate(shown):
-            col, row = i % per_row, i // per_row
-            x = left + col * (bw + 6)
-            y = bottom + height - 34 - row * 40
-            colour = th.VERMILION_DARK if opt.danger else \
-                th.CARD_COLOURS.get(opt.card) if opt.card else None
-            click = None if opt.reason else (lambda g=opt.group: self.open_group(g)) \
-                if opt.action is None else (lambda a=opt.action: self.send(a))
-            self.button(s, f"opt:{ui.page * per_page + i}", x, y, bw, 34, opt.label, click,
-                        enabled=not opt.reason, help=opt.help,
-                        style="paper" if opt.action is not None else "normal", size=13,
-                        colour=colour)
+        for r, row in enumerate(packed[ui.page * rows:(ui.page + 1) * rows]):
+            y = bottom + height - OPTION_H - r * 40
+            for i, dx, bw in row:
+                opt = options[i]
+                colour = th.VERMILION_DARK if opt.danger else \
+                    th.CARD_COLOURS.get(opt.card) if opt.card else None
+                click = None if opt.reason else (lambda g=opt.group: self.open_group(g)) \
+                    if opt.action is None else (lambda a=opt.action: self.send(a))
+                self.button(s, f"opt:{i}", left + dx, y, bw, OPTION_H, opt.label, click,
+                            enabled=not opt.reason, help=opt.help,
+                            style="paper" if opt.action is not None else "normal",
+                            size=OPTION_SIZE, colour=colour)
         if pages > 1:
             x = left + width - 70
             self.button(s, "page:prev", x, bottom + height - 34, 34, 34, "◀",

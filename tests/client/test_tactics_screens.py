@@ -9,6 +9,7 @@ from typing import Any
 
 import pytest
 from grailwar.client import theme as th
+from grailwar.client.gfx import text_width
 from grailwar.client.i18n import LANGS, Tr
 from grailwar.client.model import ClientModel
 from grailwar.client.tour import TACTICS_SQUARES, tactics_battle
@@ -17,6 +18,7 @@ from grailwar.shared.engine import apply, events_for, legal_actions
 from grailwar.shared.engine.actions import Attack, Ready
 from grailwar.shared.engine.modules import MODULES
 from helpers import duel, ready_all
+from test_campaign_screens import overlap
 from test_model import model_for, state_msg
 from test_screens import ActRecorder, join, record_sends, render, room_public
 
@@ -300,3 +302,42 @@ def test_a_verb_with_one_legal_option_and_a_ruled_out_one_opens_its_menu(app: An
     app.current.click("verb:Attack")
     assert recorder.acts == [] and app.ui.verb == "Attack"
     assert [o.reason for o in app.current.current_options()] == ["", "line"]
+
+
+@pytest.mark.parametrize("lang", LANGS)
+def test_a_menu_of_long_options_draws_every_label_whole_on_its_pages(app: Any, lang: str) -> None:
+    """The Skill menu of the tactics battle: a skill with its target and a Master skill joined
+    to it ("Song of the Mire → Lancer + Echo of the Kantele"). Each option button is as wide
+    as its label needs: every label drawn whole (no ellipsis), every option on exactly one
+    page, no two buttons overlapping, all inside the action bar beside the page arrows."""
+    from grailwar.client.views.battle import BAR
+
+    app.set_lang(lang)
+    state, _ = tactics_battle()
+    show(app, state, CASTER)
+    render(app, "battle")
+    view = app.current
+    view.click("verb:UseSkill")
+    options = view.current_options()
+    left, bottom, width, _height = BAR
+    # a label wider than four even columns of the bar would leave it
+    assert max(text_width(o.label, size=13, bold=True) for o in options) > (width - 32) / 4
+    pages: list[list[int]] = []
+    while len(pages) <= len(options):
+        render(app, "battle")
+        shown = [r for r in view.regions if r.id.startswith("opt:")]
+        ids = [int(r.id[4:]) for r in shown]
+        if pages and ids == pages[0]:
+            break  # the arrows went round to the first page
+        pages.append(ids)
+        texts = {(t.x, t.y): t.text for key, items in view.base.pool.used.items()
+                 for t in items if key[0] in {r.label for r in shown}}
+        arrows = [r for r in view.regions if r.id.startswith("page:")]
+        for i, region in enumerate(shown):
+            assert texts[region.center] == region.label, (region.label, texts[region.center])
+            assert left <= region.left and region.left + region.width <= left + width
+            assert bottom <= region.bottom
+            assert not any(overlap(region, other) for other in shown[i + 1:] + arrows)
+        if not view.click("page:next"):
+            break
+    assert sorted(i for page in pages for i in page) == list(range(len(options)))
