@@ -13,7 +13,7 @@ from typing import Any
 
 from ..shared.bots import make_bot
 from ..shared.bots.match import run_match
-from ..shared.engine import core, new_game
+from ..shared.engine import core, dice, new_game
 from ..shared.engine.data import CLASSES, default_ruleset
 from ..shared.engine.events import Event
 from ..shared.engine.game import summon
@@ -68,15 +68,16 @@ def simulate(games: int, seed: int, bots: list[str], classes: list[str],
             step(state, events)
     for g in range(games):
         levels = bots if len(bots) == len(classes) else bots[:1] * len(classes)
+        game_seed = dice.series_seed(seed, g)
         try:
-            state = new_game(seed=seed + g, classes=classes, modules=modules, options=options,
+            state = new_game(seed=game_seed, classes=classes, modules=modules, options=options,
                              servants=servants, priority_phase=priority_phase)
-            players = [make_bot(level, (seed + g) * 31 + i) for i, level in enumerate(levels)]
-            result = run_match(state, players, arrival_seed=seed + g,
+            players = [make_bot(level, game_seed * 31 + i) for i, level in enumerate(levels)]
+            result = run_match(state, players, arrival_seed=game_seed,
                                on_step=on_step if watchers else None)
         except Exception:  # an engine bug must be counted, and the run go on
             errors += 1
-            first_error = first_error or traceback.format_exc()
+            first_error = first_error or f"game {g} (seed {game_seed}):\n{traceback.format_exc()}"
             continue
         servant_games.update(c.servant.id for c in state.camps)
         if result.winner_class:

@@ -13,7 +13,7 @@ from grailwar.cli import modules as module_args
 from grailwar.cli import simulate as simulate_cli
 from grailwar.cli.main import build_parser, main
 from grailwar.shared.bots import tournament
-from grailwar.shared.engine import GameState, new_game
+from grailwar.shared.engine import GameState, dice, new_game
 
 OFF = {"tactics": {"concentration": False}}
 
@@ -87,6 +87,30 @@ def test_simulate_plays_with_a_priority_phase_when_asked(monkeypatch: pytest.Mon
     main(["simulate", "--games", "1", "--json"])
     assert json.loads(capsys.readouterr().out)["priority_phase"] is False
     assert not made[-1].settings.priority_phase
+
+
+def test_simulate_plays_each_game_on_a_hashed_seed(monkeypatch: pytest.MonkeyPatch,
+                                                  capsys: pytest.CaptureFixture[str]) -> None:
+    """Seeds s and s + 1 roll the same dice one roll apart (SplitMix64's states of the two are
+    one step of each other's stream), so a series of games on consecutive seeds measured
+    balance on correlated dice. `simulate --seed 7` plays its games on `series_seed(7, g)`,
+    whose streams share no roll."""
+    def rolls(seed: int, n: int = 40) -> list[int]:
+        state, out = dice.seed_state(seed), []
+        for _ in range(n):
+            state, x = dice.next_u64(state)
+            out.append(x)
+        return out
+
+    assert rolls(8)[:-1] == rolls(7)[1:]  # the fault: consecutive seeds, one roll apart
+    seeds: list[int] = []
+    monkeypatch.setattr(simulate_cli, "new_game",
+                        lambda **kw: seeds.append(kw["seed"]) or new_game(**kw))
+    assert main(["simulate", "--games", "3", "--seed", "7", "--json"]) == 0
+    assert json.loads(capsys.readouterr().out)["errors"] == 0
+    assert seeds == [dice.series_seed(7, g) for g in range(3)]
+    streams = [set(rolls(dice.series_seed(7, g))) for g in range(200)]
+    assert sum(len(s) for s in streams) == len(set().union(*streams))
 
 
 def test_tournament_plays_every_game_with_the_modules(monkeypatch: pytest.MonkeyPatch,

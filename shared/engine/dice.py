@@ -21,6 +21,13 @@ def stream(seed: int, salt: int) -> int:
     return seed_state(next_u64(seed_state(seed ^ salt))[1])
 
 
+def series_seed(seed: int, game: int) -> int:
+    """The seed of the `game`-th game of a series run from `seed` (`simulate`): hashed, like
+    `stream`, because the dice of seeds s and s + 1 are one roll apart, and a series on
+    consecutive seeds measured balance on correlated dice."""
+    return next_u64(seed_state((seed << 32) + game))[1]
+
+
 def next_u64(state: int) -> tuple[int, int]:
     """Advance SplitMix64: returns (new_state, 64-bit output)."""
     state = (state + 0x9E3779B97F4A7C15) & _MASK
