@@ -386,10 +386,11 @@ class BaseView(arcade.View):
         if enabled and style in ("normal", "primary"):
             s.rect(left + 1, bottom + height - 2, width - 2, 1, th.shade(fill, 1.25))
         fitted, lines = button_label(label, width, height, size)
-        if lines == 2:
-            s.text(label, left + width / 2, bottom + height / 2, fitted, ink, bold=True,
-                   anchor_x="center", anchor_y="center", width=int(width - 10), align="center",
-                   max_lines=2)
+        if lines == 2:  # a quarter of a line higher: centred as a box, they sat low, the
+            # second line on the button's edge
+            s.text(label, left + width / 2, bottom + height / 2 + fitted / 4, fitted, ink,
+                   bold=True, anchor_x="center", anchor_y="center", width=int(width - 10),
+                   align="center", max_lines=2)
         else:
             s.text(label, left + width / 2, bottom + height / 2, size, ink, bold=True,
                    anchor_x="center", anchor_y="center", max_width=width - 10)

@@ -5,6 +5,7 @@ the room. The battle is `tactics_battle` (the tour's staged one), moved on with 
 
 from __future__ import annotations
 
+import operator
 from typing import Any
 
 import pytest
@@ -341,3 +342,33 @@ def test_a_menu_of_long_options_draws_every_label_whole_on_its_pages(app: Any, l
         if not view.click("page:next"):
             break
     assert sorted(i for page in pages for i in page) == list(range(len(options)))
+
+
+def ink_rows(image: Any, region: Any) -> tuple[int, int]:
+    """The first and last pixel rows (from the top of the screen) of a button's label: the
+    pixels near the text colour in the middle half of the button (away from its badge)."""
+    top = th.HEIGHT - int(region.bottom + region.height)
+    left = int(region.left + region.width / 4)
+    rows = [y for y in range(top + 2, top + int(region.height) - 2)
+            if any(sum(map(abs, map(operator.sub, image.getpixel((x, y)), th.TEXT))) < 90
+                   for x in range(left, left + int(region.width / 2)))]
+    return rows[0] - top, top + int(region.height) - 1 - rows[-1]
+
+
+def test_a_two_line_verb_label_sits_in_the_middle_of_its_button(app: Any) -> None:
+    """The tactics round start's "Focused cast" takes two lines: the room above its ink and
+    below it differ by 2 px at most, and the second line keeps off the button's edge (it sat
+    3.5 px low, on the edge). A one-line label is centred as a box: its room below is the
+    font's descent, 4 px less than above."""
+    app.set_lang("en")
+    state, _ = tactics_battle()
+    show(app, state, CASTER)
+    image = render(app, "battle")
+    view = app.current
+    two = view.region_by_id("verb:ConcentrateCast")
+    assert "\n" in next(t.text for k, items in view.base.pool.used.items() for t in items
+                        if k[0] == two.label)
+    above, below = ink_rows(image, two)
+    assert abs(above - below) <= 2 and below >= 3, (above, below)
+    above, below = ink_rows(image, view.region_by_id("verb:Concentrate"))
+    assert above - below == 4
