@@ -12,7 +12,9 @@ not viewed again (`CampViews`).
 
 from __future__ import annotations
 
-from functools import lru_cache
+from collections.abc import Callable
+from dataclasses import fields
+from operator import attrgetter
 from typing import Any
 
 from ..shared.engine import Action, GameState
@@ -20,10 +22,28 @@ from ..shared.engine.view import CampViewMemo, CampViews, public_view, seat_view
 from ..shared.protocol import message
 from ..shared.updates import module_changes
 
-# An action's wire form, kept: every state message lists a prompted seat's legal actions (74
-# for a camp at the start of a seven-camp game), the same actions state after state, and
-# building their dicts was a tenth of the server's CPU. The dicts are shared: read-only.
-wire_form = lru_cache(maxsize=1 << 14)(Action.to_dict)
+_WIRE: dict[tuple[type, Any], dict[str, Any]] = {}
+_WIRE_MOST = 1 << 15
+_VALUES: dict[type, Callable[[Action], Any]] = {}
+
+
+def wire_form(action: Action) -> dict[str, Any]:
+    """An action's wire form, kept: every state message lists a prompted seat's legal actions
+    (74 for a camp at the start of a seven-camp game), the same actions state after state, and
+    building their dicts was a tenth of the server's CPU. Kept by the action's class and field
+    values, which hash and compare in C (the dataclass's own hash and equality are Python, and
+    made an `lru_cache` lookup cost twice this). The dicts are shared: read-only."""
+    cls = type(action)
+    values = _VALUES.get(cls)
+    if values is None:
+        values = _VALUES[cls] = attrgetter(*(f.name for f in fields(cls)))
+    key = (cls, values(action))
+    wire = _WIRE.get(key)
+    if wire is None:
+        if len(_WIRE) >= _WIRE_MOST:
+            _WIRE.clear()
+        wire = _WIRE[key] = action.to_dict()
+    return wire
 
 
 class PublicPart:

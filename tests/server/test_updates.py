@@ -78,6 +78,25 @@ def test_updates_rebuild_every_view_of_every_seat(seed: int, modules: tuple[str,
     assert sizes["update"] * 3 < sizes["state"]  # what the feature is for
 
 
+def test_an_actions_wire_form_is_kept_by_its_class_and_values(
+        monkeypatch: pytest.MonkeyPatch) -> None:
+    """`wire_form` gives `to_dict`, the same dict for an equal action made again, another for
+    an action of another class with the same field values, and stays within its bound."""
+    from grailwar.server import feeds
+    from grailwar.shared.engine.actions import DeclareRest, DeclareWait, Move
+
+    monkeypatch.setattr(feeds, "_WIRE", {})
+    monkeypatch.setattr(feeds, "_WIRE_MOST", 8)
+    assert wire_form(Move(1, 12)) == Move(1, 12).to_dict() == {"type": "Move", "seat": 1,
+                                                               "to": 12}
+    assert wire_form(Move(1, 12)) is wire_form(Move(1, 12))
+    assert wire_form(DeclareWait(3)) == {"type": "DeclareWait", "seat": 3}
+    assert wire_form(DeclareRest(3)) == {"type": "DeclareRest", "seat": 3}
+    for to in range(20):
+        assert wire_form(Move(0, to))["to"] == to
+    assert len(feeds._WIRE) <= 8
+
+
 def test_a_camp_changed_in_place_is_not_reused() -> None:
     """The camp views are reused only for the same camp object: a camp copied on write (the
     engine's only way to change one) is viewed again."""
