@@ -45,7 +45,10 @@ servers' redirects (a room lives on the server that owns it). The figures come a
 `cluster_N`, the servers' CPU and memory summed.
 
 With `--modules` (and `--option MODULE.OPTION=VALUE`) every room is created with those modules;
-`room_modules` lists the modules the server reported for the rooms.
+`room_modules` lists the modules the server reported for the rooms. A campaign game opens on
+day 0, where every camp shops, wears and prepares, a decision each `--follow-up` s; the rooms
+start together, so every room's day 0 falls in the same seconds: `day0_actions`, `day0_p99_ms`
+and `after_day0_p99_ms` tell that burst from the days that follow (`p99_ms` counts both).
 
 With `--abandoned N`, N more rooms are set up first: one player creates each with six hard bots
 thinking `--abandoned-bot-ms` per decision (5,000 by default, the most a room allows), starts it
@@ -250,6 +253,8 @@ class Stats:
     def __init__(self) -> None:
         self.measuring = False
         self.acks: list[float] = []
+        self.day0_acks: list[float] = []  # those of them on the campaign's day 0
+        self.later_acks: list[float] = []  # and the others
         self.sends: dict[tuple[int, int], float] = {}  # (room, state_id acked) -> send time
         self.seen: dict[tuple[int, int], list[float]] = {}  # (room, state_id) -> receive times
         self.messages = 0
@@ -345,6 +350,8 @@ class BenchPlayer(BotPlayer):
             sent = self.sent.pop(msg["ref"], None)
             if sent is not None and stats.measuring:
                 stats.acks.append(now - sent)
+                day0 = self.last is not None and self.last["view"]["day"] == 0
+                (stats.day0_acks if day0 else stats.later_acks).append(now - sent)
                 stats.sends[(self.room_id, msg["state_id"])] = sent
         elif kind == "error":
             if stats.measuring:
@@ -510,7 +517,8 @@ def worker(reactor: Any, args: argparse.Namespace, out: dict[str, Any]) -> Any:
             broadcast.append(max(seen) - sent)
     out.update(
         seconds=elapsed, cpu_s=time.process_time() - cpu0, gc_max_s=pauses.longest,
-        acks=stats.acks, broadcast=broadcast, messages=stats.messages, errors=stats.errors,
+        acks=stats.acks, day0_acks=stats.day0_acks, later_acks=stats.later_acks,
+        broadcast=broadcast, messages=stats.messages, errors=stats.errors,
         error_samples=stats.error_samples,
         games_over=len(stats.games_over), failed_connections=bench.failed_connections,
         room_modules=sorted(stats.room_modules))
@@ -572,6 +580,8 @@ def run_workers(args: argparse.Namespace, ports: list[int], servers: list[Child]
                 p.kill()
                 p.wait(timeout=10)
     acks = [a for r in results for a in r["acks"]]
+    day0 = [a for r in results for a in r["day0_acks"]]
+    later = [a for r in results for a in r["later_acks"]]
     broadcast = [b for r in results for b in r["broadcast"]]
     seconds = max(r["seconds"] for r in results)
     errors: dict[str, int] = {}
@@ -610,6 +620,9 @@ def run_workers(args: argparse.Namespace, ports: list[int], servers: list[Child]
         room_modules=sorted({tuple(m) for r in results for m in r["room_modules"]}),
         failed_connections=sum(r["failed_connections"] for r in results),
     )
+    if day0:  # the campaign's day 0 apart: every room's seven players shop in the same seconds
+        out.update(day0_actions=len(day0), day0_p99_ms=round(quantile(day0, 0.99) * 1e3, 3),
+                   after_day0_p99_ms=round(quantile(later, 0.99) * 1e3, 3))
     samples = [e for r in results for e in r["error_samples"]]
     if samples:
         out["error_samples"] = samples[:5]
