@@ -12,7 +12,9 @@
    the protocol allows (declarations 30 s, main action 10 s, reaction and other prompts 5 s).
    A player declares at a random moment in the first `--window` seconds of each declaration
    window (uniform; its second decision in the same window, a declaration after a Move, within
-   `--follow-up` s), and answers a battle prompt within `--battle-think` s. Only whole rooms
+   `--follow-up` s), and answers a battle prompt within `--battle-think` s. A prompt the room
+   times as a declaration (`declare_s`: the campaign's day-0 setup, where a camp shops, wears
+   and prepares) is such a window too. Only whole rooms
    count; the measurement starts once every room has started its game and lasts `--seconds`
    (or until every game is over).
 
@@ -83,6 +85,7 @@ import msgpack
 from grailwar.cli import modules as module_args
 from grailwar.client.botclient import BotPlayer
 from grailwar.client.net import ServerConnection
+from grailwar.shared.engine.prompts import PROMPTS
 from grailwar.shared.protocol import PROTOCOL_VERSION, SECONDS, FrameBuffer, decode
 from grailwar.shared.protocol import encode as encode_message
 from grailwar.shared.protocol import message as protocol_message
@@ -94,6 +97,8 @@ GC_TOTALS = re.compile(r"garbage collector: (\d+) collections, ([\d.]+) s of CPU
 LISTENING = re.compile(rb"grailwar server on 127\.0\.0\.1:(\d+)")
 ECHO_LISTENING = re.compile(rb"echo on (\d+)")
 HEADER = struct.Struct(">I")
+# The prompts timed like a declaration (the campaign's day-0 setup too): a window to decide in.
+WINDOWS = frozenset(kind for kind, spec in PROMPTS.items() if spec.timer == "declare_s")
 ROOM_OPTIONS = {"seats": 7, "declare_s": 30, "main_s": 10, "reaction_s": 5, "prompt_s": 5}
 
 
@@ -380,7 +385,7 @@ class BenchPlayer(BotPlayer):
         now = time.perf_counter()
         if epoch != self.epoch:
             self.epoch, self.acted_in_epoch, self.window_opened = epoch, False, now
-            if prompt == "declare":
+            if prompt in WINDOWS:
                 self.target = now + self.rng.uniform(0, self.bench.args.window)
             else:
                 self.target = now + self.rng.uniform(0, self.bench.args.battle_think)
