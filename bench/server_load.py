@@ -14,9 +14,8 @@
    window (uniform; its second decision in the same window, a declaration after a Move, within
    `--follow-up` s), and answers a battle prompt within `--battle-think` s. A prompt the room
    times as a declaration (`declare_s`: the campaign's day-0 setup, where a camp shops, wears
-   and prepares) is such a window too. Only whole rooms
-   count; the measurement starts once every room has started its game and lasts `--seconds`
-   (or until every game is over).
+   and prepares) is such a window too. Only whole rooms count; the measurement starts once
+   every room has started its game and lasts `--seconds` (or until every game is over).
 
 Prints (one JSON object with --json): `rooms`, `clients`, `p50_ms` and `p99_ms` (an action sent
 → its ack received), `broadcast_p99_ms` (an action sent → the last of the room's seven players
@@ -257,9 +256,9 @@ class Child:
 class Stats:
     def __init__(self) -> None:
         self.measuring = False
-        self.acks: list[float] = []
-        self.day0_acks: list[float] = []  # those of them on the campaign's day 0
-        self.later_acks: list[float] = []  # and the others
+        # an action sent -> its ack, on the campaign's day 0 and on the days after (all of them)
+        self.day0_acks: list[float] = []
+        self.later_acks: list[float] = []
         self.sends: dict[tuple[int, int], float] = {}  # (room, state_id acked) -> send time
         self.seen: dict[tuple[int, int], list[float]] = {}  # (room, state_id) -> receive times
         self.messages = 0
@@ -354,7 +353,6 @@ class BenchPlayer(BotPlayer):
         elif kind == "ack":
             sent = self.sent.pop(msg["ref"], None)
             if sent is not None and stats.measuring:
-                stats.acks.append(now - sent)
                 day0 = self.last is not None and self.last["view"]["day"] == 0
                 (stats.day0_acks if day0 else stats.later_acks).append(now - sent)
                 stats.sends[(self.room_id, msg["state_id"])] = sent
@@ -522,8 +520,8 @@ def worker(reactor: Any, args: argparse.Namespace, out: dict[str, Any]) -> Any:
             broadcast.append(max(seen) - sent)
     out.update(
         seconds=elapsed, cpu_s=time.process_time() - cpu0, gc_max_s=pauses.longest,
-        acks=stats.acks, day0_acks=stats.day0_acks, later_acks=stats.later_acks,
-        broadcast=broadcast, messages=stats.messages, errors=stats.errors,
+        day0_acks=stats.day0_acks, later_acks=stats.later_acks, broadcast=broadcast,
+        messages=stats.messages, errors=stats.errors,
         error_samples=stats.error_samples,
         games_over=len(stats.games_over), failed_connections=bench.failed_connections,
         room_modules=sorted(stats.room_modules))
@@ -584,9 +582,9 @@ def run_workers(args: argparse.Namespace, ports: list[int], servers: list[Child]
             if p.poll() is None:
                 p.kill()
                 p.wait(timeout=10)
-    acks = [a for r in results for a in r["acks"]]
     day0 = [a for r in results for a in r["day0_acks"]]
     later = [a for r in results for a in r["later_acks"]]
+    acks = day0 + later
     broadcast = [b for r in results for b in r["broadcast"]]
     seconds = max(r["seconds"] for r in results)
     errors: dict[str, int] = {}
