@@ -248,8 +248,10 @@ class Campaign(Module):
             "day0": g.day0,
             # who is asked to share bond damage shows a bond: each seat sees its own steps only
             "bond_queue": _encode(tuple(q for q in g.bond_queue if q[1] == seat)),
-            "battle": None if g.battle is None else _encode(g.battle._replace(marks=frozenset(
-                m for m in g.battle.marks if m[0] not in PRIVATE_MARKS or m[1] == seat))),
+            # encoded once per battle record and seat: every view of a battle's every step
+            "battle": None if g.battle is None else _BATTLES.get((g.battle, seat), lambda: _encode(
+                g.battle._replace(marks=frozenset(
+                    m for m in g.battle.marks if m[0] not in PRIVATE_MARKS or m[1] == seat)))),
         }
         for sec in self.sections:
             part = sec.view(s, seat)
@@ -363,6 +365,7 @@ def _encode(value: Any) -> Any:
 # changed fields.
 _RECORDS = IdentityMemo()
 _FIELDS = IdentityMemo()
+_BATTLES = IdentityMemo()
 
 
 def _encode_record(rec: CampRecord, shown: frozenset[str] | None) -> dict[str, Any]:

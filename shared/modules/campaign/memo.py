@@ -9,16 +9,17 @@ they are looked up instead. Values are shared: read-only, like the legal actions
 from __future__ import annotations
 
 from collections.abc import Callable
-from operator import is_
 from typing import Any, TypeVar
 
 T = TypeVar("T")
 
 
 class IdentityMemo:
-    """`make()` for a tuple of objects, again only when one of them is another object. An id
-    is reused as soon as its object is gone (copies on write come and go all the time), so the
-    objects are kept and compared by identity (`==` would compare whole camps field by field).
+    """`make()` for a tuple of objects, again only when one of them is another object. The
+    objects are keyed by their ids and kept with the entry: an id is reused as soon as its
+    object is gone (copies on write come and go all the time), and while the entry keeps them
+    no other object can have their ids, so a key found is the same objects (`==` would compare
+    whole camps field by field).
 
     Bounded in two generations: when the young one holds `most` entries it becomes the old
     one, and a hit there moves back. What every room of a busy server still uses stays (a
@@ -33,18 +34,15 @@ class IdentityMemo:
         self._old: dict[tuple[int, ...], tuple[tuple[Any, ...], Any]] = {}
 
     def get(self, objects: tuple[Any, ...], make: Callable[[], T]) -> T:
-        key = tuple(map(id, objects))
+        key = tuple([id(o) for o in objects])
         hit = self._young.get(key)
-        if hit is None:
-            hit = self._old.pop(key, None)
-            if hit is not None and all(map(is_, hit[0], objects)):
-                self._keep(key, hit)
-                return hit[1]
-        elif all(map(is_, hit[0], objects)):
+        if hit is not None:
             return hit[1]
-        out = make()
-        self._keep(key, (objects, out))
-        return out
+        hit = self._old.pop(key, None)
+        if hit is None:
+            hit = (objects, make())
+        self._keep(key, hit)
+        return hit[1]
 
     def _keep(self, key: tuple[int, ...], entry: tuple[tuple[Any, ...], Any]) -> None:
         if len(self._young) >= self.most:
