@@ -169,6 +169,7 @@ class Gear(Section):
     def __init__(self, module: Campaign) -> None:
         super().__init__(module)
         self.items, self.shops = load_items(set(self.rules.maps))
+        self._sums: dict[tuple[tuple[tuple[str, str], ...], str, str], int] = {}
         self.mr_step = mr_step(resources.files("grailwar.resources"))
 
     # --- what is worn -------------------------------------------------------------------------
@@ -178,10 +179,21 @@ class Gear(Section):
     def modifier(self, s: GameState, camp: Camp, key: str) -> int:
         """Worn items: max HP and MP (max_master_mp for a Master's necklace), `mr`."""
         if key in ("max_hp", "max_mp", "mr"):
-            return sum(getattr(i, key) for i in self.worn(s, camp.seat, "servant"))
+            return self._worn_sum(st.record(s, camp.seat).worn, "servant", key)
         if key == "max_master_mp":
-            return sum(i.max_mp for i in self.worn(s, camp.seat, "master"))
+            return self._worn_sum(st.record(s, camp.seat).worn, "master", "max_mp")
         return 0
+
+    def _worn_sum(self, worn: tuple[tuple[str, str], ...], wearer: str, key: str) -> int:
+        """One figure summed over what `wearer` wears, kept by the worn list: every view of
+        every camp reads its max HP and MP through here."""
+        found = self._sums.get((worn, wearer, key))
+        if found is None:
+            if len(self._sums) >= 4096:
+                self._sums.clear()
+            found = self._sums[worn, wearer, key] = sum(
+                getattr(self.items[i], key) for i, w in worn if w == wearer)
+        return found
 
     def skill_check(self, s: GameState, seat: int, skill: Skill, target: int) -> int:
         """C6.13: the wearer's magecraft skills (a Servant skill: the Servant's cloak). The

@@ -24,7 +24,10 @@ from ...engine.state import Camp, Declaration, GameState
 from . import state as st
 from .data import METHODS, CampaignData
 from .gear import Gear
+from .memo import IdentityMemo
 from .section import Section, section_of
+
+_VIEWS = IdentityMemo()  # each seat's part, by its record and its Master
 
 GROWTH_OPTIONS = ("focus", "spread", "stock", "edge")  # C2.7: G1-G4
 SERVANT_POOLS = ("hp", "mp")  # C2.8: which maximum a level raises
@@ -404,6 +407,11 @@ class Growth(Section):
         Master's race and level cap (the tag's race, C12.1 ④, which the data does not know)."""
         if seat is None:
             return None
+        # made from the record and the Master only (the race is the tag's or the Master's)
+        return _VIEWS.get((self, st.record(s, seat), s.camps[seat].master),
+                          lambda: self._view(s, seat))
+
+    def _view(self, s: GameState, seat: int) -> dict[str, Any]:
         rec = st.record(s, seat)
         return {"cards": st.cards(rec, self.data), "race": st.race(s, seat, self.data),
                 "cap": self.cap(s, seat),

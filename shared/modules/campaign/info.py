@@ -30,6 +30,7 @@ if TYPE_CHECKING:
     from .growth import Growth
 
 _REVEALED = IdentityMemo()  # each seat's `revealed` of each rival, shared by the views
+_VIEWS = IdentityMemo()  # each seat's whole part, by its points and the facts they reveal
 
 # C1.10: the experience method a point becomes once the true name is known (C2.2's methods:
 # scouting for Investigate, Research and devices; combat for what a battle shows).
@@ -330,7 +331,13 @@ class Information(Section):
         spectator."""
         if seat is None:
             return {}
-        return {str(x): self.revealed(s, seat, x) for x in range(len(s.camps)) if x != seat}
+        others = [x for x in range(len(s.camps)) if x != seat]
+        facts = [self._facts(s, x) for x in others]
+        info = st.record(s, seat).info
+        # made again only when the seat's points or a fact they reveal changed: a server views
+        # every state eight times, and in most of them nothing of this changed
+        return _VIEWS.get((self, seat, info, *(f for fs in facts for f in fs)), lambda: {
+            str(x): self._known(s, info[x], x, fs) for x, fs in zip(others, facts, strict=True)})
 
     def rebuild(self, s: GameState, view: Any) -> None:
         """A bot's rebuilt state takes what the seat's points revealed of each rival's Master
@@ -358,10 +365,18 @@ class Information(Section):
         """What `seat`'s points on `other` show: made from the points and the few fields of
         the camp and its record it reads, so made again only when one of them changed
         (`_REVEALED`; a camp changes at each card it plays)."""
-        info, camp, rec = st.info_on(s, seat, other), s.camps[other], st.record(s, other)
-        return _REVEALED.get((self, info, camp.servant, camp.master, camp.unlocked,
-                              camp.master_mp, rec.tag, rec.stray, rec.level),
-                             lambda: self._revealed(s, info, other))
+        return self._known(s, st.info_on(s, seat, other), other, self._facts(s, other))
+
+    def _known(self, s: GameState, info: st.Info, other: int,
+               facts: tuple[Any, ...]) -> dict[str, Any]:
+        return _REVEALED.get((self, info, *facts), lambda: self._revealed(s, info, other))
+
+    @staticmethod
+    def _facts(s: GameState, other: int) -> tuple[Any, ...]:
+        """What `_revealed` reads of the camp and its record besides the points."""
+        camp, rec = s.camps[other], st.record(s, other)
+        return (camp.servant, camp.master, camp.unlocked, camp.master_mp, rec.tag, rec.stray,
+                rec.level)
 
     def _revealed(self, s: GameState, info: st.Info, other: int) -> dict[str, Any]:
         camp = s.camps[other]
