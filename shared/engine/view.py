@@ -24,6 +24,7 @@ from .turns import PRIORITY, TURN_NAMES
 
 _PUBLIC_SOURCES = ("cs:", "debuff:", "buff:")
 OWN = 4  # above every investigation tier: a camp knows all of itself, Master included
+_CLASS_INDEX = {cls: i for i, cls in enumerate(CLASSES)}  # a class's place in `Camp.known`
 
 
 def view_for(state: GameState, seat: int | None,
@@ -163,7 +164,14 @@ class CampViewMemo:
 def view_keys(state: GameState, viewer: int | None) -> list[tuple[int, ...]]:
     """Per camp, everything of the viewer `camp_view` reads: its tier of the camp and of each
     buff's owner (`buff_view` names a buff by what the viewer knows of who cast it)."""
-    tiers = [tier(state, viewer, camp) for camp in state.camps]
+    # `tier` of each camp, without asking for each camp what `tier` asks once
+    if viewer is None or state.over:
+        tiers = [3 if state.over else 0] * len(state.camps)
+    else:
+        known = state.camps[viewer].known
+        tiers = [known[_CLASS_INDEX[camp.cls]] for camp in state.camps]
+    if viewer is not None:
+        tiers[viewer] = OWN
     return [(tiers[camp.seat], *(tiers[b.owner] for b in camp.buffs)) if camp.buffs
             else (tiers[camp.seat],) for camp in state.camps]
 
@@ -218,7 +226,7 @@ def tier(state: GameState, viewer: int | None, camp: Camp) -> int:
         return 3
     if viewer is None:
         return 0
-    return state.camps[viewer].known[CLASSES.index(camp.cls)]
+    return state.camps[viewer].known[_CLASS_INDEX[camp.cls]]
 
 
 def camp_view(state: GameState, camp: Camp, viewer: int | None) -> dict[str, Any]:
