@@ -13,6 +13,7 @@ A Noble Phantasm that fired shows all its card, kind and scale (`np_seen`), not 
 
 from __future__ import annotations
 
+from functools import lru_cache
 from operator import is_
 from typing import Any
 
@@ -79,8 +80,7 @@ def seat_view(state: GameState, seat: int | None,
     return {
         "you": seat,
         "camps": [camp_view(state, c, seat) for c in state.camps] if camps is None else camps,
-        "declarations": [*(declaration_view(d, seat) for d in state.decls),
-                         *({**declaration_view(d, seat), "held": True} for d in state.held)],
+        "declarations": _declarations(state.decls, state.held, seat),
         # The modules switched on, their options, and what this seat may know of their state.
         "modules": {m.name: {"options": dict(m.values), "verbs": list(m.verbs()),
                              "state": m.view(state, seat)} for m in state.modules},
@@ -174,6 +174,15 @@ def view_keys(state: GameState, viewer: int | None) -> list[tuple[int, ...]]:
         tiers[viewer] = OWN
     return [(tiers[camp.seat], *(tiers[b.owner] for b in camp.buffs)) if camp.buffs
             else (tiers[camp.seat],) for camp in state.camps]
+
+
+@lru_cache(maxsize=4096)
+def _declarations(decls: tuple[Declaration, ...], held: tuple[Declaration, ...],
+                  viewer: int | None) -> list[dict[str, Any]]:
+    """The turn's declarations as `viewer` sees them, the held ones marked; kept, as the same
+    declarations are viewed by every seat after every action of the window (read-only)."""
+    return [*(declaration_view(d, viewer) for d in decls),
+            *({**declaration_view(d, viewer), "held": True} for d in held)]
 
 
 def declaration_view(d: Declaration, viewer: int | None) -> dict[str, Any]:
