@@ -80,7 +80,7 @@ def seat_view(state: GameState, seat: int | None,
     return {
         "you": seat,
         "camps": [camp_view(state, c, seat) for c in state.camps] if camps is None else camps,
-        "declarations": _declarations(state.decls, state.held, seat),
+        "declarations": list(_declarations(state.decls, state.held, seat)),
         # The modules switched on, their options, and what this seat may know of their state.
         "modules": {m.name: {"options": dict(m.values), "verbs": list(m.verbs()),
                              "state": m.view(state, seat)} for m in state.modules},
@@ -178,11 +178,12 @@ def view_keys(state: GameState, viewer: int | None) -> list[tuple[int, ...]]:
 
 @lru_cache(maxsize=4096)
 def _declarations(decls: tuple[Declaration, ...], held: tuple[Declaration, ...],
-                  viewer: int | None) -> list[dict[str, Any]]:
+                  viewer: int | None) -> tuple[dict[str, Any], ...]:
     """The turn's declarations as `viewer` sees them, the held ones marked; kept, as the same
-    declarations are viewed by every seat after every action of the window (read-only)."""
-    return [*(declaration_view(d, viewer) for d in decls),
-            *({**declaration_view(d, viewer), "held": True} for d in held)]
+    declarations are viewed by every seat after every action of the window (the dicts are
+    shared: read-only; each view gets a list of its own)."""
+    return (*(declaration_view(d, viewer) for d in decls),
+            *({**declaration_view(d, viewer), "held": True} for d in held))
 
 
 def declaration_view(d: Declaration, viewer: int | None) -> dict[str, Any]:
