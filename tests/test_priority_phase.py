@@ -63,6 +63,17 @@ def test_an_ordinary_declaration_in_the_phase_is_held_and_closes_nothing():
     assert 0 not in s.prompt.seats  # it has declared: it is asked nothing more this turn
 
 
+
+def test_every_view_lists_the_held_declaration_marked_in_a_list_of_its_own():
+    s = phased()
+    s, _ = apply(s, DeclareRest(0))
+    held = [{"seat": 0, "kind": "rest", "held": True}]
+    mine = view_for(s, 0)["declarations"]
+    assert mine == held
+    mine.append({"seat": 9, "kind": "wait"})  # what a client may do with its copy
+    assert view_for(s, 0)["declarations"] == held  # the views of a state are kept, not this
+    assert view_for(s, 1)["declarations"] == held
+
 def test_held_declarations_resolve_after_every_priority_declaration():
     """Rest arrives first but resolves after the Soul-eating declared later in the phase; the
     phase ends when the last camp to declare has passed."""

@@ -27,11 +27,13 @@ from ...engine.events import Event
 from ...engine.state import GameState, Prompt
 from . import state as st
 from .data import METHODS
+from .memo import IdentityMemo
 from .merit import Merit
 from .section import Section, section_of
 
 HOLDERS = ("servant", "master")
 POLARITIES = ("positive", "negative")
+_OFFERS = IdentityMemo()  # a seat's declaration-window offers (`Bonds._declare_actions`)
 POSITIVE_EFFECTS = ("funds", "exp", "heal_hp", "heal_mp")  # C8.7
 NEGATIVE_EFFECTS = ("end_damage", "mid_damage")
 BATTLE_POSITIVE = ("heal_hp", "heal_mp")  # the Positive effects a battle's round start allows
@@ -153,6 +155,12 @@ class Bonds(Section):
         return actions
 
     def _declare_actions(self, s: GameState, seat: int) -> list[Action]:
+        """Kept by what they are made of: the record, the Turn and who lives (every seat's
+        legal actions are made again after every declaration of the window)."""
+        return _OFFERS.get((self, seat, st.record(s, seat), s.day, s.turn,
+                            *(c.alive for c in s.camps)), lambda: self._declare_offers(s, seat))
+
+    def _declare_offers(self, s: GameState, seat: int) -> list[Action]:
         rec = st.record(s, seat)
         met = sorted(rec.met_last_turn & frozenset(x for x in s.living if x != seat))
         held = {(b.holder, b.target) for b in rec.bonds}  # what `bond` finds
