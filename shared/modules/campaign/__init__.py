@@ -32,7 +32,7 @@ from .data import CampaignData, load_campaign
 from .gear import Gear
 from .growth import Growth
 from .info import Information
-from .memo import IdentityMemo
+from .memo import PER_SEAT, IdentityMemo
 from .merit import Merit
 from .plus import Plus
 from .raids import Raids
@@ -365,7 +365,7 @@ def _encode(value: Any) -> Any:
 # changed fields.
 _RECORDS = IdentityMemo()
 _FIELDS = IdentityMemo()
-_BATTLES = IdentityMemo()
+_BATTLES = IdentityMemo(PER_SEAT)
 
 
 def _encode_record(rec: CampRecord, shown: frozenset[str] | None) -> dict[str, Any]:

@@ -27,13 +27,13 @@ from ...engine.events import Event
 from ...engine.state import GameState, Prompt
 from . import state as st
 from .data import METHODS
-from .memo import IdentityMemo
+from .memo import PER_SEAT, IdentityMemo
 from .merit import Merit
 from .section import Section, section_of
 
 HOLDERS = ("servant", "master")
 POLARITIES = ("positive", "negative")
-_OFFERS = IdentityMemo()  # a seat's declaration-window offers (`Bonds._declare_actions`)
+_OFFERS = IdentityMemo(PER_SEAT)  # a seat's declaration-window offers (`_declare_actions`)
 POSITIVE_EFFECTS = ("funds", "exp", "heal_hp", "heal_mp")  # C8.7
 NEGATIVE_EFFECTS = ("end_damage", "mid_damage")
 BATTLE_POSITIVE = ("heal_hp", "heal_mp")  # the Positive effects a battle's round start allows

@@ -24,10 +24,10 @@ from ...engine.state import Camp, Declaration, GameState
 from . import state as st
 from .data import METHODS, CampaignData
 from .gear import Gear
-from .memo import IdentityMemo
+from .memo import PER_SEAT, IdentityMemo
 from .section import Section, section_of
 
-_VIEWS = IdentityMemo()  # each seat's part, by its record and its Master
+_VIEWS = IdentityMemo(PER_SEAT)  # each seat's part, by its record and its Master
 
 GROWTH_OPTIONS = ("focus", "spread", "stock", "edge")  # C2.7: G1-G4
 SERVANT_POOLS = ("hp", "mp")  # C2.8: which maximum a level raises

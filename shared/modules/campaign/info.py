@@ -23,14 +23,15 @@ from ...engine.state import Declaration, GameState
 from . import state as st
 from .contract import Contract
 from .data import MASTER_CATEGORIES, SERVANT_CATEGORIES
-from .memo import IdentityMemo
+from .memo import PER_SEAT, IdentityMemo
 from .section import Section, section_of
 
 if TYPE_CHECKING:
     from .growth import Growth
 
 _REVEALED = IdentityMemo()  # each seat's `revealed` of each rival, shared by the views
-_VIEWS = IdentityMemo()  # each seat's whole part, by its points and the facts they reveal
+_VIEWS = IdentityMemo(PER_SEAT)  # each seat's whole part, by its points and the facts they reveal
+_FACTS: dict[tuple[Any, ...], tuple[Any, ...]] = {}  # `Information._facts`, one object per value
 
 # C1.10: the experience method a point becomes once the true name is known (C2.2's methods:
 # scouting for Investigate, Research and devices; combat for what a battle shows).
@@ -336,8 +337,8 @@ class Information(Section):
         info = st.record(s, seat).info
         # made again only when the seat's points or a fact they reveal changed: a server views
         # every state eight times, and in most of them nothing of this changed
-        return _VIEWS.get((self, seat, info, *(f for fs in facts for f in fs)), lambda: {
-            str(x): self._known(s, info[x], x, fs) for x, fs in zip(others, facts, strict=True)})
+        return _VIEWS.get((self, seat, info, *facts), lambda: {
+            str(x): self._known(s, info[x], x, f) for x, f in zip(others, facts, strict=True)})
 
     def rebuild(self, s: GameState, view: Any) -> None:
         """A bot's rebuilt state takes what the seat's points revealed of each rival's Master
@@ -369,14 +370,21 @@ class Information(Section):
 
     def _known(self, s: GameState, info: st.Info, other: int,
                facts: tuple[Any, ...]) -> dict[str, Any]:
-        return _REVEALED.get((self, info, *facts), lambda: self._revealed(s, info, other))
+        return _REVEALED.get((self, info, facts), lambda: self._revealed(s, info, other))
 
     @staticmethod
     def _facts(s: GameState, other: int) -> tuple[Any, ...]:
-        """What `_revealed` reads of the camp and its record besides the points."""
+        """What `_revealed` reads of the camp and its record besides the points, as one
+        object while they are the same (the memos' keys hold one object, not seven)."""
         camp, rec = s.camps[other], st.record(s, other)
-        return (camp.servant, camp.master, camp.unlocked, camp.master_mp, rec.tag, rec.stray,
-                rec.level)
+        key = (id(camp.servant), id(camp.master), camp.unlocked, camp.master_mp, rec.tag,
+               rec.stray, rec.level)
+        found = _FACTS.get(key)
+        if found is None:  # the entry holds the sheets: no other sheet can take their ids
+            if len(_FACTS) >= PER_SEAT:
+                _FACTS.clear()
+            found = _FACTS[key] = (camp.servant, camp.master, *key[2:])
+        return found
 
     def _revealed(self, s: GameState, info: st.Info, other: int) -> dict[str, Any]:
         camp = s.camps[other]

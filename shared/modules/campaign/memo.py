@@ -13,6 +13,11 @@ from typing import Any, TypeVar
 
 T = TypeVar("T")
 
+# The bound of a memo with about one live entry per seat of each room's latest state (a few
+# thousand on a busy server), whose old entries a record's every change leaves behind: the
+# default kept tens of megabytes of them at 200 rooms.
+PER_SEAT = 1 << 12
+
 
 class IdentityMemo:
     """`make()` for a tuple of objects, again only when one of them is another object. The
