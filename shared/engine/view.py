@@ -164,14 +164,7 @@ class CampViewMemo:
 def view_keys(state: GameState, viewer: int | None) -> list[tuple[int, ...]]:
     """Per camp, everything of the viewer `camp_view` reads: its tier of the camp and of each
     buff's owner (`buff_view` names a buff by what the viewer knows of who cast it)."""
-    # `tier` of each camp, without asking for each camp what `tier` asks once
-    if viewer is None or state.over:
-        tiers = [3 if state.over else 0] * len(state.camps)
-    else:
-        known = state.camps[viewer].known
-        tiers = [known[_CLASS_INDEX[camp.cls]] for camp in state.camps]
-    if viewer is not None:
-        tiers[viewer] = OWN
+    tiers = [tier(state, viewer, camp) for camp in state.camps]
     return [(tiers[camp.seat], *(tiers[b.owner] for b in camp.buffs)) if camp.buffs
             else (tiers[camp.seat],) for camp in state.camps]
 
