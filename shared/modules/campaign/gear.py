@@ -26,8 +26,11 @@ from ..tactics.data import mr_step
 from . import state as st
 from .contract import Contract
 from .info import Information
+from .memo import PER_SEAT, IdentityMemo
 from .section import Section, section_of
 from .summoning import SETUP
+
+_SUMS = IdentityMemo(PER_SEAT)  # `Gear._worn_sum`, by the worn list
 
 if TYPE_CHECKING:
     from . import Campaign
@@ -169,7 +172,6 @@ class Gear(Section):
     def __init__(self, module: Campaign) -> None:
         super().__init__(module)
         self.items, self.shops = load_items(set(self.rules.maps))
-        self._sums: dict[tuple[tuple[tuple[str, str], ...], str, str], int] = {}
         self.mr_step = mr_step(resources.files("grailwar.resources"))
 
     # --- what is worn -------------------------------------------------------------------------
@@ -179,21 +181,16 @@ class Gear(Section):
     def modifier(self, s: GameState, camp: Camp, key: str) -> int:
         """Worn items: max HP and MP (max_master_mp for a Master's necklace), `mr`."""
         if key in ("max_hp", "max_mp", "mr"):
-            return self._worn_sum(st.record(s, camp.seat).worn, "servant", key)
+            return self._worn_sum(s, camp.seat, "servant", key)
         if key == "max_master_mp":
-            return self._worn_sum(st.record(s, camp.seat).worn, "master", "max_mp")
+            return self._worn_sum(s, camp.seat, "master", "max_mp")
         return 0
 
-    def _worn_sum(self, worn: tuple[tuple[str, str], ...], wearer: str, key: str) -> int:
+    def _worn_sum(self, s: GameState, seat: int, wearer: str, key: str) -> int:
         """One figure summed over what `wearer` wears, kept by the worn list: every view of
         every camp reads its max HP and MP through here."""
-        found = self._sums.get((worn, wearer, key))
-        if found is None:
-            if len(self._sums) >= 4096:
-                self._sums.clear()
-            found = self._sums[worn, wearer, key] = sum(
-                getattr(self.items[i], key) for i, w in worn if w == wearer)
-        return found
+        return _SUMS.get((self, st.record(s, seat).worn, wearer, key),
+                         lambda: sum(getattr(i, key) for i in self.worn(s, seat, wearer)))
 
     def skill_check(self, s: GameState, seat: int, skill: Skill, target: int) -> int:
         """C6.13: the wearer's magecraft skills (a Servant skill: the Servant's cloak). The

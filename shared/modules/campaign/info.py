@@ -362,14 +362,11 @@ class Information(Section):
                 camp.master_mp = seen["master_mp"]
                 st.update(s, x, level=seen["level"])
 
-    def revealed(self, s: GameState, seat: int, other: int) -> dict[str, Any]:
-        """What `seat`'s points on `other` show: made from the points and the few fields of
-        the camp and its record it reads, so made again only when one of them changed
-        (`_REVEALED`; a camp changes at each card it plays)."""
-        return self._known(s, st.info_on(s, seat, other), other, self._facts(s, other))
-
     def _known(self, s: GameState, info: st.Info, other: int,
                facts: tuple[Any, ...]) -> dict[str, Any]:
+        """What the points `info` on `other` show: made from the points and the few fields of
+        the camp and its record it reads (`facts`), so made again only when one of them
+        changed (`_REVEALED`; a camp changes at each card it plays)."""
         return _REVEALED.get((self, info, facts), lambda: self._revealed(s, info, other))
 
     @staticmethod
