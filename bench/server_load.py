@@ -92,7 +92,8 @@ from twisted.internet import defer, task
 from twisted.internet.protocol import ClientFactory, Factory, Protocol
 
 GC_PAUSE = re.compile(r"a garbage collection paused the server (\d+) ms")
-GC_TOTALS = re.compile(r"garbage collector: (\d+) collections, ([\d.]+) s of CPU, (\d+) objects")
+GC_TOTALS = re.compile(r"garbage collector: (\d+) collections, ([\d.]+) s of CPU, (\d+) objects "
+                       r"found, (\d+) full")
 LISTENING = re.compile(rb"grailwar server on 127\.0\.0\.1:(\d+)")
 ECHO_LISTENING = re.compile(rb"echo on (\d+)")
 HEADER = struct.Struct(">I")
@@ -814,6 +815,7 @@ def stop_server(server: Child, log: Path, out: dict[str, Any], suffix: str = "")
         out["server_gc_runs" + suffix] = int(totals[1])
         out["server_gc_cpu_s" + suffix] = float(totals[2])
         out["server_gc_found" + suffix] = int(totals[3])
+        out["server_gc_full" + suffix] = int(totals[4])
 
 
 def report(out: dict[str, Any], as_json: bool) -> None:

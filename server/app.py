@@ -14,10 +14,8 @@ Closed rooms are purged at start and every PURGE_EVERY seconds, finished games a
 
 from __future__ import annotations
 
-import gc
 import os
 import socket
-import time
 import weakref
 from pathlib import Path
 
@@ -34,6 +32,7 @@ from twisted.internet.interfaces import IListeningPort
 from twisted.logger import Logger
 
 from .admin import AdminFactory, Operator
+from .collector import Collector
 from .lobby import Lobby
 from .protocol import GrailFactory, GrailProtocol
 from .roomstore import LEASE_S, RoomStore, is_postgresql
@@ -44,18 +43,6 @@ log = Logger()
 DEFAULT_PORT = 7707
 HEARTBEAT = 1.0  # seconds between "still alive" stamps; a crash costs players at most this much
 CLOSE_TIMEOUT = 3.0  # seconds the clients' connections get to close at shutdown
-# The cyclic garbage collector. CPython's default (700, 10, 10) collects the youngest
-# generation every 700 net allocations: each action builds up to eight views and their legal
-# action lists, which live until the room's next action, so most of them were scanned once or
-# twice before they died (~9% of the CPU). Everything alive at start-up is frozen out of the
-# scans; a young generation of 50,000 lets an action's objects die before a collection sees
-# them, and the middle one is collected every fifth time. With 200 rooms (bench/server_load.py,
-# back to back): a young generation of 10,000 collected ~30 times a minute, 0 objects found,
-# 3% of the CPU in the base game and 10% in campaign rooms, and its passes were the tail: the
-# acting player's p99 22-26 ms and the broadcast's 42-48 ms; with 50,000, 1% of the CPU, p99
-# 8.6 ms and broadcast 16.6 ms (campaign rooms: 4%). Objects are still freed by reference
-# counting, and the server logs any collection of 100 ms or more.
-GC_THRESHOLDS = (50_000, 5, 10)
 GC_PAUSE_WARNING = 0.1  # seconds: a longer collection is logged
 ADOPT_EVERY = 1.0  # seconds between two looks for rooms whose server died (PostgreSQL)
 KEEP_DAYS = 30.0  # finished games are kept this long after they close (0: forever)
@@ -172,10 +159,7 @@ class GrailService(Service):
         self.keep = keep_days * DAY  # seconds a finished game is kept (0: forever)
         self.bot_workers = bot_workers  # processes for searching bots (0: they play normal)
         self.pool: BotPool | None = None
-        self.gc_pause = 0.0  # the longest collection since the last heartbeat
-        self.gc_totals = [0, 0.0, 0]  # collections, their CPU seconds, objects they found
-        self._gc_began = 0.0
-        self._gc_cpu = 0.0
+        self.collector: Collector | None = None
         self.store: RoomStore | None = None
         self.lobby: Lobby | None = None
         self.factory: TrackingFactory | None = None
@@ -247,10 +231,8 @@ class GrailService(Service):
         super().startService()
         self.store, self.lobby, self.factory = store, lobby, factory
         if self.tune_gc:
-            gc.collect()
-            gc.freeze()  # modules, rules data and the restored rooms: never scanned again
-            gc.set_threshold(*GC_THRESHOLDS)
-            gc.callbacks.append(self._gc_watch)
+            self.collector = Collector(self.reactor)
+            self.collector.start()
         self.heartbeat = task.LoopingCall(self._beat)
         self.heartbeat.clock = self.reactor
         self.heartbeat.start(HEARTBEAT, now=True)
@@ -368,23 +350,12 @@ class GrailService(Service):
                 log.info("room {room} adopted: its server stopped renewing its lease",
                          room=room_id)
 
-    def _gc_watch(self, phase: str, info: dict[str, Any]) -> None:
-        if phase == "start":
-            self._gc_began = time.perf_counter()
-            self._gc_cpu = time.thread_time()
-        else:
-            self.gc_pause = max(self.gc_pause, time.perf_counter() - self._gc_began)
-            self.gc_totals[0] += 1
-            self.gc_totals[1] += time.thread_time() - self._gc_cpu
-            self.gc_totals[2] += info["collected"]
-
     def _beat(self) -> None:
         if self.store is not None:
             self.store.mark_alive(self.reactor.seconds())
-        if self.gc_pause >= GC_PAUSE_WARNING:
-            log.warn("a garbage collection paused the server {ms:.0f} ms",
-                     ms=self.gc_pause * 1e3)
-        self.gc_pause = 0.0
+        pause = self.collector.take_pause() if self.collector is not None else 0.0
+        if pause >= GC_PAUSE_WARNING:
+            log.warn("a garbage collection paused the server {ms:.0f} ms", ms=pause * 1e3)
 
     @property
     def address(self) -> Any:
@@ -399,11 +370,13 @@ class GrailService(Service):
         for loop in (self.heartbeat, self.purger, self.leases, self.adopter, self.beats):
             if loop is not None and loop.running:
                 loop.stop()
-        if self._gc_watch in gc.callbacks:
-            gc.callbacks.remove(self._gc_watch)
-            runs, seconds, found = self.gc_totals
+        if self.collector is not None:
+            self.collector.stop()
+            runs, seconds, found = self.collector.totals
             log.info("garbage collector: {runs} collections, {seconds:.2f} s of CPU, {found} "
-                     "objects found", runs=runs, seconds=seconds, found=found)
+                     "objects found, {full} full", runs=runs, seconds=seconds, found=found,
+                     full=self.collector.full_collections)
+            self.collector = None
         for port in (self.listening, self.admin_port):
             if port is not None:
                 yield port.stopListening()
