@@ -700,9 +700,10 @@ class Room:
             self._views_call.cancel()
         self._views_call = None
         events, self._unsent = self._unsent, []
+        deadlines = self._deadlines()  # one clock reading for everyone (and one dict)
         for member, seat in self.members:
             self._send_events(member, seat, events)
-            self._sync(member, seat)
+            self._sync(member, seat, deadlines=deadlines)
 
     def flush_views(self) -> None:
         """Send the views still waiting (before a member joins: its history has those events
@@ -719,14 +720,18 @@ class Room:
         else:
             member.send(message("events", events=seen, log=[event_line(e, "ja") for e in seen]))
 
-    def _sync(self, member: Member, seat: int | None, joining: bool = False) -> None:
+    def _sync(self, member: Member, seat: int | None, joining: bool = False,
+              deadlines: dict[str, int] | None = None) -> None:
         """The member's view (whole, or what changed for a member taking updates that is not
-        `joining`), its legal actions, and the time left for each prompted seat."""
+        `joining`), its legal actions, and the time left for each prompted seat (`deadlines`,
+        when the caller read the clocks for several members)."""
         state = self.state
         if state is None:
             member.send(message("room", room=self.public()))
             return
-        legal, deadlines = self._legal(seat), self._deadlines()
+        legal = self._legal(seat)
+        if deadlines is None:
+            deadlines = self._deadlines()
         if "updates" in member.features:
             member.send(self._fed(member, seat, joining, legal, deadlines))
         else:
@@ -858,12 +863,13 @@ class Room:
         for member, _seat in self.members:
             member.send(msg)
         self.broadcast_room()
+        deadlines = self._deadlines()
         for member, seat in self.members:
             feed = self.feeds.get(member)
             if "updates" in member.features and feed is not None and feed.state is self.state:
-                member.send(feed.again(self._legal(seat), self._deadlines()))
+                member.send(feed.again(self._legal(seat), deadlines))
             else:
-                self._sync(member, seat)
+                self._sync(member, seat, deadlines=deadlines)
 
     # --- timers ----------------------------------------------------------------------------------
     def _timeout(self, timer: str) -> float:
