@@ -72,7 +72,7 @@ class Collector:
         pause, self.pause = self.pause, 0.0
         return pause
 
-    def collect_all(self) -> int:
+    def collect_all(self) -> None:
         """Every object, frozen or not: the cycles that became garbage since the last time."""
         began = time.perf_counter()
         frozen = gc.get_freeze_count()
@@ -81,7 +81,6 @@ class Collector:
         self.full_collections += 1
         log.info("full garbage collection: {frozen} frozen objects, {found} found, {ms:.0f} ms",
                  frozen=frozen, found=found, ms=(time.perf_counter() - began) * 1e3)
-        return found
 
     def _watch(self, phase: str, info: dict[str, Any]) -> None:
         if phase == "start":
@@ -92,4 +91,3 @@ class Collector:
         self.totals[1] += time.thread_time() - self._cpu
         self.totals[2] += info["collected"]
         gc.freeze()  # what survived: never scanned again
-
