@@ -29,6 +29,7 @@ from .audit import audit
 from .limits import RateLimit
 from .lobby import Elsewhere, Lobby
 from .room import Room
+from .writes import open_socket, write_now
 
 log = Logger()
 SERVER_NAME = "grailwar"
@@ -65,6 +66,7 @@ class GrailProtocol(Protocol):
         self.producing = False  # registered as the transport's producer
         self.paused = False  # the transport's buffer is full
         self.queued = 0  # bytes written since it was
+        self.corked: list[bytes] | None = None  # frames held for one write (`cork`)
         self.last_frame = clock.seconds()
         self.timers: dict[str, IDelayedCall] = {}
         self.chat_limit = RateLimit(clock, 1, 1.0, burst=CHAT_BURST)
@@ -106,6 +108,7 @@ class GrailProtocol(Protocol):
         self.room = None
 
     def send(self, msg: dict[str, Any]) -> None:
+        """Written to the socket at once (`writes.write_now`), or held while corked."""
         if self.transport is None or self.closing:
             return
         data = encode(msg)
@@ -115,7 +118,21 @@ class GrailProtocol(Protocol):
                 self.fail(ProtocolError("too_slow", f"more than {self.lobby.max_queued} bytes "
                                         "waited for this client to read them"))
                 return
-        self.transport.write(data)
+        if self.corked is None:
+            write_now(self.transport, data)
+        else:
+            self.corked.append(data)
+
+    def cork(self) -> None:
+        """Hold what is sent until `uncork`: a broadcast's messages to this member (its events,
+        its view) leave in one write, one system call."""
+        if self.corked is None:
+            self.corked = []
+
+    def uncork(self) -> None:
+        held, self.corked = self.corked, None
+        if held and self.transport is not None and not self.closing:
+            write_now(self.transport, b"".join(held))
 
     # --- flow control (IPushProducer) -------------------------------------------------------
     def pauseProducing(self) -> None:
@@ -357,10 +374,13 @@ class GrailProtocol(Protocol):
                  lambda err: self.fail(err, ref))
 
     def send_now(self, msg: dict[str, Any]) -> None:
-        """Send, and write to the socket at once, as asyncio's transports do: Twisted writes
-        at its next poll, after the timers of this reactor turn, and those send other rooms'
-        views. An acknowledgement waiting behind them is what a player feels."""
+        """Send, and write to the socket at once even under TLS, as asyncio's transports do:
+        Twisted writes at its next poll, after the timers of this reactor turn, and those send
+        other rooms' views. An acknowledgement waiting behind them is what a player feels. (A
+        plain socket was written to by `send` already.)"""
         self.send(msg)
+        if open_socket(self.transport) is not None:
+            return
         descriptor: Any = self.transport  # under TLS, the TLS protocol wraps the socket's
         while descriptor is not None and not hasattr(descriptor, "doWrite"):
             descriptor = getattr(descriptor, "transport", None)

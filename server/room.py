@@ -69,6 +69,12 @@ class Member(Protocol):
 
     def send(self, msg: dict[str, Any]) -> None: ...
 
+    def cork(self) -> None:
+        """Hold what is sent until `uncork` (a broadcast's messages to one member)."""
+
+    def uncork(self) -> None:
+        """Send what `cork` held, in order."""
+
     def left(self, reason: str) -> None:
         """The room let this member go on its own (kicked, seat resumed elsewhere): the member
         forgets the room and is told with a `left` message."""
@@ -702,8 +708,12 @@ class Room:
         events, self._unsent = self._unsent, []
         deadlines = self._deadlines()  # one clock reading for everyone (and one dict)
         for member, seat in self.members:
-            self._send_events(member, seat, events)
-            self._sync(member, seat, deadlines=deadlines)
+            member.cork()  # its events and its view in one write
+            try:
+                self._send_events(member, seat, events)
+                self._sync(member, seat, deadlines=deadlines)
+            finally:
+                member.uncork()
 
     def flush_views(self) -> None:
         """Send the views still waiting (before a member joins: its history has those events

@@ -68,6 +68,12 @@ class FakeMember:
             msg = apply_update(self.last("state"), msg)
         self.got.append(msg)
 
+    def cork(self) -> None:
+        """Nothing to hold: every message is recorded as it is sent."""
+
+    def uncork(self) -> None:
+        """Nothing held."""
+
     def left(self, reason: str) -> None:
         self.reasons.append(reason)
         self.send(message("left", reason=reason))
