@@ -39,7 +39,7 @@ def play(seeds: range, game: dict[str, Any]) -> tuple[int, dict[str, float]]:
     for g in seeds:
         state = new_game(seed=g, **game)
         bots = [RandomBot(g * 7 + i) for i in range(7)]
-        feeds = [ViewFeed(x) for x in range(7)] + [ViewFeed(None)]
+        feeds = [ViewFeed(x, compact=True) for x in range(7)] + [ViewFeed(None)]  # as clients ask
         public, rng = PublicPart(), random.Random(g)
         while not state.over:
             seat = rng.choice(sorted(state.prompt.seats))

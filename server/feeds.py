@@ -20,7 +20,7 @@ from typing import Any
 from ..shared.engine import Action, GameState
 from ..shared.engine.view import CampViewMemo, CampViews, public_view, seat_view
 from ..shared.protocol import message
-from ..shared.updates import module_changes
+from ..shared.updates import legal_refs, map_changes, module_changes
 
 _WIRE: dict[tuple[type, Any], dict[str, Any]] = {}
 _WIRE_MOST = 1 << 15
@@ -55,6 +55,7 @@ class PublicPart:
         self.part: dict[str, Any] = {}
         self.base = -1  # the version `changed` is counted from (-1: none)
         self.changed: dict[str, Any] = {}
+        self.entries: dict[str, dict[str, Any]] = {}  # of the changed maps: what changed
         self.camps = CampViewMemo()  # the camp views its viewers share
 
     def of(self, state: GameState) -> PublicPart:
@@ -63,6 +64,7 @@ class PublicPart:
             if self.state is not None:
                 self.base = self.state.version
                 self.changed = {k: v for k, v in part.items() if v != self.part[k]}
+                self.entries = map_changes(self.changed, self.part)
             self.state, self.part = state, part
         return self
 
@@ -72,11 +74,13 @@ class ViewFeed:
     same, so each change is viewed once for all of them (`message` of the same state again
     gives the same message)."""
 
-    def __init__(self, seat: int | None) -> None:
+    def __init__(self, seat: int | None, compact: bool = False) -> None:
         self.seat = seat
+        self.compact = compact  # the member takes `legal_ref` and `entries` (the feature)
         self.camps = CampViews(seat)
         self.view: dict[str, Any] | None = None
         self.legal: list[Action] = []
+        self.wires: list[dict[str, Any]] = []  # `legal` as the member holds it (wire forms)
         self.state: GameState | None = None
         self.sent: dict[str, Any] = {}  # the message that brought the feed to `state`
 
@@ -95,14 +99,14 @@ class ViewFeed:
         and clocks now (a pause or a resume changes them, not the state)."""
         assert self.state is not None
         self.legal = legal
+        self.wires = [wire_form(a) for a in legal]
         return message("update", base=self.state.version, state_id=self.state.version,
-                       view={}, camps={}, legal=[wire_form(a) for a in legal],
-                       deadlines=deadlines)
+                       view={}, camps={}, legal=self.wires, deadlines=deadlines)
 
     def full(self, deadlines: dict[str, int]) -> dict[str, Any]:
         """The whole `state` the feed is at, for a member joining it."""
         assert self.view is not None and self.state is not None
-        return message("state", view=self.view, legal=[wire_form(a) for a in self.legal],
+        return message("state", view=self.view, legal=self.wires,
                        state_id=self.state.version, deadlines=deadlines)
 
     def _next(self, state: GameState, public: PublicPart, legal: list[Action],
@@ -113,10 +117,14 @@ class ViewFeed:
         old, self.view = self.view, view
         old_legal, self.legal = self.legal, legal
         if old is None:
-            return message("state", view=view, legal=[wire_form(a) for a in legal],
-                           state_id=state.version, deadlines=deadlines)
+            self.wires = [wire_form(a) for a in legal]
+            return message("state", view=view, legal=self.wires, state_id=state.version,
+                           deadlines=deadlines)
+        entries: dict[str, dict[str, Any]] = {}
         if old["version"] == public.base:  # the member saw the room's state before this one
-            parts = dict(public.changed)
+            if self.compact:
+                entries = public.entries
+            parts = {k: v for k, v in public.changed.items() if k not in entries}
         else:
             parts = {k: v for k, v in public.part.items() if v != old[k]}
         parts.update((k, v) for k, v in own.items()
@@ -130,4 +138,12 @@ class ViewFeed:
             # an unchanged camp's view is the same object (`CampViewMemo`): no deep comparison
             camps={str(i): new_camps[i] for i in changed if new_camps[i] is not old_camps[i]},
             deadlines=deadlines, **({"modules": modules} if modules else {}),
-            **({} if legal == old_legal else {"legal": [wire_form(a) for a in legal]}))
+            **({"entries": entries} if entries else {}),
+            **({} if legal == old_legal else self._legal_part(legal)))
+
+    def _legal_part(self, legal: list[Action]) -> dict[str, Any]:
+        """The changed legal actions: whole, or (`compact`) naming the ones the member holds
+        already by their place in its list (most of a battle prompt's offers outlive it)."""
+        wires, held = [wire_form(a) for a in legal], self.wires
+        self.wires = wires
+        return {"legal_ref": legal_refs(wires, held)} if self.compact else {"legal": wires}

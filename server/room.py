@@ -770,7 +770,7 @@ class Room:
         feed = self.feeds.get(member)
         if joining or feed is None or feed.seat != seat:
             if seat is not None:
-                feed = ViewFeed(seat)
+                feed = ViewFeed(seat, compact="compact" in member.features)
             elif self.watching.state is state:
                 self.feeds[member] = self.watching
                 return self.watching.full(deadlines)

@@ -212,8 +212,10 @@ OPTIONS_FIELD = Field(dict, required=False, hi=len(MODULE_NAMES),
 
 # What a client may ask for in its hello (docs/protocol.md, Features): "updates", after the
 # first full `state`, only what changed (`update`); "no_log", `events` without the dice-bot
-# log lines (a client that writes its own log in its own language).
-FEATURES = ("updates", "no_log")
+# log lines (a client that writes its own log in its own language); "compact", an update's
+# changed legal actions as `legal_ref` (the ones still held named by their index) and its
+# changed map parts of the view by their changed entries (`entries`).
+FEATURES = ("updates", "no_log", "compact")
 
 _MESSAGES = [
     # --- client to server ---
@@ -292,10 +294,13 @@ _MESSAGES = [
     Message("update", "s2c", {"base": Field(int), "state_id": Field(int),
                               "view": Field(dict), "camps": Field(dict),
                               "modules": _opt(dict), "legal": _opt(list),
+                              "legal_ref": _opt(list), "entries": _opt(dict),
                               "deadlines": Field(dict)},
             "to a client that asked for updates: what changed since the `state` (or update) "
             "of state `base`: the view's top-level parts, the camps by index, the entries of "
-            "each module's state, the legal actions if they changed, and every deadline"),
+            "each module's state, the legal actions if they changed, and every deadline; to "
+            "one that asked for compact, `legal_ref` (the actions it holds by their index) "
+            "and `entries` (a changed map part by its changed entries)"),
     Message("events", "s2c", {"events": Field(list), "log": _opt(list)},
             "what happened, as this seat may see it, and the dice-bot log lines"),
     Message("ack", "s2c", {"ref": Field(int), "state_id": Field(int)},

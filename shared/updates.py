@@ -5,7 +5,10 @@ The server sends after every action up to eight views of ~2.5 KB of which most i
 the differences are what it has to encode and write, and the client still hands its screens
 and bots a full `state`. A module's state goes by its entries (`module_changes`): a campaign
 view holds every camp's record, the relic list and a dossier per rival, and one of them
-changing sent all of it to every seat (three quarters of a campaign update's bytes).
+changing sent all of it to every seat (three quarters of a campaign update's bytes). With the
+"compact" feature a changed legal list names the actions the client holds by their index, and
+a changed map part of the view (a battle's) goes by its changed entries: a loaded server's
+updates were two thirds legal actions, and battles sent their whole view at every step.
 """
 
 from __future__ import annotations
@@ -34,9 +37,68 @@ def apply_update(last: dict[str, Any] | None, update: dict[str, Any]) -> dict[st
     view = {**old, **update["view"], "camps": camps}
     if update.get("modules"):
         view["modules"] = _modules_updated(view["modules"], update["modules"])
-    return {"t": "state", "view": view,
-            "legal": update.get("legal", last["legal"]), "state_id": update["state_id"],
+    if "entries" in update:
+        _entries_updated(view, update["entries"])
+    if "legal" in update:
+        legal = update["legal"]
+    elif "legal_ref" in update:
+        legal = _legal_from(last["legal"], update["legal_ref"])
+    else:
+        legal = last["legal"]
+    return {"t": "state", "view": view, "legal": legal, "state_id": update["state_id"],
             "deadlines": update["deadlines"]}
+
+
+def map_changes(changed: dict[str, Any], old: dict[str, Any]) -> dict[str, dict[str, Any]]:
+    """Of the view's `changed` parts, each that is a map with the same keys as in `old`, by
+    its entries that changed (a battle's view changes its cursor and who answered, and went
+    whole to every seat after every step of a battle)."""
+    out = {}
+    for key, part in changed.items():
+        was = old[key]
+        if isinstance(part, dict) and isinstance(was, dict) and part.keys() == was.keys():
+            out[key] = {k: v for k, v in part.items() if v is not was[k] and v != was[k]}
+    return out
+
+
+def _entries_updated(view: dict[str, Any], entries: Any) -> None:
+    """Each part `entries` names (a map in `view`) with the entries it lists replaced."""
+    if not isinstance(entries, dict):
+        raise ProtocolError("bad_frame", "update: `entries` is not a map")
+    for key, changed in entries.items():
+        part = view.get(key)
+        if not isinstance(part, dict) or not isinstance(changed, dict) or \
+                changed.keys() - part.keys():
+            raise ProtocolError("bad_frame", f"update: `entries` names unknown entries of "
+                                f"the view's {key!r}")
+        view[key] = {**part, **changed}
+
+
+def legal_refs(new: list[dict[str, Any]], held: list[dict[str, Any]]) -> list[Any]:
+    """`new` (wire forms) with each entry the client holds already (`held`, its last list)
+    named by its index there. An entry held is the same object: the server keeps one wire
+    form per action (`server/feeds.py`, `wire_form`), so no entry is compared by value."""
+    at = {id(entry): i for i, entry in enumerate(held)}
+    return [at.get(id(entry), entry) for entry in new]
+
+
+def _legal_from(held: list[dict[str, Any]], refs: Any) -> list[dict[str, Any]]:
+    """The legal actions a `legal_ref` names: each entry a map, or the index of one in `held`."""
+    if not isinstance(refs, list):
+        raise ProtocolError("bad_frame", "update: `legal_ref` is not a list")
+    out = []
+    for ref in refs:
+        if type(ref) is int:
+            if not 0 <= ref < len(held):
+                raise ProtocolError("bad_frame", f"update: `legal_ref` names entry {ref} of "
+                                    f"{len(held)}")
+            out.append(held[ref])
+        elif isinstance(ref, dict):
+            out.append(ref)
+        else:
+            raise ProtocolError("bad_frame", "update: a `legal_ref` entry is neither an index "
+                                "nor a map")
+    return out
 
 
 def module_changes(new: dict[str, Any], old: dict[str, Any]) -> dict[str, dict[str, Any]] | None:

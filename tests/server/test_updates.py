@@ -5,6 +5,7 @@ client of the base protocol is sent, and each holds nothing that `state` does no
 from __future__ import annotations
 
 import random
+import re
 from typing import Any
 
 import pytest
@@ -14,7 +15,7 @@ from grailwar.shared.engine import apply, legal_actions, new_game, view_for
 from grailwar.shared.engine.state import GameState
 from grailwar.shared.modules.campaign import state as campaign
 from grailwar.shared.protocol import ProtocolError, encode, message
-from grailwar.shared.updates import apply_update, module_changes
+from grailwar.shared.updates import apply_update, legal_refs, map_changes, module_changes
 from server_kit import FakeMember, Server, one
 from twisted.internet.testing import StringTransport
 
@@ -41,14 +42,18 @@ def full(state: GameState, seat: int | None) -> dict[str, Any]:
                    deadlines={})
 
 
+@pytest.mark.parametrize("compact", [False, True], ids=["updates", "compact"])
 @pytest.mark.parametrize(("seed", "modules", "priority"), GAMES)
 def test_updates_rebuild_every_view_of_every_seat(seed: int, modules: tuple[str, ...],
-                                                  priority: bool) -> None:
+                                                  priority: bool, compact: bool) -> None:
     states = played(seed, modules, priority)
     assert len(states) > 100
     sizes = {"state": 0, "update": 0}
+    legal_sent = {"entries": 0, "refs": 0}
+    by_entries = 0
     for seat in (*range(len(states[0].camps)), None):
-        feed, public, last, without_legal, modular = ViewFeed(seat), PublicPart(), None, 0, 0
+        feed, public, last, without_legal, modular = (ViewFeed(seat, compact), PublicPart(),
+                                                      None, 0, 0)
         for i, state in enumerate(states):
             if seat == 2 and i % 7 == 3:  # a member that missed a state: its own difference
                 continue
@@ -69,13 +74,28 @@ def test_updates_rebuild_every_view_of_every_seat(seed: int, modules: tuple[str,
                 modular += "modules" in sent
                 for index, camp in sent["camps"].items():
                     assert camp == want["view"]["camps"][int(index)]
-                without_legal += "legal" not in sent
+                assert ("legal_ref" if compact else "legal") not in sent or \
+                    ("legal" if compact else "legal_ref") not in sent
+                for key, entries in sent.get("entries", {}).items():
+                    assert key not in sent["view"] and entries
+                    assert entries.items() <= want["view"][key].items()
+                    by_entries += 1
+                without_legal += "legal" not in sent and "legal_ref" not in sent
+                for entry in sent.get("legal_ref", ()):
+                    legal_sent["entries"] += 1
+                    legal_sent["refs"] += type(entry) is int
                 sent = apply_update(last, sent)
             assert sent == want, (seat, state.version)
             last = sent
         assert without_legal > 0  # unchanged legal actions are not sent again
         assert (modular > 0) == bool(modules)  # a module's state goes by its entries
     assert sizes["update"] * 3 < sizes["state"]  # what the feature is for
+    # compact: most of a changed list's entries are named by their index, and a battle's
+    # view goes by its changed entries
+    if compact:
+        assert legal_sent["refs"] * 3 > legal_sent["entries"] and by_entries > 0
+    else:
+        assert not legal_sent["entries"] and not by_entries
 
 
 def test_an_actions_wire_form_is_kept_by_its_class_and_values(
@@ -133,6 +153,58 @@ def test_an_update_of_another_state_is_refused() -> None:
         apply_update(first, {**update, "modules": [1]})
 
 
+def test_a_changed_map_part_goes_by_its_changed_entries() -> None:
+    """`entries` names what changed in a map part of the view that kept its keys; a part that
+    is not a map, or that gained or lost a key, goes whole in `view`. The client refuses an
+    entry of a part it does not hold as a map, or an entry that part does not have."""
+    old = {"battle": {"round": 1, "cursor": 0, "order": [1, 2]}, "phase": "declare",
+           "parley": {"kind": "truce"}, "contest": None}
+    new = {"battle": {"round": 1, "cursor": 1, "order": [1, 2]}, "phase": "battle",
+           "parley": {"kind": "truce", "opener": 2}, "contest": {"prevented": 1}}
+    changed = {k: v for k, v in new.items() if v != old[k]}
+    assert map_changes(changed, old) == {"battle": {"cursor": 1}}
+    last = {"t": "state", "view": {**old, "version": 4, "camps": []}, "legal": [],
+            "state_id": 4, "deadlines": {}}
+    update = {"t": "update", "base": 4, "state_id": 5, "view": {"version": 5}, "camps": {},
+              "deadlines": {}}
+    rebuilt = apply_update(last, {**update, "entries": {"battle": {"cursor": 1}}})
+    assert rebuilt["view"]["battle"] == new["battle"]
+    assert last["view"]["battle"] == old["battle"]  # the last state is left as it was
+    for entries, why in (([1], "`entries` is not a map"),
+                         ({"phase": {"x": 1}}, "unknown entries of the view's 'phase'"),
+                         ({"nonsense": {"x": 1}}, "unknown entries of the view's 'nonsense'"),
+                         ({"battle": {"winner": 1}}, "unknown entries of the view's 'battle'"),
+                         ({"battle": 3}, "unknown entries of the view's 'battle'")):
+        with pytest.raises(ProtocolError, match=re.escape(why)):
+            apply_update(last, {**update, "entries": entries})
+
+
+def test_legal_refs_name_the_entries_held_and_refuse_any_other() -> None:
+    """An entry the client holds (the same wire form) goes as its index in the client's list,
+    a new one whole; the client rebuilds the list in order, and refuses an index it does not
+    have or an entry that is neither."""
+    from grailwar.shared.engine.actions import DeclareRest, DeclareWait, Move
+
+    held = [wire_form(Move(1, 12)), wire_form(DeclareWait(1)), wire_form(Move(1, 13))]
+    new = [wire_form(DeclareWait(1)), wire_form(DeclareRest(1)), wire_form(Move(1, 12))]
+    refs = legal_refs(new, held)
+    assert refs == [1, {"type": "DeclareRest", "seat": 1}, 0]
+    assert legal_refs(new, [dict(entry) for entry in held])[0] == new[0]  # equal, not the same
+    last = {"t": "state", "view": {"version": 4, "camps": []}, "legal": held, "state_id": 4,
+            "deadlines": {}}
+    update = {"t": "update", "base": 4, "state_id": 5, "view": {}, "camps": {},
+              "deadlines": {}}
+    assert apply_update(last, {**update, "legal_ref": refs})["legal"] == new
+    with pytest.raises(ProtocolError, match="names entry 3 of 3"):
+        apply_update(last, {**update, "legal_ref": [3]})
+    with pytest.raises(ProtocolError, match="names entry -1 of 3"):
+        apply_update(last, {**update, "legal_ref": [-1]})
+    with pytest.raises(ProtocolError, match="neither an index nor a map"):
+        apply_update(last, {**update, "legal_ref": ["Move"]})
+    with pytest.raises(ProtocolError, match="`legal_ref` is not a list"):
+        apply_update(last, {**update, "legal_ref": {"0": 1}})
+
+
 def test_a_module_state_goes_by_its_changed_entries() -> None:
     """A seat's own campaign record changing sends that one entry of the module's state, not
     the relic list, the dossiers and every other section's part with it; a module whose
@@ -166,7 +238,7 @@ def test_a_module_whose_shape_changed_goes_whole() -> None:
 
 def started_room(server: Server, *members: FakeMember) -> Any:
     room = server.lobby.create("r", {"declare_s": 30}, None)
-    for member, cls in zip(members, ("saber", "archer"), strict=False):
+    for member, cls in zip(members, ("saber", "archer", "lancer"), strict=False):
         room.join_player(member, cls)
     room.start()
     return room
@@ -174,14 +246,16 @@ def started_room(server: Server, *members: FakeMember) -> Any:
 
 def test_a_room_sends_updates_and_no_log_lines_only_to_who_asked() -> None:
     server = Server()
-    plain, compact = FakeMember("plain"), FakeMember("compact", ("updates", "no_log"))
-    room = started_room(server, plain, compact)
+    plain = FakeMember("plain")
+    compact = FakeMember("compact", ("updates", "no_log", "compact"))
+    lists = FakeMember("lists", ("updates",))  # its legal actions always whole
+    room = started_room(server, plain, compact, lists)
     watcher = FakeMember("watcher", ("updates",))
     room.join_spectator(watcher)
-    for _ in range(40):  # both declare, turn after turn
+    for _ in range(40):  # all declare, turn after turn
         if room.state.over:
             break
-        for member, seat in ((plain, 0), (compact, 1)):
+        for member, seat in ((plain, 0), (compact, 1), (lists, 2)):
             legal = legal_actions(room.state, seat)
             if legal:
                 room.act(member, wire_form(legal[0]), room.state.version, lambda _v: None)
@@ -190,9 +264,16 @@ def test_a_room_sends_updates_and_no_log_lines_only_to_who_asked() -> None:
     assert len(compact.updates) > 20 and len(compact.of("state")) == len(compact.updates) + 1
     assert all("log" in m for m in plain.of("events"))
     assert compact.of("events") and not any("log" in m for m in compact.of("events"))
+    assert any("legal_ref" in m for m in compact.updates)
+    assert any("legal" in m for m in lists.updates)
+    assert not any("legal_ref" in m for m in lists.updates)
     # the rebuilt views are the full views of the same seat at the same moments
     assert compact.last("state")["view"] == view_for(room.state, 1)
     assert plain.last("state")["view"] == view_for(room.state, 0)
+    assert lists.last("state")["view"] == view_for(room.state, 2)
+    for member, seat in ((compact, 1), (lists, 2)):
+        assert member.last("state")["legal"] == [wire_form(a)
+                                                 for a in legal_actions(room.state, seat)]
     assert watcher.last("state")["view"] == view_for(room.state, None)
     assert len(watcher.updates) == len(compact.updates)
 
