@@ -20,7 +20,7 @@ from typing import Any
 from ..shared.engine import Action, GameState
 from ..shared.engine.view import CampViewMemo, CampViews, public_view, seat_view
 from ..shared.protocol import message
-from ..shared.updates import legal_refs, map_changes, module_changes
+from ..shared.updates import legal_refs, map_changes, module_changes, module_entries
 
 _WIRE: dict[tuple[type, Any], dict[str, Any]] = {}
 _WIRE_MOST = 1 << 15
@@ -132,6 +132,9 @@ class ViewFeed:
         modules = module_changes(own["modules"], old["modules"])
         if modules is None:
             parts["modules"] = own["modules"]
+        nested: dict[str, dict[str, Any]] = {}
+        if modules and self.compact:
+            modules, nested = module_entries(modules, old["modules"])
         new_camps, old_camps = view["camps"], old["camps"]
         return message(
             "update", base=old["version"], state_id=state.version, view=parts,
@@ -139,6 +142,7 @@ class ViewFeed:
             camps={str(i): new_camps[i] for i in changed if new_camps[i] is not old_camps[i]},
             deadlines=deadlines, **({"modules": modules} if modules else {}),
             **({"entries": entries} if entries else {}),
+            **({"module_entries": nested} if nested else {}),
             **({} if legal == old_legal else self._legal_part(legal)))
 
     def _legal_part(self, legal: list[Action]) -> dict[str, Any]:

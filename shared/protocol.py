@@ -214,7 +214,8 @@ OPTIONS_FIELD = Field(dict, required=False, hi=len(MODULE_NAMES),
 # first full `state`, only what changed (`update`); "no_log", `events` without the dice-bot
 # log lines (a client that writes its own log in its own language); "compact", an update's
 # changed legal actions as `legal_ref` (the ones still held named by their index) and its
-# changed map parts of the view by their changed entries (`entries`).
+# changed map parts of the view and of a module's state by their changed entries (`entries`,
+# `module_entries`).
 FEATURES = ("updates", "no_log", "compact")
 
 _MESSAGES = [
@@ -295,12 +296,12 @@ _MESSAGES = [
                               "view": Field(dict), "camps": Field(dict),
                               "modules": _opt(dict), "legal": _opt(list),
                               "legal_ref": _opt(list), "entries": _opt(dict),
-                              "deadlines": Field(dict)},
+                              "module_entries": _opt(dict), "deadlines": Field(dict)},
             "to a client that asked for updates: what changed since the `state` (or update) "
             "of state `base`: the view's top-level parts, the camps by index, the entries of "
             "each module's state, the legal actions if they changed, and every deadline; to "
-            "one that asked for compact, `legal_ref` (the actions it holds by their index) "
-            "and `entries` (a changed map part by its changed entries)"),
+            "one that asked for compact, `legal_ref` (the actions it holds by their index), "
+            "`entries` and `module_entries` (a changed map by its changed entries)"),
     Message("events", "s2c", {"events": Field(list), "log": _opt(list)},
             "what happened, as this seat may see it, and the dice-bot log lines"),
     Message("ack", "s2c", {"ref": Field(int), "state_id": Field(int)},

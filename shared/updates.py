@@ -37,6 +37,8 @@ def apply_update(last: dict[str, Any] | None, update: dict[str, Any]) -> dict[st
     view = {**old, **update["view"], "camps": camps}
     if update.get("modules"):
         view["modules"] = _modules_updated(view["modules"], update["modules"])
+    if "module_entries" in update:
+        view["modules"] = _module_entries_updated(view["modules"], update["module_entries"])
     if "entries" in update:
         _entries_updated(view, update["entries"])
     if "legal" in update:
@@ -61,16 +63,47 @@ def map_changes(changed: dict[str, Any], old: dict[str, Any]) -> dict[str, dict[
     return out
 
 
-def _entries_updated(view: dict[str, Any], entries: Any) -> None:
+def module_entries(changes: dict[str, dict[str, Any]], old: dict[str, Any]
+                   ) -> tuple[dict[str, dict[str, Any]], dict[str, dict[str, Any]]]:
+    """`module_changes` split in two: the entries that go whole, and the entries that are maps
+    with the same keys as in `old` (a view's `modules`) by their changed entries (the
+    campaign's relic list stood beside who is ready on day 0, and went whole with it)."""
+    whole, nested = {}, {}
+    for name, entries in changes.items():
+        inner = map_changes(entries, old[name]["state"])
+        rest = {k: v for k, v in entries.items() if k not in inner}
+        if inner:
+            nested[name] = inner
+        if rest:
+            whole[name] = rest
+    return whole, nested
+
+
+def _module_entries_updated(modules: dict[str, Any], nested: Any) -> dict[str, Any]:
+    """`modules` with the entries of the module state entries `nested` names replaced."""
+    if not isinstance(nested, dict):
+        raise ProtocolError("bad_frame", "update: `module_entries` is not a map")
+    out = dict(modules)
+    for name, entries in nested.items():
+        state = modules[name]["state"] if name in modules else None
+        if not isinstance(state, dict):
+            raise ProtocolError("bad_frame", f"update: `module_entries` names module {name!r}, "
+                                "whose state is not a map here")
+        state = dict(state)
+        _entries_updated(state, entries, f"module {name!r}")
+        out[name] = {**modules[name], "state": state}
+    return out
+
+
+def _entries_updated(view: dict[str, Any], entries: Any, where: str = "the view") -> None:
     """Each part `entries` names (a map in `view`) with the entries it lists replaced."""
     if not isinstance(entries, dict):
-        raise ProtocolError("bad_frame", "update: `entries` is not a map")
+        raise ProtocolError("bad_frame", f"update: the entries of {where} are not a map")
     for key, changed in entries.items():
         part = view.get(key)
         if not isinstance(part, dict) or not isinstance(changed, dict) or \
                 changed.keys() - part.keys():
-            raise ProtocolError("bad_frame", f"update: `entries` names unknown entries of "
-                                f"the view's {key!r}")
+            raise ProtocolError("bad_frame", f"update: unknown entries of {where}'s {key!r}")
         view[key] = {**part, **changed}
 
 

@@ -15,7 +15,13 @@ from grailwar.shared.engine import apply, legal_actions, new_game, view_for
 from grailwar.shared.engine.state import GameState
 from grailwar.shared.modules.campaign import state as campaign
 from grailwar.shared.protocol import ProtocolError, encode, message
-from grailwar.shared.updates import apply_update, legal_refs, map_changes, module_changes
+from grailwar.shared.updates import (
+    apply_update,
+    legal_refs,
+    map_changes,
+    module_changes,
+    module_entries,
+)
 from server_kit import FakeMember, Server, one
 from twisted.internet.testing import StringTransport
 
@@ -50,7 +56,7 @@ def test_updates_rebuild_every_view_of_every_seat(seed: int, modules: tuple[str,
     assert len(states) > 100
     sizes = {"state": 0, "update": 0}
     legal_sent = {"entries": 0, "refs": 0}
-    by_entries = 0
+    by_entries = by_module_entries = 0
     for seat in (*range(len(states[0].camps)), None):
         feed, public, last, without_legal, modular = (ViewFeed(seat, compact), PublicPart(),
                                                       None, 0, 0)
@@ -80,6 +86,12 @@ def test_updates_rebuild_every_view_of_every_seat(seed: int, modules: tuple[str,
                     assert key not in sent["view"] and entries
                     assert entries.items() <= want["view"][key].items()
                     by_entries += 1
+                for name, entries in sent.get("module_entries", {}).items():
+                    state = want["view"]["modules"][name]["state"]
+                    for key, inner in entries.items():
+                        assert key not in sent.get("modules", {}).get(name, {}) and inner
+                        assert inner.items() <= state[key].items()
+                        by_module_entries += 1
                 without_legal += "legal" not in sent and "legal_ref" not in sent
                 for entry in sent.get("legal_ref", ()):
                     legal_sent["entries"] += 1
@@ -94,8 +106,9 @@ def test_updates_rebuild_every_view_of_every_seat(seed: int, modules: tuple[str,
     # view goes by its changed entries
     if compact:
         assert legal_sent["refs"] * 3 > legal_sent["entries"] and by_entries > 0
+        assert (by_module_entries > 0) == ("campaign" in modules)  # its day 0's readiness
     else:
-        assert not legal_sent["entries"] and not by_entries
+        assert not legal_sent["entries"] and not by_entries and not by_module_entries
 
 
 def test_an_actions_wire_form_is_kept_by_its_class_and_values(
@@ -170,13 +183,43 @@ def test_a_changed_map_part_goes_by_its_changed_entries() -> None:
     rebuilt = apply_update(last, {**update, "entries": {"battle": {"cursor": 1}}})
     assert rebuilt["view"]["battle"] == new["battle"]
     assert last["view"]["battle"] == old["battle"]  # the last state is left as it was
-    for entries, why in (([1], "`entries` is not a map"),
+    for entries, why in (([1], "the entries of the view are not a map"),
                          ({"phase": {"x": 1}}, "unknown entries of the view's 'phase'"),
                          ({"nonsense": {"x": 1}}, "unknown entries of the view's 'nonsense'"),
                          ({"battle": {"winner": 1}}, "unknown entries of the view's 'battle'"),
                          ({"battle": 3}, "unknown entries of the view's 'battle'")):
         with pytest.raises(ProtocolError, match=re.escape(why)):
             apply_update(last, {**update, "entries": entries})
+
+
+def test_a_module_state_entry_that_is_a_map_goes_by_its_changed_entries() -> None:
+    """For a client that asked for compact, a changed module state entry that is a map with
+    the same keys goes by what changed in it (the relic list stays where it was when a camp
+    is ready); the client refuses what its last state does not hold as a map."""
+    relics = [{"id": "r1", "name": {"en": "a scabbard"}}]
+    old = {"campaign": {"options": {}, "verbs": [], "state": {
+        "summoning": {"relics": relics, "ready": [0]}, "day0": "setup"}}}
+    changes = {"campaign": {"summoning": {"relics": relics, "ready": [0, 3]}, "day0": "done"}}
+    whole, nested = module_entries(changes, old)
+    assert whole == {"campaign": {"day0": "done"}}
+    assert nested == {"campaign": {"summoning": {"ready": [0, 3]}}}
+    last = {"t": "state", "view": {"version": 4, "camps": [], "modules": old}, "legal": [],
+            "state_id": 4, "deadlines": {}}
+    update = {"t": "update", "base": 4, "state_id": 5, "view": {"version": 5}, "camps": {},
+              "deadlines": {}, "modules": whole}
+    rebuilt = apply_update(last, {**update, "module_entries": nested})
+    assert rebuilt["view"]["modules"]["campaign"]["state"] == {
+        "summoning": {"relics": relics, "ready": [0, 3]}, "day0": "done"}
+    assert old["campaign"]["state"]["summoning"]["ready"] == [0]  # the last state kept
+    for nested_bad, why in (([1], "`module_entries` is not a map"),
+                            ({"tactics": {}}, "names module 'tactics', whose state is not"),
+                            ({"campaign": {"day0": {"x": 1}}},
+                             "unknown entries of module 'campaign''s 'day0'"),
+                            ({"campaign": {"summoning": {"drafted": 1}}},
+                             "unknown entries of module 'campaign''s 'summoning'"),
+                            ({"campaign": [1]}, "the entries of module 'campaign' are not")):
+        with pytest.raises(ProtocolError, match=re.escape(why)):
+            apply_update(last, {**update, "module_entries": nested_bad})
 
 
 def test_legal_refs_name_the_entries_held_and_refuse_any_other() -> None:
