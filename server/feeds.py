@@ -76,7 +76,7 @@ class ViewFeed:
 
     def __init__(self, seat: int | None, compact: bool = False) -> None:
         self.seat = seat
-        self.compact = compact  # the member takes `legal_ref` and `entries` (the feature)
+        self.compact = compact  # the "compact" feature: `legal_ref`, `entries`, `module_entries`
         self.camps = CampViews(seat)
         self.view: dict[str, Any] | None = None
         self.legal: list[Action] = []
