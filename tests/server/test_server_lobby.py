@@ -500,3 +500,40 @@ def test_players_say_they_are_ready_and_a_new_class_unreadies(server: Server) ->
     assert error_of(guest.ask("ready", ready=True))["code"] == "game_started"
 
 
+
+
+class Directory:
+    """A cluster's directory as the lobby reads it: the other servers' rooms."""
+
+    def __init__(self, listed: list[dict[str, Any]]) -> None:
+        self._listed = listed
+
+    def listed(self) -> list[dict[str, Any]]:
+        return self._listed
+
+
+def test_the_listing_pages_over_this_servers_rooms_then_the_others_and_sums_up_only_a_page(
+        server: Server, monkeypatch: pytest.MonkeyPatch) -> None:
+    """A page is this server's rooms from the offset, then the other servers' (a room this
+    server holds is not listed twice); only the rooms on the page are summed up, so a client
+    asking again and again costs a page, not the whole server."""
+    from grailwar.server import lobby
+
+    monkeypatch.setattr(lobby, "MAX_LISTED", 2)
+    watcher = FakeMember("w")
+    rooms = []
+    for i in range(3):
+        room = server.lobby.create(f"r{i}", {}, None, address=f"10.0.0.{i}")
+        room.spectators.append(watcher)
+        rooms.append(room)
+    server.lobby.presence = Directory([{"id": 900 + i} for i in range(4)]
+                                      + [{"id": rooms[0].id}])
+    summed: list[int] = []
+    for room in rooms:
+        monkeypatch.setattr(room, "summary", lambda room=room: summed.append(room.id) or
+                            {"id": room.id})
+    pages = [server.lobby.list(offset) for offset in (0, 2, 4, 6, 8)]
+    assert [[r["id"] for r in page] for page, _total in pages] == [
+        [rooms[0].id, rooms[1].id], [rooms[2].id, 900], [901, 902], [903], []]
+    assert {total for _page, total in pages} == {7}
+    assert summed == [rooms[0].id, rooms[1].id, rooms[2].id]  # each summed up once, on its page
