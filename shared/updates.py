@@ -38,7 +38,7 @@ def apply_update(last: dict[str, Any] | None, update: dict[str, Any]) -> dict[st
     if update.get("modules"):
         view["modules"] = _modules_updated(view["modules"], update["modules"])
     if "module_entries" in update:
-        view["modules"] = _module_entries_updated(view["modules"], update["module_entries"])
+        view["modules"] = _modules_updated(view["modules"], update["module_entries"], deep=True)
     if "entries" in update:
         _entries_updated(view, update["entries"])
     if "legal" in update:
@@ -77,22 +77,6 @@ def module_entries(changes: dict[str, dict[str, Any]], old: dict[str, Any]
         if rest:
             whole[name] = rest
     return whole, nested
-
-
-def _module_entries_updated(modules: dict[str, Any], nested: Any) -> dict[str, Any]:
-    """`modules` with the entries of the module state entries `nested` names replaced."""
-    if not isinstance(nested, dict):
-        raise ProtocolError("bad_frame", "update: `module_entries` is not a map")
-    out = dict(modules)
-    for name, entries in nested.items():
-        state = modules[name]["state"] if name in modules else None
-        if not isinstance(state, dict):
-            raise ProtocolError("bad_frame", f"update: `module_entries` names module {name!r}, "
-                                "whose state is not a map here")
-        state = dict(state)
-        _entries_updated(state, entries, f"module {name!r}")
-        out[name] = {**modules[name], "state": state}
-    return out
 
 
 def _entries_updated(view: dict[str, Any], entries: Any, where: str = "the view") -> None:
@@ -158,16 +142,27 @@ def module_changes(new: dict[str, Any], old: dict[str, Any]) -> dict[str, dict[s
     return out
 
 
-def _modules_updated(modules: dict[str, Any], changes: Any) -> dict[str, Any]:
-    """`modules` (a view's) with the entries `changes` names replaced in each module's state."""
+def _modules_updated(modules: dict[str, Any], changes: Any, deep: bool = False
+                     ) -> dict[str, Any]:
+    """`modules` (a view's) with each module state `changes` names updated: the entries it
+    lists replaced (`modules`), or with `deep` (`module_entries`) the entries of its map
+    entries."""
+    field = "module_entries" if deep else "modules"
     if not isinstance(changes, dict):
-        raise ProtocolError("bad_frame", "update: `modules` is not a map")
+        raise ProtocolError("bad_frame", f"update: `{field}` is not a map")
     out = dict(modules)
     for name, entries in changes.items():
         state = modules[name]["state"] if name in modules else None
-        if not isinstance(state, dict) or not isinstance(entries, dict) or \
-                entries.keys() - state.keys():
+        if not isinstance(state, dict):
+            raise ProtocolError("bad_frame", f"update: `{field}` names module {name!r}, whose "
+                                "state is not a map here")
+        if deep:
+            state = dict(state)
+            _entries_updated(state, entries, f"module {name!r}")
+        elif not isinstance(entries, dict) or entries.keys() - state.keys():
             raise ProtocolError("bad_frame", f"update names unknown state entries of module "
                                 f"{name!r}")
-        out[name] = {**modules[name], "state": {**state, **entries}}
+        else:
+            state = {**state, **entries}
+        out[name] = {**modules[name], "state": state}
     return out

@@ -160,7 +160,7 @@ def test_an_update_of_another_state_is_refused() -> None:
         apply_update(first, {**update, "camps": {"9": {}}})
     with pytest.raises(ProtocolError, match=r"unknown view parts \['nonsense'\]"):
         apply_update(first, {**update, "view": {"nonsense": 1}})
-    with pytest.raises(ProtocolError, match="unknown state entries of module 'tactics'"):
+    with pytest.raises(ProtocolError, match="names module 'tactics', whose state is not a map"):
         apply_update(first, {**update, "modules": {"tactics": {"terrain": 1}}})
     with pytest.raises(ProtocolError, match="`modules` is not a map"):
         apply_update(first, {**update, "modules": [1]})
