@@ -2,7 +2,9 @@
 wrong shapes (rooms asked with any modules and options), and oversized frames; the games are
 played with every rules module on. Whatever arrives, nothing raises out of the protocol, every
 reply is a declared server message, no handler fails with internal_error, a closed connection
-was closed by a fatal error frame, and a room elsewhere hears nothing of it."""
+was closed by a fatal error frame, and a room elsewhere hears nothing of it. The other way, a
+client rebuilding its state from a hostile server's `update` (the "compact" forms too) only
+ever gets a state or a bad_frame."""
 
 from __future__ import annotations
 
@@ -11,7 +13,9 @@ from dataclasses import fields
 from typing import Any
 
 import msgpack
+from grailwar.server.feeds import PublicPart, ViewFeed
 from grailwar.server.room import hash_secret
+from grailwar.shared.engine import legal_actions, new_game
 from grailwar.shared.engine.actions import ACTION_TYPES
 from grailwar.shared.engine.modules import MODULES
 from grailwar.shared.protocol import (
@@ -25,6 +29,7 @@ from grailwar.shared.protocol import (
     ProtocolError,
     decode,
 )
+from grailwar.shared.updates import apply_update
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 from server_kit import Server, Wire
@@ -252,3 +257,48 @@ def test_oversized_frames(size: int, tail: bytes, after_hello: bool) -> None:
     assert [m.get("code") for m in got] == ["frame_too_large"] and w.closed
     w.raw(frame(msgpack.packb({"t": "ping"})))
     assert w.take() == []
+
+
+def _campaign_state() -> dict[str, Any]:
+    """A seat's full `state` of a campaign game (a module state of maps, legal actions)."""
+    game = new_game(seed=3, modules=("campaign",))
+    seat = sorted(game.prompt.seats)[0]
+    return ViewFeed(seat, compact=True).message(game, PublicPart().of(game),
+                                                legal_actions(game, seat), {})
+
+
+LAST = _campaign_state()
+VIEW_KEYS = st.sampled_from(sorted(LAST["view"]))
+MODULE_KEYS = st.sampled_from(sorted(LAST["view"]["modules"]["campaign"]["state"]))
+# an index of the held legal list, or one just outside it
+INDICES = st.one_of(st.integers(0, len(LAST["legal"]) - 1),
+                    st.sampled_from([-1, len(LAST["legal"]), 2**31]))
+ENTRY_MAPS = st.dictionaries(st.one_of(KEYS, VIEW_KEYS, MODULE_KEYS), VALUES, max_size=3)
+
+
+@FUZZ
+@given(st.one_of(VALUES, st.lists(st.one_of(INDICES, VALUES), max_size=6)),
+       st.one_of(VALUES, st.dictionaries(st.one_of(KEYS, VIEW_KEYS), ENTRY_MAPS, max_size=3)),
+       st.one_of(VALUES, st.dictionaries(st.sampled_from(["campaign", "tactics", "x"]),
+                                         st.one_of(VALUES, st.dictionaries(
+                                             st.one_of(KEYS, MODULE_KEYS), ENTRY_MAPS,
+                                             max_size=3)), max_size=2)),
+       st.sets(st.sampled_from(["legal_ref", "entries", "module_entries"]), min_size=1))
+def test_a_hostile_compact_update_gives_a_state_or_bad_frame(
+        legal_ref: Any, entries: Any, module_entries: Any, present: set[str]) -> None:
+    """Any `legal_ref`, `entries` and `module_entries`, near-valid (real indices, parts and
+    module state keys) or not: the client gets a state whose legal list and view are maps, or
+    a bad_frame; the last state it held is left as it was."""
+    drawn = {"legal_ref": legal_ref, "entries": entries, "module_entries": module_entries}
+    update = {"t": "update", "base": LAST["state_id"], "state_id": LAST["state_id"] + 1,
+              "view": {}, "camps": {}, "deadlines": {},
+              **{k: v for k, v in drawn.items() if k in present}}
+    before = msgpack.packb(LAST)
+    try:
+        state = apply_update(LAST, update)
+    except ProtocolError as err:
+        assert err.code == "bad_frame"
+    else:
+        assert all(isinstance(a, dict) for a in state["legal"])
+        assert state["view"].keys() == LAST["view"].keys()
+    assert msgpack.packb(LAST) == before
