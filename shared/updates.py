@@ -7,8 +7,9 @@ and bots a full `state`. A module's state goes by its entries (`module_changes`)
 view holds every camp's record, the relic list and a dossier per rival, and one of them
 changing sent all of it to every seat (three quarters of a campaign update's bytes). With the
 "compact" feature a changed legal list names the actions the client holds by their index, and
-a changed map part of the view (a battle's) goes by its changed entries: a loaded server's
-updates were two thirds legal actions, and battles sent their whole view at every step.
+a changed map in the view (a battle's) or in a module's state (the campaign's summoning) goes
+by its changed entries: a loaded server's updates were two thirds legal actions, battles sent
+their whole view at every step, and day 0 its whole relic list at every camp's readiness.
 """
 
 from __future__ import annotations
