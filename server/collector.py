@@ -1,26 +1,23 @@
-"""The server's cyclic garbage collector: one generation, each object scanned once and then
-frozen; everything collected in full once an hour.
+"""The server's cyclic garbage collector: no collection on the allocation count, a full one
+every `FULL_EVERY` seconds.
 
-Why. CPython's collector counts its young generation net of frees. When a room's new views,
-offers and records replace the old ones at every action, that count hardly grows while the
-young objects pile up: with 200 campaign rooms (`bench/server_load.py`) and a threshold of
-50,000, a young collection scanned ~120,000 objects (~100 ms), a middle one 330 ms, and the full
-ones, which run whenever a quarter of the old generation is new (always, under that churn),
-380-580 ms: 11-15 pauses of 100 ms or more a minute. They found nothing (0 objects in a
-minute of 200 rooms): reference counting frees everything the server drops.
+Why. Reference counting frees what a server drops while it plays: a collection found nothing
+in a minute of 200 busy rooms (`bench/server_load.py`), and a closed room or a lost connection
+is freed without one (`tests/server/test_collector.py`). What a collection costs is its scan,
+of whatever was allocated since the last one and is still alive. The rooms' views, offers and
+records are replaced at every action, so that young generation never stops filling: CPython's
+collector started one every 50,000 net allocations, and with 200 campaign rooms each scanned
+100,000 objects or more. An earlier policy froze every survivor of a young collection so that
+it was scanned once only; the young collections still took 60-190 ms each, 30 a minute, 6-11
+of them over 100 ms, and those pauses made the campaign rooms' p99 (90-150 ms). Collecting
+young on a timer instead (every 0.1-0.5 s) shortened the pauses but doubled the collector's
+CPU (the views that outlive a short interval get scanned), and left 30 ms pauses twice a
+second. A full collection whenever the process had grown by 64 MB (or a quarter) ran twice
+while 200 campaign rooms warmed up, 700-770 ms each.
 
-What instead. Everything alive at start-up is frozen (`gc.freeze`). Only the young generation
-is collected, every `YOUNG` net allocations, and whatever survives it is frozen at once: no
-later collection scans it again, so each object is scanned at most once. A frozen object is
-still freed by reference counting; only a cycle that became garbage after it was frozen stays,
-so every object is collected in full (unfrozen, collected, frozen again) every `FULL_EVERY`
-seconds, which logs what it found and how long it took.
-
-Measured (200 rooms, 40 s, the same host, alternated): campaign rooms 28 collections, 2.1 s of
-CPU, the longest 143 ms (against 27, 2.6 s and 354 ms), the acting player's p99 133 ms against
-299; the base game unchanged (5 young collections, 0.22 s). Smaller young thresholds shortened
-the pauses further (1,000: 34 ms at the most) but cost 10-17% more of the server's CPU per
-action in both games; the young pauses of campaign rooms are what is left of the tail.
+What instead. The count never starts a collection. A full collection (every object) frees the
+cycles every `FULL_EVERY` seconds, and logs what it found and how long it took: about a
+second at 200 campaign rooms (~245 MB), once an hour, as the earlier policy's was.
 """
 
 from __future__ import annotations
@@ -34,8 +31,6 @@ from twisted.internet.interfaces import IReactorTime
 from twisted.logger import Logger
 
 log = Logger()
-YOUNG = 50_000  # net allocations between two young collections
-NEVER = 1 << 30  # the older generations' thresholds: they are never collected on their own
 FULL_EVERY = 3_600.0  # seconds between two full collections
 
 
@@ -55,8 +50,7 @@ class Collector:
 
     def start(self) -> None:
         gc.collect()
-        gc.freeze()  # modules, rules data and the restored rooms
-        gc.set_threshold(YOUNG, NEVER, NEVER)
+        gc.set_threshold(0)  # no collection on the allocation count
         gc.callbacks.append(self._watch)
         self._full.start(FULL_EVERY, now=False)
 
@@ -65,7 +59,6 @@ class Collector:
             self._full.stop()
         if self._watch in gc.callbacks:
             gc.callbacks.remove(self._watch)
-        gc.unfreeze()
         gc.set_threshold(*self._saved)
 
     def take_pause(self) -> float:
@@ -73,14 +66,12 @@ class Collector:
         return pause
 
     def collect_all(self) -> None:
-        """Every object, frozen or not: the cycles that became garbage since the last time."""
+        """Every object: the cycles that became garbage since the last time."""
         began = time.perf_counter()
-        frozen = gc.get_freeze_count()
-        gc.unfreeze()
-        found = gc.collect()  # its callback freezes what survived
+        found = gc.collect()
         self.full_collections += 1
-        log.info("full garbage collection: {frozen} frozen objects, {found} found, {ms:.0f} ms",
-                 frozen=frozen, found=found, ms=(time.perf_counter() - began) * 1e3)
+        log.info("full garbage collection: {found} objects found, {ms:.0f} ms", found=found,
+                 ms=(time.perf_counter() - began) * 1e3)
 
     def _watch(self, phase: str, info: dict[str, Any]) -> None:
         if phase == "start":
@@ -90,4 +81,3 @@ class Collector:
         self.totals[0] += 1
         self.totals[1] += time.thread_time() - self._cpu
         self.totals[2] += info["collected"]
-        gc.freeze()  # what survived: never scanned again
