@@ -2,8 +2,8 @@
 every `FULL_EVERY` seconds.
 
 Why. Reference counting frees what a server drops while it plays: a collection found nothing
-in a minute of 200 busy rooms (`bench/server_load.py`), and a closed room or a lost connection
-is freed without one (`tests/server/test_collector.py`). What a collection costs is its scan,
+in a minute of 200 busy rooms (`bench/server_load.py`), and a closed room is freed without
+one (`tests/server/test_collector.py`). What a collection costs is its scan,
 of whatever was allocated since the last one and is still alive. The rooms' views, offers and
 records are replaced at every action, so that young generation never stops filling: CPython's
 collector started one every 50,000 net allocations, and with 200 campaign rooms each scanned
