@@ -1,19 +1,19 @@
 """The server's cyclic garbage collector: no collection on the allocation count, a full one
 every `FULL_EVERY` seconds.
 
-Why. Reference counting frees what a server drops while it plays: a collection found nothing
-in a minute of 200 busy rooms (`bench/server_load.py`), and a closed room is freed without
-one (`tests/server/test_collector.py`). What a collection costs is its scan,
-of whatever was allocated since the last one and is still alive. The rooms' views, offers and
-records are replaced at every action, so that young generation never stops filling: CPython's
-collector started one every 50,000 net allocations, and with 200 campaign rooms each scanned
-100,000 objects or more. An earlier policy froze every survivor of a young collection so that
-it was scanned once only; the young collections still took 60-190 ms each, 30 a minute, 6-11
-of them over 100 ms, and those pauses made the campaign rooms' p99 (90-150 ms). Collecting
-young on a timer instead (every 0.1-0.5 s) shortened the pauses but doubled the collector's
-CPU (the views that outlive a short interval get scanned), and left 30 ms pauses twice a
-second. A full collection whenever the process had grown by 64 MB (or a quarter) ran twice
-while 200 campaign rooms warmed up, 700-770 ms each.
+Why. Reference counting frees what a server drops while it plays: a collection found nothing in
+a minute of 200 busy rooms (`bench/server_load.py`), and a closed room is freed without one
+(`tests/server/test_collector.py`). What a collection costs is its scan, of whatever was
+allocated since the last one and is still alive. The rooms' views, offers and records are
+replaced at every action, so that young generation never stops filling: CPython's collector
+started one every 50,000 net allocations, and with 200 campaign rooms each scanned 100,000
+objects or more. An earlier policy froze every survivor of a young collection so that it was
+scanned once only; the young collections still took 60-190 ms each, 30 a minute, 6-11 of them
+over 100 ms, and those pauses made the campaign rooms' p99 (90-150 ms). Collecting young on a
+timer instead (every 0.1-0.5 s) shortened the pauses but doubled the collector's CPU (the views
+that outlive a short interval get scanned), and left 30 ms pauses twice a second. A full
+collection whenever the process had grown by 64 MB (or a quarter) ran twice while 200 campaign
+rooms warmed up, 700-770 ms each.
 
 What instead. The count never starts a collection. A full collection (every object) frees the
 cycles every `FULL_EVERY` seconds, and logs what it found and how long it took: about a
