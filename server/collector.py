@@ -9,7 +9,7 @@ replaced at every action, so that young generation never stops filling: CPython'
 started one every 50,000 net allocations, and with 200 campaign rooms each scanned 100,000
 objects or more. An earlier policy froze every survivor of a young collection so that it was
 scanned once only; the young collections still took 60-190 ms each, 30 a minute, 6-11 of them
-over 100 ms, and those pauses made the campaign rooms' p99 (90-150 ms). Collecting young on a
+over 100 ms, and those pauses made the campaign rooms' p99 (69-148 ms). Collecting young on a
 timer instead (every 0.1-0.5 s) shortened the pauses but doubled the collector's CPU (the views
 that outlive a short interval get scanned), and left 30 ms pauses twice a second. A full
 collection whenever the process had grown by 64 MB (or a quarter) ran twice while 200 campaign
