@@ -14,6 +14,7 @@ from twisted.logger import Logger
 from ..shared.protocol import MAX_LISTED, ProtocolError
 from .audit import audit
 from .bans import Bans
+from .broadcasts import Broadcasts
 from .limits import AddressLimit, PasswordGuard
 from .room import Member, Room
 from .roomstore import RoomStore
@@ -71,7 +72,8 @@ class Lobby:
                  creates_per_address: int = CREATES_PER_ADDRESS,
                  defer_views: bool = False) -> None:
         self.clock = clock
-        self.defer_views = defer_views  # rooms send views after the ack has left (the server)
+        # the server's rooms send their views after the ack has left, in turns
+        self.broadcasts = Broadcasts(clock) if defer_views else None
         self.store = store
         self.max_rooms = max_rooms
         self.max_per_address = max_per_address
@@ -127,7 +129,7 @@ class Lobby:
 
     def _adopt(self, room: Room) -> None:
         """A room created or restored joins the lobby and runs as this server runs rooms."""
-        room.think, room.defer_views = self.think, self.defer_views
+        room.think, room.broadcasts = self.think, self.broadcasts
         room.on_lost = self.give_up
         self.rooms[room.id] = room
         self._announce(room)

@@ -43,6 +43,7 @@ from ..shared.engine.text import event_line
 from ..shared.engine.turns import priority_seats
 from ..shared.protocol import LEFT_PAUSED, SECONDS, ProtocolError, message
 from .audit import audit
+from .broadcasts import Broadcasts
 from .chat import ChatLog, is_reveal
 from .feeds import PublicPart, ViewFeed, wire_form
 from .history import history_messages, seen_history
@@ -175,9 +176,9 @@ class Room:
         self.history: list[Event] = []
         self.chat_log = ChatLog(room_id, store)
         self.think: Callable[..., Deferred] = maybeDeferred  # the server: worker processes
-        self.defer_views = False  # the server: views after the ack has left (`_after_change`)
+        # the server's: views after the ack has left, in turns (`_after_change`); None: at once
+        self.broadcasts: Broadcasts | None = None
         self._unsent: list = []  # events whose views wait
-        self._views_call: IDelayedCall | None = None
         self.feeds: dict[Member, ViewFeed] = {}  # what members taking updates were last sent
         self.watching = ViewFeed(None)  # the spectators' (one for all)
         self.common = PublicPart()  # their views' common part
@@ -685,26 +686,25 @@ class Room:
             self.on_lost(self, why)
 
     def _after_change(self, events: list) -> None:
-        """Timers and bots at once; the views now, or, with `defer_views` (the real server),
-        at the next reactor turn: the acknowledgement is on its socket already (`send_now`),
-        and every change made meanwhile (the other seats' timers, a bot) goes out together
-        then: its events in order, and the latest view."""
+        """Timers and bots at once; the views now, or, with `broadcasts` (the real server),
+        at a later reactor turn (`server/broadcasts.py`): the acknowledgement is on its socket
+        already (`send_now`), and every change made meanwhile (the other seats' timers, a bot)
+        goes out together then: its events in order, and the latest view."""
         if self.paused is None:
             self._arm_timers()
         else:  # an action in flight at the pause, durable now: the prompt it opened is frozen
             self._thaw()
             self._freeze()
         self._unsent.extend(events)
-        if not self.defer_views:
-            self._send_views()
-        elif self._views_call is None:
-            self._views_call = self.clock.callLater(0, self._send_views)
+        if self.broadcasts is None:
+            self.send_views()
+        else:
+            self.broadcasts.add(self)
         self._schedule_bots()
 
-    def _send_views(self) -> None:
-        if self._views_call is not None and self._views_call.active():
-            self._views_call.cancel()
-        self._views_call = None
+    def send_views(self) -> None:
+        if self.broadcasts is not None:
+            self.broadcasts.discard(self)
         events, self._unsent = self._unsent, []
         deadlines = self._deadlines()  # one clock reading for everyone (and one dict)
         for member, seat in self.members:
@@ -718,8 +718,8 @@ class Room:
     def flush_views(self) -> None:
         """Send the views still waiting (before a member joins: its history has those events
         already, and it must not get them twice)."""
-        if self._views_call is not None or self._unsent:
-            self._send_views()
+        if self._unsent or (self.broadcasts is not None and self.broadcasts.waiting(self)):
+            self.send_views()
 
     def _send_events(self, member: Member, seat: int | None, events: list) -> None:
         seen = events_for(events, seat)
@@ -1029,8 +1029,8 @@ class Room:
 
     def stop(self) -> None:
         """Cancel every pending call (server shutdown, tests)."""
-        if self._views_call is not None and self._views_call.active():
-            self._views_call.cancel()
+        if self.broadcasts is not None:
+            self.broadcasts.discard(self)
         for seat in list(self.deadlines):
             self._cancel(seat)
         for call in self.bot_calls.values():

@@ -9,6 +9,7 @@ from typing import Any
 
 import pytest
 from grailwar.client.net import ServerConnection
+from grailwar.server.broadcasts import Broadcasts
 from grailwar.server.lobby import Lobby
 from grailwar.server.room import BOT_DELAY, GRACE, Room
 from grailwar.server.store import Store
@@ -583,11 +584,11 @@ def test_a_bot_fighting_a_human_keeps_the_short_delay() -> None:
 
 # --- the acknowledgement first ------------------------------------------------------------------
 def test_with_deferred_views_the_ack_leaves_before_any_view() -> None:
-    """The real server (`defer_views`): an action is acknowledged at once, and the views go out
+    """The real server (`broadcasts`): an action is acknowledged at once, and the views go out
     at the next reactor turn; changes made meanwhile go out together, their events in order,
     with one view of the latest state."""
     t = Table(("saber", "lancer"), humans=2).start()
-    t.room.defer_views = True
+    t.room.broadcasts = Broadcasts(t.clock)
     for m in t.members:
         m.clear()
     version = t.wait(0)
@@ -676,7 +677,7 @@ def decoded(data: bytes) -> list[dict[str, Any]]:
 def test_a_member_joining_while_views_wait_gets_each_event_once() -> None:
     """Its history holds the waiting events: they are sent to the others first, not again."""
     t = Table(("saber", "lancer"), humans=2).start()
-    t.room.defer_views = True
+    t.room.broadcasts = Broadcasts(t.clock)
     t.wait(0)
     watcher = FakeMember("w")
     t.room.join_spectator(watcher)
@@ -686,3 +687,13 @@ def test_a_member_joining_while_views_wait_gets_each_event_once() -> None:
     assert any(e["type"] == "Declared" for e in history)
     assert not any(e["type"] == "Declared" for e in live)
     assert [s["state_id"] for s in watcher.of("state")][-1] == t.state.version
+    assert not t.room.broadcasts.waiting(t.room)  # sent: the next turn sends them no more
+
+
+def test_a_stopped_room_leaves_no_views_waiting() -> None:
+    t = Table(("saber", "lancer"), humans=2).start()
+    t.room.broadcasts = Broadcasts(t.clock)
+    t.wait(0)
+    assert t.room.broadcasts.waiting(t.room)
+    t.room.stop()
+    assert not t.room.broadcasts.waiting(t.room) and not t.clock.getDelayedCalls()
