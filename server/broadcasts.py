@@ -11,6 +11,11 @@ the rooms changed; each turn sends the waiting rooms' views until `BUDGET` secon
 (one room at least), and leaves the rest for the next turn, after the reactor has read what
 arrived meanwhile. A room that changes again while it waits stays in its place: its views then
 carry both changes (its events in order, the latest view), as they did before.
+
+Measured (200 campaign rooms, 60 s, two pairs): the acting player's p99 60 and 96 ms → 11.6 and
+9.1 ms. The views themselves wait as long as before: this orders the work, it does not shrink
+it (the broadcast p99 stayed at 100-150 ms on a server 75% busy). The base game, 40% busy,
+hardly fills a slice: unchanged.
 """
 
 from __future__ import annotations
