@@ -363,8 +363,8 @@ def _encode(value: Any) -> Any:
 # every seat's view of every state takes its plain data from here (encoding them was two
 # fifths of a loaded server's CPU in campaign rooms), and a changed record encodes only its
 # changed fields.
-_RECORDS = IdentityMemo()
-_FIELDS = IdentityMemo()
+_RECORDS = IdentityMemo(PER_SEAT)
+_FIELDS = IdentityMemo(PER_SEAT)
 _BATTLES = IdentityMemo(PER_SEAT)
 
 

@@ -23,13 +23,13 @@ from ...engine.state import Declaration, GameState
 from . import state as st
 from .contract import Contract
 from .data import MASTER_CATEGORIES, SERVANT_CATEGORIES
-from .memo import PER_SEAT, IdentityMemo
+from .memo import PER_PAIR, PER_SEAT, IdentityMemo
 from .section import Section, section_of
 
 if TYPE_CHECKING:
     from .growth import Growth
 
-_REVEALED = IdentityMemo()  # each seat's `revealed` of each rival, shared by the views
+_REVEALED = IdentityMemo(PER_PAIR)  # each seat's `revealed` of each rival, shared by the views
 _VIEWS = IdentityMemo(PER_SEAT)  # each seat's whole part, by its points and the facts they reveal
 _FACTS: dict[tuple[Any, ...], tuple[Any, ...]] = {}  # `Information._facts`, one object per value
 

@@ -36,7 +36,7 @@ from ...engine.state import GameState
 from . import state as st
 from .data import SERVANT_CATEGORIES, STANCES, SUBTYPES, TRAITS
 from .info import Information
-from .memo import IdentityMemo
+from .memo import PER_SEAT, IdentityMemo
 from .section import Section, section_of
 from .summoning import SETUP
 
@@ -595,7 +595,7 @@ class Stances(Section):
         return out
 
 
-_VIEWS = IdentityMemo()  # each seat's stances view, by its record and Servant
+_VIEWS = IdentityMemo(PER_SEAT)  # each seat's stances view, by its record and Servant
 
 # C5.10: every (trait, argument) a non-normal stance may take on day 0.
 _TRAIT_CHOICES = tuple((trait, arg) for trait, kind in TRAITS.items() if trait != "none"
