@@ -58,10 +58,18 @@ def map_changes(changed: dict[str, Any], old: dict[str, Any]) -> dict[str, dict[
     whole to every seat after every step of a battle)."""
     out = {}
     for key, part in changed.items():
-        was = old[key]
-        if isinstance(part, dict) and isinstance(was, dict) and part.keys() == was.keys():
-            out[key] = {k: v for k, v in part.items() if v is not was[k] and v != was[k]}
+        entries = _changed_entries(part, old[key])
+        if entries is not None:
+            out[key] = entries
     return out
+
+
+def _changed_entries(new: Any, old: Any) -> dict[str, Any] | None:
+    """The entries of the map `new` that differ from the map `old`'s (an entry that is the same
+    object is not compared); None unless both are maps with the same keys."""
+    if not (isinstance(new, dict) and isinstance(old, dict)) or new.keys() != old.keys():
+        return None
+    return {k: v for k, v in new.items() if v is not old[k] and v != old[k]}
 
 
 def module_entries(changes: dict[str, dict[str, Any]], old: dict[str, Any]
@@ -130,16 +138,11 @@ def module_changes(new: dict[str, Any], old: dict[str, Any]) -> dict[str, dict[s
         was = old[name]
         if part["options"] != was["options"] or part["verbs"] != was["verbs"]:
             return None
-        state, before = part["state"], was["state"]
-        if not (isinstance(state, dict) and isinstance(before, dict)):
-            if state != before:
-                return None
-        elif state.keys() != before.keys():
+        changed = _changed_entries(part["state"], was["state"])
+        if changed is None and part["state"] != was["state"]:
             return None
-        else:
-            changed = {k: v for k, v in state.items() if v is not before[k] and v != before[k]}
-            if changed:
-                out[name] = changed
+        if changed:
+            out[name] = changed
     return out
 
 
