@@ -19,8 +19,9 @@ class RandomBot:
         self.rng = random.Random(seed)
 
     def choose(self, view: dict[str, Any] | None, legal: list[Action]) -> Action:
-        groups: dict[type, list[Action]] = {}
-        for action in legal:
-            groups.setdefault(type(action), []).append(action)
-        kind = self.rng.choice(list(groups))
-        return self.rng.choice(groups[kind])
+        # The types in the order they first appear, then only the chosen type's actions: the
+        # same draws as grouping every action by its type, with one Python loop, not two (a
+        # campaign declaration offers 150 actions).
+        kinds = list(dict.fromkeys(map(type, legal)))
+        kind = self.rng.choice(kinds)
+        return self.rng.choice([a for a in legal if type(a) is kind])

@@ -17,6 +17,8 @@ form used by simulations that keep no history.
 from __future__ import annotations
 
 from collections.abc import Mapping, Sequence
+from itertools import repeat
+from operator import is_
 from typing import Any
 
 from . import battle, core, dice, turns
@@ -202,12 +204,19 @@ def _check(state: GameState, action: Action) -> None:
         raise NotPromptedError(f"seat {action.seat} is not asked to act now "
                                f"(the {kind} prompt waits for seat(s) {waiting})")
     legal = legal_actions(state, action.seat)
-    if action not in legal and action.template(state) not in legal:
+    if not _offered(action, legal) and action.template(state) not in legal:
         same = [a for a in legal if type(a) is type(action)]
         hint = (f"; legal {type(action).__name__} actions: {same[:6]}"
                 f"{' …' if len(same) > 6 else ''}" if same
                 else f"; no {type(action).__name__} is legal in the {kind} prompt")
         raise IllegalActionError(f"{action} is not legal for seat {action.seat} now{hint}")
+
+
+def _offered(action: Action, legal: list[Action]) -> bool:
+    """`action in legal`, looking for the object itself first (in C): a bot hands back one of
+    the listed actions, and `in` calls the dataclass's Python `__eq__` on every action before
+    it (5 µs in a campaign declaration of 130; an action from the wire takes both passes)."""
+    return any(map(is_, legal, repeat(action))) or action in legal
 
 
 def play(state: GameState, action: Action) -> list[Event]:
