@@ -108,14 +108,25 @@ def register_special(name: str | None, special: SpellSpecial) -> None:
 
 def spell_table(s: GameState) -> Mapping[str, CommandSpell]:
     """The Command Spells of this game: the base's, then those of the modules switched on (the
-    campaign's eight); with no module on, exactly the base table."""
-    extra = [m.command_spells() for m in s.modules]
-    if not any(extra):
+    campaign's eight); with no module on, exactly the base table. Made once per rules and
+    modules (they are shared by every game with the same options: `modules.instances`):
+    every declaration offer reads it."""
+    if not s.modules:
         return s.rules.command_spells
-    out = dict(s.rules.command_spells)
-    for spells in extra:
-        out.update(spells)
-    return out
+    key = (id(s.rules), s.modules)
+    hit = _TABLES.get(key)
+    if hit is None:
+        extra = [m.command_spells() for m in s.modules]
+        table = s.rules.command_spells
+        if any(extra):
+            table = dict(table)
+            for spells in extra:
+                table.update(spells)
+        hit = _TABLES[key] = (s.rules, table)  # the rules kept: their id stays theirs
+    return hit[1]
+
+
+_TABLES: dict[tuple, tuple[object, Mapping[str, CommandSpell]]] = {}
 
 
 def command_spell_actions(s: GameState, seat: int, in_main: bool = False,
