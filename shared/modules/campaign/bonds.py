@@ -155,10 +155,13 @@ class Bonds(Section):
         return actions
 
     def _declare_actions(self, s: GameState, seat: int) -> list[Action]:
-        """Kept by what they are made of: the record, the Turn and who lives (every seat's
-        legal actions are made again after every declaration of the window)."""
-        return _OFFERS.get((self, seat, st.record(s, seat), s.day, s.turn,
-                            *(c.alive for c in s.camps)), lambda: self._declare_offers(s, seat))
+        """Kept by what they are made of: the record's bonds, meetings and awards, the Turn and
+        who lives (every seat's legal actions are made again after every declaration of the
+        window; a camp's record changes at most of its own actions, its bonds at few)."""
+        rec = st.record(s, seat)
+        return _OFFERS.get((self, seat, rec.bonds, rec.met_last_turn, rec.awarded,
+                            rec.awarded_turn, s.day, s.turn, *(c.alive for c in s.camps)),
+                           lambda: self._declare_offers(s, seat))
 
     def _declare_offers(self, s: GameState, seat: int) -> list[Action]:
         rec = st.record(s, seat)

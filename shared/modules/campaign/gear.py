@@ -168,6 +168,7 @@ def _count(pairs: tuple[tuple[str, int], ...], item: str, n: int) -> tuple[tuple
 
 class Gear(Section):
     key = "gear"
+    modifier_keys = frozenset({"max_hp", "max_mp", "mr", "max_master_mp"})
 
     def __init__(self, module: Campaign) -> None:
         super().__init__(module)
@@ -256,15 +257,19 @@ class Gear(Section):
             return tuple(self.items)
         return self.shops.get(s.settings.map_id, {}).get(s.camps[seat].pos, ())
 
-    def may_buy(self, s: GameState, seat: int, item: Item) -> bool:
+    def shop_actions(self, s: GameState, seat: int) -> tuple[Action, ...]:
+        """Buying and wearing, kept by what they read (`_shop_offers`): the offers are made
+        again for every seat after every declaration of the window, and a seat's funds, items
+        and worn list change only when it shops."""
         rec = st.record(s, seat)
-        if item.overseer and rec.tag != OVERSEER:
+        return _shop_offers(self, seat, self.on_sale(s, seat), rec.tag, rec.funds,
+                            s.camps[seat].master_mp, rec.items, rec.worn)
+
+    def may_buy(self, item: Item, tag: str, funds: int, master_mp: int) -> bool:
+        if item.overseer and tag != OVERSEER:
             return False
         mp = self.data.numbers.holy_shroud_master_mp if item.id == "holy_shroud" else 0
-        return rec.funds >= item.price and s.camps[seat].master_mp >= mp
-
-    def buy_actions(self, s: GameState, seat: int) -> list[Action]:
-        return [Buy(seat, i) for i in self.on_sale(s, seat) if self.may_buy(s, seat, self.items[i])]
+        return funds >= item.price and master_mp >= mp
 
     def buy(self, s: GameState, action: Buy) -> None:
         seat, item = action.seat, self.items[action.item]
@@ -276,20 +281,20 @@ class Gear(Section):
         core.emit(s, "ItemBought", frozenset({seat}), None, seat=seat, item=item.id,
                   price=item.price)
 
-    def wear_actions(self, s: GameState, seat: int) -> list[Action]:
-        rec = st.record(s, seat)
+    def wear_offers(self, seat: int, items: tuple[tuple[str, int], ...],
+                    worn: tuple[tuple[str, str], ...]) -> list[Action]:
         slots = self.data.numbers.wear_slots
         out: list[Action] = []
-        for item_id, n in rec.items:
+        for item_id, n in items:
             item = self.items[item_id]
             if item.kind != "worn":
                 continue
-            on = [w for i, w in rec.worn if i == item_id]
+            on = [w for i, w in worn if i == item_id]
             if on:
                 out.append(Wear(seat, item_id, ""))
             if len(on) < n:
                 out.extend(Wear(seat, item_id, w) for w in item.wearers if w not in on
-                           and sum(1 for _i, x in rec.worn if x == w) < slots)
+                           and sum(1 for _i, x in worn if x == w) < slots)
         return out
 
     def wear(self, s: GameState, action: Wear) -> None:
@@ -506,14 +511,14 @@ class Gear(Section):
         if kind in OTHER_PROMPTS:
             return [*actions, *self.use_actions(s, seat)]
         if kind == SETUP:  # C14.3: day 0 buys from the whole catalogue and wears
-            return [*actions, *self.buy_actions(s, seat), *self.wear_actions(s, seat)]
+            return [*actions, *self.shop_actions(s, seat)]
         if kind not in ("declare", *BATTLE_PROMPTS):
             return actions
         if kind != "declare" and not self.in_battle(s, seat):
             return actions
         out = list(actions)
         if kind == "declare":
-            out += self.buy_actions(s, seat) + self.wear_actions(s, seat)
+            out += self.shop_actions(s, seat)
         return out + self.use_actions(s, seat)
 
     def verbs(self) -> tuple[str, ...]:
@@ -525,6 +530,16 @@ class Gear(Section):
         if seat is None:
             return None
         return {"on_sale": list(self.on_sale(s, seat))}
+
+
+@lru_cache(maxsize=4096)
+def _shop_offers(gear: Gear, seat: int, on_sale: tuple[str, ...], tag: str, funds: int,
+                 master_mp: int, items: tuple[tuple[str, int], ...],
+                 worn: tuple[tuple[str, str], ...]) -> tuple[Action, ...]:
+    """`Gear.shop_actions` of what it reads: what the square sells and the seat can pay for
+    (C6.2), and where each worn item owned can go on or come off (C6.4)."""
+    buys = (Buy(seat, i) for i in on_sale if gear.may_buy(gear.items[i], tag, funds, master_mp))
+    return (*buys, *gear.wear_offers(seat, items, worn))
 
 
 @lru_cache(maxsize=4096)

@@ -235,6 +235,20 @@ def _setup_offers(seat: int, stances: tuple[st.Stance, ...], constant: bool) -> 
     return out
 
 
+@lru_cache(maxsize=4096)
+def _declare_offers(seat: int, orders: tuple[str, ...], pool: str) -> tuple[Action, ...]:
+    """`Stances._declare_actions` of the stances' orders and the pool, cached: every seat's
+    offers are made again after every declaration of the window, from the same few orders.
+    Names are offered empty (the text is the player's); an arrangement only where the pool
+    has cards the stance does not place yet."""
+    out: list[Action] = [NameStance(seat, name, "") for name in STANCES[1:]]
+    for name, order in zip(STANCES, orders, strict=True):
+        placed, new = _split(order, pool)
+        if new:
+            out.extend(_arrangements(seat, name, placed, new))
+    return tuple(out)
+
+
 @lru_cache(maxsize=64)
 def _fixed_setup_offers(seat: int) -> tuple[Action, ...]:
     return (*(NameStance(seat, name, "") for name in STANCES[1:]),
@@ -254,6 +268,7 @@ def _link_offers(seat: int, name: str, link: str) -> tuple[LinkStance, ...]:
 
 class Stances(Section):
     key = "stances"
+    modifier_keys = frozenset({"damage_dealt", "damage_taken"})
 
     # --- reading -------------------------------------------------------------------------------
     def pool(self, s: GameState, seat: int) -> str:
@@ -324,15 +339,9 @@ class Stances(Section):
             return self._lead_cards(s, seat, actions, React)
         return actions
 
-    def _declare_actions(self, s: GameState, seat: int) -> list[Action]:
-        rec = st.record(s, seat)
-        out: list[Action] = [NameStance(seat, name, "") for name in STANCES[1:]]
-        pool = self.pool(s, seat)
-        for name in STANCES:
-            placed, new = split_order(rec, stance(rec, name).order, pool)
-            if new:
-                out.extend(_arrangements(seat, name, placed, new))
-        return out
+    def _declare_actions(self, s: GameState, seat: int) -> tuple[Action, ...]:
+        return _declare_offers(seat, tuple(x.order for x in st.record(s, seat).stances),
+                               self.pool(s, seat))
 
     def _setup_actions(self, s: GameState, seat: int) -> list[Action]:
         """C14.3: names, free arrangements (the empty-order template), traits, links and the
