@@ -278,6 +278,31 @@ def test_the_campaign_hooks_walk_every_section_in_order(monkeypatch):
     assert module.view(s, 2)["probe"] == {"seat": 2}
 
 
+def test_a_modifier_key_is_asked_only_of_the_sections_that_name_it_and_sums_the_same(
+        monkeypatch):
+    """`modifier_keys` is a shortcut, not a rule: over whole random games, at every key the
+    engine reads, the module's sum equals every section's sum (a section that answers a key
+    it does not name fails here), and the sections did answer."""
+    asked: set[str] = set()
+    answered: set[str] = set()
+    original = Campaign.modifier
+
+    def checked(self, s, camp, key):
+        value = original(self, s, camp, key)
+        every = [sec.modifier(s, camp, key) for sec in self.hooked["modifier"]]
+        assert value == sum(every), key
+        asked.add(key)
+        answered.update(key for v in every if v)
+        return value
+
+    monkeypatch.setattr(Campaign, "modifier", checked)
+    for seed in range(4):
+        s = new_game(seed=seed, modules=["campaign"])
+        run_match(s, [make_bot("random", seed * 7 + i) for i in range(7)], arrival_seed=seed)
+    assert {"movement", "max_hp", "max_mp", "damage_dealt"} <= asked
+    assert {"max_hp", "max_mp"} <= answered
+
+
 def test_with_no_module_on_nothing_of_the_campaign_shows():
     plain = new_game(seed=2)
     assert "campaign" not in plain.mods and "campaign" not in to_text(plain)

@@ -85,6 +85,7 @@ class Campaign(Module):
             name: tuple(sec for sec in self.sections
                         if getattr(type(sec), name) is not getattr(Section, name))
             for name in _HOOKS}
+        self._modifiers: dict[str, tuple[Section, ...]] = {}  # per mod key: who answers it
 
     def section(self, cls: type[Section]) -> Any:
         """This module's instance of a section class (for action handlers)."""
@@ -115,7 +116,12 @@ class Campaign(Module):
         return stops, limit
 
     def modifier(self, s: GameState, camp: Camp, key: str) -> int:
-        return sum(sec.modifier(s, camp, key) for sec in self.hooked["modifier"])
+        asked = self._modifiers.get(key)
+        if asked is None:  # (the keys are the rules' mod keys: a few dozen)
+            asked = self._modifiers[key] = tuple(
+                sec for sec in self.hooked["modifier"]
+                if sec.modifier_keys is None or key in sec.modifier_keys)
+        return sum(sec.modifier(s, camp, key) for sec in asked)
 
     def skill_check(self, s: GameState, seat: int, skill: Skill, target: int) -> int:
         return sum(sec.skill_check(s, seat, skill, target) for sec in self.hooked["skill_check"])

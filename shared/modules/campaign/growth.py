@@ -110,6 +110,8 @@ def _growth_effect(option: str, a: str, b: str) -> tuple[tuple[int, ...], tuple[
 
 class Growth(Section):
     key = "growth"
+    modifier_keys = frozenset({"max_hp", "max_mp", "max_master_mp", "investigation",
+                               *(f"attack_damage:{k}" for k in CARD_KINDS)})
 
     # --- the pool and damage points ---------------------------------------------------------------
     def composition(self, s: GameState, seat: int, cards: str) -> str:

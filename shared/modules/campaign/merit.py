@@ -37,6 +37,7 @@ class EscapeWithMerit(Action):
 
 class Merit(Section):
     key = "merit"
+    modifier_keys = frozenset({"movement", "checks", "defense"})
 
     def wallet(self, s: GameState, seat: int, holder: str) -> int:
         return st.record(s, seat).merit[HOLDERS.index(holder)]

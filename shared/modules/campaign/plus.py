@@ -36,6 +36,7 @@ class ActivatePlus(Action):
 
 class Plus(Section):
     key = "plus"
+    # modifier_keys: any (a constant Noble Phantasm's "+" counts its self effect once more)
 
     # --- C4.1 where the "+" are -------------------------------------------------------------
     def param_plus(self, camp: Camp, p: str) -> bool:

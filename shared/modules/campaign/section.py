@@ -31,6 +31,10 @@ class Section:
 
     key: ClassVar[str] = ""
     public_fields: ClassVar[tuple[str, ...]] = ()
+    # The `modifier` keys the section answers (None: any); the module asks a key only of the
+    # sections that name it: `movement` alone is read for every declaration offer, and most
+    # keys are answered by one section or none.
+    modifier_keys: ClassVar[frozenset[str] | None] = None
 
     def __init__(self, module: Campaign) -> None:
         self.module = module

@@ -209,6 +209,7 @@ class KeepDeclaration(Action):
 
 class Spells(Section):
     key = "spells"
+    modifier_keys = frozenset({"np", "damage_dealt"})
 
     def __init__(self, module: Any) -> None:
         super().__init__(module)

@@ -49,7 +49,6 @@ if TYPE_CHECKING:
 TAGS = ("holy_sword_sheath", "founding_jewels", "founding_insects", "founding_homunculus",
         "overseer", "future_spirit", "strongest_enemy", "gatekeeper")
 _PARAM_KEYS = frozenset(PARAMS)
-_TAG_KEYS = _PARAM_KEYS | {"checks"}  # the modifier keys a tag touches (a fast exit for others)
 _BOUND_SPELLS = ("teleport", "retreat")  # ⑧: Command Spells that would move a gatekeeper
 # ⑧: the actions a gatekeeper may take only at its start square (the rest never leave it)
 _POST_BOUND = (DeclareEncounter, DeclareAmbush, DeclareRaid, AnswerIntervention)
@@ -108,6 +107,7 @@ class GiveCommandSpell(Action):
 
 class Tags(Section):
     key = "tags"
+    modifier_keys = _PARAM_KEYS | {"checks"}  # ② the parameters, ⑧ every check
 
     def __init__(self, module: Campaign) -> None:
         super().__init__(module)
@@ -267,8 +267,6 @@ class Tags(Section):
     def modifier(self, s: GameState, camp: Camp, key: str) -> int:
         """② +jewels_params on the six parameters while contracted; ⑧ +gatekeeper_checks
         on every check while on its start square."""
-        if key not in _TAG_KEYS:
-            return 0
         tag = st.tag(s, camp.seat)
         if tag == "founding_jewels" and key in _PARAM_KEYS:
             return self.data.numbers.jewels_params
