@@ -82,9 +82,17 @@ def seat_view(state: GameState, seat: int | None,
         "camps": [camp_view(state, c, seat) for c in state.camps] if camps is None else camps,
         "declarations": list(_declarations(state.decls, state.held, seat)),
         # The modules switched on, their options, and what this seat may know of their state.
-        "modules": {m.name: {"options": dict(m.values), "verbs": list(m.verbs()),
-                             "state": m.view(state, seat)} for m in state.modules},
+        "modules": {m.name: {**_module_header(m), "state": m.view(state, seat)}
+                    for m in state.modules},
     }
+
+
+@lru_cache(maxsize=256)
+def _module_header(module: Any) -> dict[str, Any]:
+    """A module's options and verbs as its views show them: the same objects in every view
+    (a module object is shared by every game with its options), so that comparing two views
+    finds them the same at once. Read-only."""
+    return {"options": dict(module.values), "verbs": list(module.verbs())}
 
 
 class CampViews:

@@ -245,15 +245,21 @@ class Campaign(Module):
         """Every camp's record: its own whole, a rival's only the sections' public fields (the
         hidden-information table of spec §4); the public global part; each section's key."""
         g = st.state(s)
+        # Each part is kept by what it is made of, so that a part that did not change is the
+        # same object in the seat's next view, and comparing the two views skips it.
         out: dict[str, Any] = {
             "camps": _RECORDS.get((g.camps, self.public_fields, seat),
                                   lambda: self._records(g.camps, seat)),
-            "vacant": [{"master": v.master, "square": v.square} for v in g.vacant],
-            "residual": {str(q): sorted(classes) for q, classes in g.residual},
-            "relics": {relic: x for relic, x in g.relics if x == seat},  # its own (summoning)
+            "vacant": _PARTS.get(("vacant", g.vacant), lambda: [
+                {"master": v.master, "square": v.square} for v in g.vacant]),
+            "residual": _PARTS.get(("residual", g.residual), lambda: {
+                str(q): sorted(classes) for q, classes in g.residual}),
+            "relics": _PARTS.get(("relics", g.relics, seat), lambda: {  # its own (summoning)
+                relic: x for relic, x in g.relics if x == seat}),
             "day0": g.day0,
             # who is asked to share bond damage shows a bond: each seat sees its own steps only
-            "bond_queue": _encode(tuple(q for q in g.bond_queue if q[1] == seat)),
+            "bond_queue": _PARTS.get(("bond_queue", g.bond_queue, seat), lambda: _encode(
+                tuple(q for q in g.bond_queue if q[1] == seat))),
             # encoded once per battle record and seat: every view of a battle's every step
             "battle": None if g.battle is None else _BATTLES.get((g.battle, seat), lambda: _encode(
                 g.battle._replace(marks=frozenset(
@@ -372,6 +378,8 @@ def _encode(value: Any) -> Any:
 _RECORDS = IdentityMemo(PER_SEAT)
 _FIELDS = IdentityMemo(PER_SEAT)
 _BATTLES = IdentityMemo(PER_SEAT)
+_PARTS = IdentityMemo(PER_SEAT)  # the view's global parts, by name (an empty tuple is
+# every empty tuple) and what they are made of
 
 
 def _encode_record(rec: CampRecord, shown: frozenset[str] | None) -> dict[str, Any]:

@@ -21,7 +21,10 @@ from ...engine.data import Master
 from ...engine.events import Event
 from ...engine.state import Declaration, GameState
 from . import state as st
+from .memo import PER_SEAT, IdentityMemo
 from .section import Section, section_of
+
+_SPIRIT = IdentityMemo(PER_SEAT)  # the view's spirit list (`Contract.view`)
 
 # C0.2: what a camp in spirit form may still declare (Move is no declaration; "research" and
 # "study" are the campaign's own kinds).
@@ -296,8 +299,10 @@ class Contract(Section):
         return ("SetSupply", "DeclareCancelContract", "DeclareRecontract")
 
     def view(self, s: GameState, seat: int | None) -> dict[str, Any]:
-        """The camps in spirit form now (public, C0.2), so a table need not work it out."""
-        return {"spirit": [x for x in s.living if self.spirit(s, x)]}
+        """The camps in spirit form now (public, C0.2), so a table need not work it out: made
+        once per state for every seat, from the records, the Turn and who lives."""
+        return _SPIRIT.get((st.state(s).camps, s.day, s.turn, *(c.alive for c in s.camps)),
+                           lambda: {"spirit": [x for x in s.living if self.spirit(s, x)]})
 
     def rebuild(self, s: GameState, view: Any) -> None:
         """The draw follows the (public) supply of each rebuilt record; a (public) stray camp

@@ -30,7 +30,7 @@ from .memo import PER_SEAT, IdentityMemo
 from .section import Section, section_of
 from .summoning import SETUP
 
-_SUMS = IdentityMemo(PER_SEAT)  # `Gear._worn_sum`, by the worn list
+_SUMS = IdentityMemo(PER_SEAT)  # `Gear._worn_sum` by the worn list; the view by the wares
 
 if TYPE_CHECKING:
     from . import Campaign
@@ -173,6 +173,7 @@ class Gear(Section):
     def __init__(self, module: Campaign) -> None:
         super().__init__(module)
         self.items, self.shops = load_items(set(self.rules.maps))
+        self.catalogue = tuple(self.items)  # what day 0 sells (C14.3)
         self.mr_step = mr_step(resources.files("grailwar.resources"))
 
     # --- what is worn -------------------------------------------------------------------------
@@ -254,7 +255,7 @@ class Gear(Section):
     # --- C6.2 buying, C6.3 wearing ------------------------------------------------------------
     def on_sale(self, s: GameState, seat: int) -> tuple[str, ...]:
         if st.state(s).day0 != "done":
-            return tuple(self.items)
+            return self.catalogue
         return self.shops.get(s.settings.map_id, {}).get(s.camps[seat].pos, ())
 
     def shop_actions(self, s: GameState, seat: int) -> tuple[Action, ...]:
@@ -529,7 +530,8 @@ class Gear(Section):
         not sent with every view)."""
         if seat is None:
             return None
-        return {"on_sale": list(self.on_sale(s, seat))}
+        wares = self.on_sale(s, seat)
+        return _SUMS.get(("on_sale", wares), lambda: {"on_sale": list(wares)})
 
 
 @lru_cache(maxsize=4096)

@@ -31,6 +31,7 @@ if TYPE_CHECKING:
 
 _REVEALED = IdentityMemo(PER_PAIR)  # each seat's `revealed` of each rival, shared by the views
 _VIEWS = IdentityMemo(PER_SEAT)  # each seat's whole part, by its points and the facts they reveal
+_STATE_FACTS = IdentityMemo(PER_SEAT)  # every camp's facts, by the camps and records: once a state
 _FACTS: dict[tuple[Any, ...], tuple[Any, ...]] = {}  # `Information._facts`, one object per value
 
 # C1.10: the experience method a point becomes once the true name is known (C2.2's methods:
@@ -333,7 +334,9 @@ class Information(Section):
         if seat is None:
             return {}
         others = [x for x in range(len(s.camps)) if x != seat]
-        facts = [self._facts(s, x) for x in others]
+        every = _STATE_FACTS.get((*s.camps, st.state(s).camps),
+                                 lambda: [self._facts(s, x) for x in range(len(s.camps))])
+        facts = [every[x] for x in others]
         info = st.record(s, seat).info
         # made again only when the seat's points or a fact they reveal changed: a server views
         # every state eight times, and in most of them nothing of this changed

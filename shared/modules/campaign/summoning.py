@@ -88,6 +88,7 @@ class Summoning(Section):
         # the draft as each seat sees it, by the relics taken (fixed after day 0): every view
         # carries it, and it was rebuilt, names and hints in three languages, for each one
         self._draft = lru_cache(maxsize=1024)(self._make_draft)
+        self._ready = lru_cache(maxsize=1024)(sorted)  # the same list while no one readies
 
     # --- reading ------------------------------------------------------------------------------
     def relic_class(self, relic: Relic) -> str:
@@ -196,8 +197,7 @@ class Summoning(Section):
         alone: the shipped relics.toml names each relic's Servant, so a relic seen taken by a
         camp would be that camp's true name."""
         g = st.state(s)
-        return {"relics": self._draft(g.relics, seat),
-                "ready": sorted(g.day0_ready)}
+        return {"relics": self._draft(g.relics, seat), "ready": self._ready(g.day0_ready)}
 
     def _make_draft(self, relics: tuple[tuple[str, int], ...],
                     seat: int | None) -> list[dict[str, Any]]:

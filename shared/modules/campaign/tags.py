@@ -113,6 +113,9 @@ class Tags(Section):
         super().__init__(module)
         self.tags = load_tags(module.rules)
         self.tag_by_id = {t.id: t for t in self.tags}
+        # each tag's part of its holder's view, one object: a view's next has the same one
+        self.parts = {t.id: {"mine": {"id": t.id, "name": as_dict(t.name), "text": as_dict(t.text)}}
+                      for t in self.tags}
 
     # --- reading
     def is_overseer(self, s: GameState, seat: int) -> bool:
@@ -369,8 +372,7 @@ class Tags(Section):
         rival's tag is in no view (C1.11's reveal is the information section's)."""
         if seat is None or not st.record(s, seat).tag:
             return None
-        tag = self.tag_by_id[st.record(s, seat).tag]
-        return {"mine": {"id": tag.id, "name": as_dict(tag.name), "text": as_dict(tag.text)}}
+        return self.parts[st.record(s, seat).tag]
 
 
 def _tags(s: GameState) -> Tags:
