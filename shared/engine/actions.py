@@ -10,11 +10,12 @@ from __future__ import annotations
 from collections.abc import Callable
 from dataclasses import MISSING, dataclass, fields
 from functools import cache
-from typing import Any
+from typing import Any, TypeVar
 
 from .errors import MalformedActionError
 
 ACTION_TYPES: dict[str, type[Action]] = {}
+A = TypeVar("A", bound="Action")
 
 
 def _slot_init(cls: type) -> Callable[..., None]:
@@ -38,6 +39,15 @@ def _slot_init(cls: type) -> Callable[..., None]:
     init = made["__init__"]
     init.__qualname__ = f"{cls.__qualname__}.__init__"
     return init
+
+
+def kept(cls: type[A]) -> Callable[..., A]:
+    """`cls` as a constructor that keeps its actions: the same fields give the same object.
+    The legal lists are made again at every step, and two lists of the same objects compare
+    equal in C (the server compares each seat's new list with the one it sent last), not
+    through the dataclass's Python `__eq__`, one call per action. For offers whose fields
+    range over a small set (seats, classes, skills, Command Spells)."""
+    return cache(cls)
 
 
 @dataclass(frozen=True, slots=True)

@@ -11,7 +11,7 @@ from functools import cache
 from typing import NamedTuple
 
 from . import core
-from .actions import Action, UseCommandSpell, UseSkill
+from .actions import Action, UseCommandSpell, UseSkill, kept
 from .data import CommandSpell, Skill, extend_vocabulary
 from .state import Camp, GameState
 
@@ -99,6 +99,9 @@ class SpellSpecial(NamedTuple):
 SPECIALS: dict[str | None, SpellSpecial] = {}
 
 
+spell_offer = kept(UseCommandSpell)  # a Command Spell offered (`actions.kept`)
+
+
 def register_special(name: str | None, special: SpellSpecial) -> None:
     """Give the Command Spell data a `special` (None: an ordinary spell with an effect)."""
     if name is not None:
@@ -175,7 +178,7 @@ _SIX_CARDS = _six_card_hands()
 def _once(s: GameState, seat: int, spell: CommandSpell, _in_main: bool) -> list[Action]:
     """An ordinary spell is not cast again while its effect is on."""
     return [] if core.buff_active(s.camps[seat], "cs:" + spell.id) else [
-        UseCommandSpell(seat, spell.id)]
+        spell_offer(seat, spell.id)]
 
 
 def _cast_effect(s: GameState, action: UseCommandSpell, spell: CommandSpell) -> None:
@@ -188,7 +191,7 @@ def _war_roar_actions(s: GameState, seat: int, spell: CommandSpell,
     camp = s.camps[seat]
     running = s.battle is not None and camp.disengage_round == s.battle.round
     if in_main and not camp.war_roar and not running and camp.servant.np.kind != "constant":
-        return [UseCommandSpell(seat, spell.id)]
+        return [spell_offer(seat, spell.id)]
     return []
 
 
@@ -209,4 +212,4 @@ register_special("war_roar", SpellSpecial(_war_roar_actions, _cast_war_roar))
 register_special("refine", SpellSpecial(
     lambda s, seat, spell, _m: _spell_args(seat, spell.id, _SIX_CARDS), _cast_refine))
 register_special("suicide", SpellSpecial(
-    lambda s, seat, spell, _m: [UseCommandSpell(seat, spell.id)], _cast_suicide))
+    lambda s, seat, spell, _m: [spell_offer(seat, spell.id)], _cast_suicide))

@@ -28,6 +28,7 @@ from .actions import (
     Move,
     Negotiate,
     PassPriority,
+    kept,
 )
 from .battle import open_battle
 from .core import city
@@ -67,11 +68,19 @@ def in_priority(s: GameState, seat: int) -> bool:
 
 
 # --- legal actions -------------------------------------------------------------------------------
+# The declaration offers, kept (`actions.kept`): every seat's are made again after every
+# declaration of the window, and most are the same.
+_WAIT, _REST, _INVESTIGATE, _SKILL = (kept(DeclareWait), kept(DeclareRest),
+                                      kept(DeclareInvestigate), kept(DeclareSkill))
+_PASS, _ENCOUNTER, _AMBUSH, _SOUL_EATING = (kept(PassPriority), kept(DeclareEncounter),
+                                            kept(DeclareAmbush), kept(DeclareSoulEating))
+
+
 def declaration_actions(s: GameState, seat: int) -> list[Action]:
     camp = s.camps[seat]
+    out: list[Action] = [_WAIT(seat), _REST(seat)]
     if camp.asleep:
-        return [DeclareWait(seat), DeclareRest(seat)]
-    out: list[Action] = [DeclareWait(seat), DeclareRest(seat)]
+        return out
     grid = city(s)
     if camp.moved < 0:
         out.extend(_free_moves(Size(grid.width, grid.height), seat, camp.pos,
@@ -79,12 +88,12 @@ def declaration_actions(s: GameState, seat: int) -> list[Action]:
     others = [c for c in s.camps if c.alive and c.seat != seat]
     for c in others:
         if camp.known[CLASSES.index(c.cls)] < 3:
-            out.append(DeclareInvestigate(seat, c.cls))
+            out.append(_INVESTIGATE(seat, c.cls))
     for skill in core.skills_of(s, camp, "turn_action"):
         if core.can_pay_skills(camp, skill):
-            out.append(DeclareSkill(seat, skill.id))
+            out.append(_SKILL(seat, skill.id))
     if s.priority and seat not in s.passed:
-        out.append(PassPriority(seat))
+        out.append(_PASS(seat))
     if window_open(s) and seat not in s.passed:
         eaters = {d.seat for d in s.decls if d.kind == "soul_eating"}
         reach = core.movement(s, camp) - max(camp.moved, 0)
@@ -94,11 +103,11 @@ def declaration_actions(s: GameState, seat: int) -> list[Action]:
             d = distance(grid, camp.pos, c.pos)
             if d <= reach:
                 intents = ("prevent", "steal") if c.seat in eaters else ("negotiate", "battle")
-                out.extend(DeclareEncounter(seat, c.seat, i) for i in intents)
+                out.extend(_ENCOUNTER(seat, c.seat, i) for i in intents)
             if 1 <= d <= s.rules.numbers.ambush_max_range:
-                out.append(DeclareAmbush(seat, c.seat))
+                out.append(_AMBUSH(seat, c.seat))
         if camp.pos not in s.eaten:
-            out.append(DeclareSoulEating(seat))
+            out.append(_SOUL_EATING(seat))
     out.extend(powers.command_spell_actions(s, seat))
     return out
 
