@@ -30,7 +30,8 @@ from .memo import PER_SEAT, IdentityMemo
 from .section import Section, section_of
 from .summoning import SETUP
 
-_SUMS = IdentityMemo(PER_SEAT)  # `Gear._worn_sum` by the worn list; the view by the wares
+_SUMS = IdentityMemo(PER_SEAT)  # `Gear._worn_sum`, by the worn list
+_WARES = IdentityMemo(PER_SEAT)  # the view's wares, by the square's (one object while unchanged)
 
 if TYPE_CHECKING:
     from . import Campaign
@@ -531,7 +532,7 @@ class Gear(Section):
         if seat is None:
             return None
         wares = self.on_sale(s, seat)
-        return _SUMS.get(("on_sale", wares), lambda: {"on_sale": list(wares)})
+        return _WARES.get((wares,), lambda: {"on_sale": list(wares)})
 
 
 @lru_cache(maxsize=4096)
