@@ -21,10 +21,10 @@ from ...engine.data import Master
 from ...engine.events import Event
 from ...engine.state import Declaration, GameState
 from . import state as st
-from .memo import PER_SEAT, IdentityMemo
+from .memo import PER_STATE, IdentityMemo
 from .section import Section, section_of
 
-_SPIRIT = IdentityMemo(PER_SEAT)  # the view's spirit list (`Contract.view`)
+_SPIRIT = IdentityMemo(PER_STATE)  # the view's spirit list (`Contract.view`)
 
 # C0.2: what a camp in spirit form may still declare (Move is no declaration; "research" and
 # "study" are the campaign's own kinds).

@@ -23,7 +23,7 @@ from ...engine.state import Declaration, GameState
 from . import state as st
 from .contract import Contract
 from .data import MASTER_CATEGORIES, SERVANT_CATEGORIES
-from .memo import PER_PAIR, PER_SEAT, IdentityMemo
+from .memo import PER_PAIR, PER_SEAT, PER_STATE, IdentityMemo
 from .section import Section, section_of
 
 if TYPE_CHECKING:
@@ -31,7 +31,7 @@ if TYPE_CHECKING:
 
 _REVEALED = IdentityMemo(PER_PAIR)  # each seat's `revealed` of each rival, shared by the views
 _VIEWS = IdentityMemo(PER_SEAT)  # each seat's whole part, by its points and the facts they reveal
-_STATE_FACTS = IdentityMemo(PER_SEAT)  # every camp's facts, by the camps and records: once a state
+_STATE_FACTS = IdentityMemo(PER_STATE)  # every camp's facts, by the camps and records: once a state
 _FACTS: dict[tuple[Any, ...], tuple[Any, ...]] = {}  # `Information._facts`, one object per value
 
 # C1.10: the experience method a point becomes once the true name is known (C2.2's methods:

@@ -20,6 +20,7 @@ T = TypeVar("T")
 # 404 MB after 200 s of play (480 MB after 300 s); at these bounds, 288 MB.
 PER_SEAT = 1 << 12
 PER_PAIR = 1 << 14  # one live entry per seat and rival (42 a room of seven)
+PER_STATE = 1 << 10  # one live entry per room (its latest state), keyed by its camps or records
 
 
 class IdentityMemo:
