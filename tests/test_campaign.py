@@ -355,12 +355,15 @@ def test_a_malformed_campaign_action_is_refused_by_field(data, named):
 
 # --- bots ------------------------------------------------------------------------------------
 class Recording:
-    """A bot wrapper that notes the type of every action it plays."""
+    """A bot wrapper that notes the type of every action it plays, and checks that no action
+    is offered twice (the sections add to one list: `Information` adds the investigations the
+    base game left out, by identity)."""
 
     def __init__(self, bot) -> None:
         self.bot, self.needs_view, self.played = bot, bot.needs_view, set()
 
     def choose(self, view, legal):
+        assert len(set(legal)) == len(legal), [a for a in legal if legal.count(a) > 1]
         action = self.bot.choose(view, legal)
         self.played.add(type(action).__name__)
         return action

@@ -70,8 +70,8 @@ def in_priority(s: GameState, seat: int) -> bool:
 # --- legal actions -------------------------------------------------------------------------------
 # The declaration offers, kept (`actions.kept`): every seat's are made again after every
 # declaration of the window, and most are the same.
-_WAIT, _REST, _INVESTIGATE, _SKILL = (kept(DeclareWait), kept(DeclareRest),
-                                      kept(DeclareInvestigate), kept(DeclareSkill))
+_WAIT, _REST, _SKILL = kept(DeclareWait), kept(DeclareRest), kept(DeclareSkill)
+investigate_offer = kept(DeclareInvestigate)  # (a module offering more of them uses it too)
 _PASS, _ENCOUNTER, _AMBUSH, _SOUL_EATING = (kept(PassPriority), kept(DeclareEncounter),
                                             kept(DeclareAmbush), kept(DeclareSoulEating))
 
@@ -88,7 +88,7 @@ def declaration_actions(s: GameState, seat: int) -> list[Action]:
     others = [c for c in s.camps if c.alive and c.seat != seat]
     for c in others:
         if camp.known[CLASSES.index(c.cls)] < 3:
-            out.append(_INVESTIGATE(seat, c.cls))
+            out.append(investigate_offer(seat, c.cls))
     for skill in core.skills_of(s, camp, "turn_action"):
         if core.can_pay_skills(camp, skill):
             out.append(_SKILL(seat, skill.id))

@@ -17,7 +17,7 @@ from functools import lru_cache
 from typing import TYPE_CHECKING, Any
 
 from ...engine import core, prompts, turns
-from ...engine.actions import Action, DeclareInvestigate
+from ...engine.actions import Action, kept
 from ...engine.data import CLASSES
 from ...engine.state import Declaration, GameState
 from . import state as st
@@ -48,6 +48,9 @@ class DeclareResearch(Action):
     point. The class, the roll and the result are private."""
 
     target_class: str
+
+
+_RESEARCH = kept(DeclareResearch)
 
 
 @dataclass(frozen=True, slots=True)
@@ -309,11 +312,12 @@ class Information(Section):
     def legal(self, s: GameState, seat: int, actions: list[Action]) -> list[Action]:
         kind = s.prompt.kind
         if kind == "declare" and not s.camps[seat].asleep:
-            # only these two classes can equal the offers (a dataclass equals its own class)
-            offered = {a for a in actions if type(a) in (DeclareInvestigate, DeclareResearch)}
+            # The offers are kept objects (`actions.kept`), those of the base game's list too:
+            # an offer equal to one listed is that object, found by its id in C.
+            offered = set(map(id, actions))
             others = tuple(c.cls for c in s.camps if c.alive and c.seat != seat)
-            more = [a for a in _research_offers(seat, others) if a not in offered]
-            return [*actions, *more]
+            return [*actions, *(a for a in _research_offers(seat, others)
+                                if id(a) not in offered)]
         if kind == "negotiate" and not st.record(s, seat).shared_rumor:
             pair = {s.parley.opener, s.parley.target}
             held = st.record(s, seat).info
@@ -416,8 +420,8 @@ class Information(Section):
 def _research_offers(seat: int, classes: tuple[str, ...]) -> tuple[Action, ...]:
     """Investigating and researching (C1.14) each of these classes, cached: the same living
     rivals at every declaration."""
-    return tuple(a for cls in classes for a in (DeclareInvestigate(seat, cls),
-                                                DeclareResearch(seat, cls)))
+    return tuple(a for cls in classes for a in (turns.investigate_offer(seat, cls),
+                                                _RESEARCH(seat, cls)))
 
 
 def _text(text: Any) -> dict[str, str]:
