@@ -43,7 +43,7 @@ class IdentityMemo:
         self._old: dict[tuple[int, ...], tuple[tuple[Any, ...], Any]] = {}
 
     def get(self, objects: tuple[Any, ...], make: Callable[[], T]) -> T:
-        key = tuple([id(o) for o in objects])
+        key = tuple(map(id, objects))
         hit = self._young.get(key)
         if hit is not None:
             return hit[1]
