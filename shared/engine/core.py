@@ -439,4 +439,7 @@ def buff_active(camp: Camp, source: str, owner: int | None = None) -> bool:
     An effect does not stack with itself; the same skill of another camp is another effect
     (and the caster may not know its name, so it must not change what the caster may do)."""
     owner = camp.seat if owner is None else owner
-    return any(b.source == source and b.owner == owner for b in camp.buffs)
+    for b in camp.buffs:  # noqa: SIM110 (asked at every declaration: no generator made)
+        if b.source == source and b.owner == owner:
+            return True
+    return False

@@ -141,8 +141,9 @@ def summon(rules: Ruleset, seed: int, classes: Sequence[str],
 def turns_advance(s: GameState) -> None:
     """Walk days, turns, resolution and battles until some seats must act (or the game ends)."""
     while True:
-        if any(m.advance(s) for m in s.modules):
-            return
+        for m in s.modules:
+            if m.advance(s):
+                return
         if s.over:
             if s.battle is not None:
                 battle.end_battle(s, "game_over")

@@ -151,7 +151,10 @@ class Camp:
 
     def mod(self, key: str) -> int:
         """The sum of one modifier over active buffs (constant sources are added by the caller)."""
-        return sum(b.effect.mod(key) for b in self.buffs)
+        total = 0
+        for b in self.buffs:  # (most camps have none: no generator made for them)
+            total += b.effect.mod(key)
+        return total
 
 
 class Battle:
