@@ -98,7 +98,10 @@ class Campaign(Module):
             sec.setup(s)
 
     def advance(self, s: GameState) -> bool:
-        return any(sec.advance(s) for sec in self.hooked["advance"])
+        for sec in self.hooked["advance"]:  # noqa: SIM110 (no generator made at every step)
+            if sec.advance(s):
+                return True
+        return False
 
     def legal(self, s: GameState, seat: int, actions: list[Action]) -> list[Action]:
         for sec in self.hooked["legal"]:
@@ -121,7 +124,10 @@ class Campaign(Module):
             asked = self._modifiers[key] = tuple(
                 sec for sec in self.hooked["modifier"]
                 if sec.modifier_keys is None or key in sec.modifier_keys)
-        return sum(sec.modifier(s, camp, key) for sec in asked)
+        total = 0
+        for sec in asked:  # (most keys are asked of one section or two)
+            total += sec.modifier(s, camp, key)
+        return total
 
     def skill_check(self, s: GameState, seat: int, skill: Skill, target: int) -> int:
         return sum(sec.skill_check(s, seat, skill, target) for sec in self.hooked["skill_check"])

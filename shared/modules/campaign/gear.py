@@ -493,7 +493,7 @@ class Gear(Section):
         self.reveal_declared(s, seat, action.target)
 
     def reveal_declared(self, s: GameState, seat: int, target: int) -> None:
-        decl = next((d for d in (*s.decls, *s.held) if d.seat == target), None)
+        decl = st.declared(s, target)
         if decl is not None:
             core.emit(s, "DeclarationSeen", frozenset({seat}), None, seat=seat, about=target,
                       kind=decl.kind, target=decl.target, intent=decl.intent, arg=decl.arg)

@@ -167,5 +167,7 @@ class Section:
 def section_of(s: GameState, cls: type[S]) -> S:
     """The running game's instance of a section class (for action handlers, which get only the
     state)."""
-    module = next(m for m in s.modules if m.name == "campaign")
-    return module.section(cls)
+    for module in s.modules:
+        if module.name == "campaign":
+            return module.section(cls)
+    raise LookupError("the campaign module is not on in this game")

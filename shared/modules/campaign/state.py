@@ -323,4 +323,8 @@ def _composition(pool: tuple[int, ...], per: int, cap: int) -> str:
 
 def declared(s: GameState, seat: int) -> Declaration | None:
     """The camp's declaration of this Turn (held or not), if it has made one."""
-    return next((d for d in (*s.decls, *s.held) if d.seat == seat), None)
+    for decls in (s.decls, s.held):
+        for d in decls:
+            if d.seat == seat:
+                return d
+    return None
