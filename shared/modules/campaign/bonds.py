@@ -21,7 +21,7 @@ from importlib import resources
 from typing import Any
 
 from ...engine import core, prompts
-from ...engine.actions import Action, DeclareAmbush, DeclareEncounter
+from ...engine.actions import Action, DeclareAmbush, DeclareEncounter, kept
 from ...engine.data import Reader, Text, read_table
 from ...engine.events import Event
 from ...engine.state import GameState, Prompt
@@ -90,6 +90,9 @@ class AwardBond(Action):
     target: int
 
 
+_AWARD = kept(AwardBond)  # an offer of it (`actions.kept`)
+
+
 @dataclass(frozen=True, slots=True)
 class ResolveBond(Action):
     """C8.6: resolve an open bond of grade 1 or more: its grade in merit, its `effect`."""
@@ -97,6 +100,9 @@ class ResolveBond(Action):
     holder: str
     target: int
     effect: str
+
+
+_RESOLVE = kept(ResolveBond)  # an offer of it (`actions.kept`)
 
 
 @dataclass(frozen=True, slots=True)
@@ -171,7 +177,7 @@ class Bonds(Section):
         for holder in HOLDERS:
             out.extend(SetBond(seat, holder, t, p) for t in met
                        if (holder, t) not in held for p in POLARITIES)
-            out.extend(AwardBond(seat, holder, b.target) for b in rec.bonds
+            out.extend(_AWARD(seat, holder, b.target) for b in rec.bonds
                        if b.holder == holder and self._awardable(s, seat, b))
         return [*out, *self._resolutions(s, seat)]
 
@@ -211,7 +217,7 @@ class Bonds(Section):
             else:
                 ok = not declare and not internal and self.fighting(s, seat, b.target)
                 effects = NEGATIVE_EFFECTS if ok else ()
-            out.extend(ResolveBond(seat, b.holder, b.target, e) for e in effects)
+            out.extend(_RESOLVE(seat, b.holder, b.target, e) for e in effects)
         return out
 
     def _share_actions(self, s: GameState, seat: int) -> list[Action]:

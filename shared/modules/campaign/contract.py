@@ -16,7 +16,7 @@ from dataclasses import dataclass, replace
 from typing import Any
 
 from ...engine import core, prompts, turns
-from ...engine.actions import Action, AnswerIntervention
+from ...engine.actions import Action, AnswerIntervention, kept
 from ...engine.data import Master
 from ...engine.events import Event
 from ...engine.state import Declaration, GameState
@@ -44,10 +44,16 @@ class SetSupply(Action):
     on: bool
 
 
+_SUPPLY = kept(SetSupply)  # an offer of it (`actions.kept`)
+
+
 @dataclass(frozen=True, slots=True)
 class DeclareCancelContract(Action):
     """C9.1: end the contract at the end of this Turn (a Turn action): the Master is left
     vacant on the square, the Servant goes on stray."""
+
+
+_CANCEL = kept(DeclareCancelContract)  # an offer of it (`actions.kept`)
 
 
 @dataclass(frozen=True, slots=True)
@@ -101,7 +107,7 @@ class Contract(Section):
             loud_ok = self.can_materialize(s, seat)
             actions = [a for a in actions if self._allowed_in_spirit(s, a, loud_ok)]
         if not rec.stray and rec.supply_turn != st.turn_key(s):
-            actions = [*actions, SetSupply(seat, not rec.supply_on)]
+            actions = [*actions, _SUPPLY(seat, not rec.supply_on)]
         return actions
 
     def _contract_actions(self, s: GameState, seat: int) -> list[Action]:
@@ -109,7 +115,7 @@ class Contract(Section):
         square, but not in the Turn it cancelled."""
         rec = st.record(s, seat)
         if not rec.stray:
-            return [DeclareCancelContract(seat)]
+            return [_CANCEL(seat)]
         if rec.cancel_turn == st.turn_key(s):
             return []
         pos = s.camps[seat].pos
