@@ -45,9 +45,9 @@ def skill_actions(s: GameState, seat: int, *timings: str) -> list[Action]:
             targets = [-1] if skill.target != "enemy" else [  # no stacking on the foe either
                 t for t in foes if not core.buff_active(s.camps[t], skill.id, seat)]
             for t in targets:
-                out.append(UseSkill(seat, skill.id, t))
+                out.append(skill_offer(seat, skill.id, t))
                 if skill.magecraft:
-                    out.extend(UseSkill(seat, skill.id, t, extra.id) for extra in companions
+                    out.extend(skill_offer(seat, skill.id, t, extra.id) for extra in companions
                                if core.can_pay_skills(camp, skill, extra))
     return out
 
@@ -100,6 +100,7 @@ SPECIALS: dict[str | None, SpellSpecial] = {}
 
 
 spell_offer = kept(UseCommandSpell)  # a Command Spell offered (`actions.kept`)
+skill_offer = kept(UseSkill)  # a skill offered at a battle prompt
 
 
 def register_special(name: str | None, special: SpellSpecial) -> None:
