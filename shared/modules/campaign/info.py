@@ -50,7 +50,7 @@ class DeclareResearch(Action):
     target_class: str
 
 
-_RESEARCH = kept(DeclareResearch)
+_RESEARCH = kept(DeclareResearch)  # an offer of it (`actions.kept`)
 
 
 @dataclass(frozen=True, slots=True)
