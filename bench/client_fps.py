@@ -51,14 +51,14 @@ def rss_mb() -> float:
 def reach_battle(app, timeout: float = 60.0) -> bool:
     """Play our seat (clicking like a player) until a battle is on; bots move at once here."""
     from grailwar.client.driver import AutoPlayer
-    from grailwar.server import room as room_module
-
+    from grailwar.shared.protocol import BOT_DELAY
     m = app.model
     player = AutoPlayer(app, "normal", seed=5)
     ok = app.pump(until=lambda: bool(m.view and m.view.get("battle")
                                      and m.view["battle"]["stage"] != "offer"),
                   timeout=timeout, step=player.step, render=False)
-    room_module.BOT_DELAY = 0.2  # from here the bots play at the pace humans see
+    lobby = app.local.lobby
+    lobby.pace_bots(BOT_DELAY, lobby.bot_pace)  # from here the bots play at the pace humans see
     return ok
 
 

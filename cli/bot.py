@@ -5,7 +5,7 @@ from __future__ import annotations
 import argparse
 from typing import Any
 
-from ..server.app import DEFAULT_PORT
+from ..shared.protocol import DEFAULT_PORT
 from .client import add_tls_arguments, tls_pin
 
 

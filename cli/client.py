@@ -152,7 +152,7 @@ def run_play(args: argparse.Namespace) -> int:
 
 def run_connect(args: argparse.Namespace) -> int:
     from ..client.model import parse_host
-    from ..server.app import DEFAULT_PORT
+    from ..shared.protocol import DEFAULT_PORT
 
     address = parse_host(args.address, DEFAULT_PORT)
     if address is None:

@@ -10,9 +10,10 @@ from collections.abc import Sequence
 def build_parser() -> argparse.ArgumentParser:
     parser = argparse.ArgumentParser(prog="grailwar", description="Grail War Online")
     sub = parser.add_subparsers(dest="command", required=True)
-    from . import admin, bot, db, play, scenario, serve, simulate, tournament
+    from . import admin, bot, client, db, scenario, serve, simulate, tournament
 
-    for module in (admin, bot, db, play, scenario, serve, simulate, tournament):
+    # (`client` registers `play`, the desktop client or, with --text, the terminal game)
+    for module in (admin, bot, client, db, scenario, serve, simulate, tournament):
         module.register(sub)
     return parser
 

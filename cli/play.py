@@ -24,13 +24,6 @@ from ..shared.engine.view import events_for
 from . import modules as module_args
 
 
-def register(sub: argparse._SubParsersAction) -> None:
-    """`play` (the client, or this terminal game with --text), `connect` and `tour`."""
-    from . import client
-
-    client.register(sub)
-
-
 def status(model: ClientModel) -> str:
     """The seat's line: day and turn, class, HP, MP, Command Spells, hand and square."""
     tr, view, me = model.tr, model.view, model.my_camp

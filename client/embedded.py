@@ -7,7 +7,6 @@ from __future__ import annotations
 import json
 from typing import Any
 
-from ..server import room as room_module
 from ..server.app import GrailService
 from ..shared.engine.data import CLASSES
 
@@ -17,17 +16,14 @@ class LocalServer:
         self.reactor = reactor
         # One player makes every room here, from 127.0.0.1: no per-address limits; and the
         # client's process keeps Python's own garbage collector settings.
+        # `bot_delay`: its bots wait that long, in every battle too (tests and the tour go fast)
+        pace = {} if bot_delay is None else {"bot_delay": bot_delay, "bot_pace": bot_delay}
         self.service = GrailService(reactor, db, host="127.0.0.1", port=0, max_per_address=256,
-                                    rooms_per_address=10_000, tune_gc=False)
-        self.bot_delay = bot_delay
-        self._saved: tuple[float, float | None] | None = None
+                                    rooms_per_address=10_000, tune_gc=False, **pace)
         self.port = 0
 
     def start(self) -> int:
         """Listen on a free loopback port; returns it."""
-        if self.bot_delay is not None:  # tests and the tour play bots without the human pause
-            self._saved = room_module.BOT_DELAY, room_module.BOT_PACE
-            room_module.BOT_DELAY = room_module.BOT_PACE = self.bot_delay
         self.service.startService()
         self.port = self.service.listening.getHost().port
         return self.port
@@ -35,9 +31,6 @@ class LocalServer:
     def stop(self) -> None:
         if self.service.running:
             self.service.stopService()
-        if self._saved is not None:
-            room_module.BOT_DELAY, room_module.BOT_PACE = self._saved
-            self._saved = None
 
     @property
     def lobby(self) -> Any:

@@ -103,6 +103,15 @@ class Tr:
     def has(self, key: str) -> bool:
         return key in self.messages
 
+    def duration(self, seconds: int) -> str:
+        """A timer's length as a person says it: 5 minutes, 90 seconds, 1 minute 30."""
+        minutes, rest = divmod(seconds, 60)
+        if not minutes:
+            return self("lobby.seconds", n=rest)
+        if not rest:
+            return self("lobby.minutes", n=minutes)
+        return self("lobby.minutes_seconds", m=minutes, s=rest)
+
     # --- game data ---------------------------------------------------------------------------
     def cls(self, cls: str | None) -> str:
         return self(f"class.{cls}") if cls else "—"

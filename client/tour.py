@@ -239,6 +239,7 @@ class Tour:
         app.show("lobby")
         lobby = app.current
         lobby.stop_refreshing()  # no server to ask for rooms
+        lobby.click("page:rules")
         lobby.click("module:campaign")
         lobby.on_mouse_motion(0, 0, 0, 0)
         self.shot("campaign_lobby")
@@ -338,9 +339,8 @@ class Tour:
         app.current.click("verb:DeclareInvestigate")
         self.shot("game_options")
         app.ui.reset()
-        from ..server import room as room_module
-
-        room_module.BOT_DELAY = 0.0  # from here on the bots answer at once
+        lobby = app.local.lobby
+        lobby.pace_bots(0.0, lobby.bot_pace)  # from here on the bots answer at once
 
         def battle_moment() -> bool:
             b = m.view and m.view.get("battle")

@@ -31,6 +31,7 @@ from twisted.internet.endpoints import UNIXServerEndpoint
 from twisted.internet.interfaces import IListeningPort
 from twisted.logger import Logger
 
+from ..shared.protocol import DEFAULT_PORT
 from .admin import AdminFactory, Operator
 from .collector import Collector
 from .lobby import Lobby
@@ -40,7 +41,6 @@ from .store import DamagedDatabase, Store
 from .thinking import BOT_WORKERS, BotPool, no_search
 
 log = Logger()
-DEFAULT_PORT = 7707
 HEARTBEAT = 1.0  # seconds between "still alive" stamps; a crash costs players at most this much
 CLOSE_TIMEOUT = 3.0  # seconds the clients' connections get to close at shutdown
 GC_PAUSE_WARNING = 0.1  # seconds: a longer collection is logged

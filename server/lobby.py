@@ -11,7 +11,7 @@ from twisted.internet.defer import Deferred, maybeDeferred
 from twisted.internet.interfaces import IReactorTime
 from twisted.logger import Logger
 
-from ..shared.protocol import MAX_LISTED, ProtocolError
+from ..shared.protocol import BOT_DELAY, MAX_LISTED, ProtocolError
 from .audit import audit
 from .bans import Bans
 from .broadcasts import Broadcasts
@@ -70,7 +70,8 @@ class Lobby:
                  handshake_timeout: float = HANDSHAKE_TIMEOUT,
                  idle_timeout: float = IDLE_TIMEOUT, joins_per_address: int = JOINS_PER_ADDRESS,
                  creates_per_address: int = CREATES_PER_ADDRESS,
-                 defer_views: bool = False) -> None:
+                 defer_views: bool = False, bot_delay: float = BOT_DELAY,
+                 bot_pace: float | None = None) -> None:
         self.clock = clock
         # the server's rooms send their views after the ack has left, in turns
         self.broadcasts = Broadcasts(clock) if defer_views else None
@@ -86,6 +87,7 @@ class Lobby:
         self.create_limit = AddressLimit(clock, creates_per_address, CREATES_PER, "new rooms")
         self.passwords = PasswordGuard(clock)
         self.think = think  # how rooms run searching bots (a thread pool in the real server)
+        self.bot_delay, self.bot_pace = bot_delay, bot_pace  # its rooms' (`Room.bot_delay`)
         self.rooms: dict[int, Room] = {}
         self.quarantined: dict[int, str] = {}  # room id -> why its log does not replay
         self.addresses: Counter[str] = Counter()
@@ -130,9 +132,17 @@ class Lobby:
     def _adopt(self, room: Room) -> None:
         """A room created or restored joins the lobby and runs as this server runs rooms."""
         room.think, room.broadcasts = self.think, self.broadcasts
+        room.bot_delay, room.bot_pace = self.bot_delay, self.bot_pace
         room.on_lost = self.give_up
         self.rooms[room.id] = room
         self._announce(room)
+
+    def pace_bots(self, delay: float, pace: float | None) -> None:
+        """How long every room's bots wait from now on (`Room.bot_delay`, `Room.bot_pace`): a
+        local game's tests and tour play fast."""
+        self.bot_delay, self.bot_pace = delay, pace
+        for room in self.rooms.values():
+            room.bot_delay, room.bot_pace = delay, pace
 
     def _announce(self, room: Room, gone: bool = False) -> None:
         """The cluster's directory hears of a room of this server appearing or going."""

@@ -41,7 +41,7 @@ from ..shared.engine.modules import fewest_camps, normalize
 from ..shared.engine.prompts import PROMPTS
 from ..shared.engine.text import event_line
 from ..shared.engine.turns import priority_seats
-from ..shared.protocol import LEFT_PAUSED, SECONDS, ProtocolError, message
+from ..shared.protocol import BOT_DELAY, LEFT_PAUSED, SECONDS, ProtocolError, message
 from .audit import audit
 from .broadcasts import Broadcasts
 from .chat import ChatLog, is_reveal
@@ -54,9 +54,6 @@ from .thinking import decide, room_bot, searches
 log = Logger()
 
 WARNINGS = (60, 10)  # seconds before a deadline when every member is warned
-BOT_DELAY = 0.2  # seconds a bot waits before answering, so humans can follow
-# Seconds that, when set, replace every room's `bot_pace_ms` (tests and the tour play on fast).
-BOT_PACE: float | None = None
 GRACE = 90.0  # seconds a disconnected player keeps its seat before a bot plays it
 # 2: `options` holds the modules' options (new_game's argument); the room's own, `room_options`
 # 3: `servants`, each seat's summoned Servant (the roster)
@@ -137,7 +134,12 @@ class Deadline:
     epoch: tuple
     due: float
     since: int
-    calls: list[IDelayedCall] = field(default_factory=list)
+    calls: list[IDelayedCall] = field(default_factory=list)  # its expiry first, then warnings
+
+    def running(self) -> bool:
+        """Its expiry is still to come (an expired one is kept only until the timers are armed
+        again, so that a window's clock goes on from its phase)."""
+        return bool(self.calls) and self.calls[0].active()
 
 
 class Room:
@@ -189,6 +191,10 @@ class Room:
         # While the game is paused: each prompted seat's timer kind and the seconds it had
         # left (None: the game runs). Stored (`save_pause`): a restart keeps the room paused.
         self.paused: dict[int, tuple[str, float]] | None = None
+        # How its bots wait (the lobby's `pace_bots`: a local game's tests and tour go fast):
+        # BOT_DELAY, and in a battle only bots fight in, `bot_pace` or else `bot_pace_ms`.
+        self.bot_delay: float = BOT_DELAY
+        self.bot_pace: float | None = None
 
     # --- persistence ---------------------------------------------------------------------
     @classmethod
@@ -902,17 +908,19 @@ class Room:
             if seat not in prompt.seats:
                 self._cancel(seat)
         # a seat's timer: its prompt's kind, or `priority` while it may still make a priority
-        # declaration in the turn's priority phase
-        phase = priority_seats(state)
+        # declaration in the turn's priority phase (a declaration window's: day 0's prompts
+        # come before the first window and run on their own timers)
+        phase = priority_seats(state) if prompt.kind == "declare" else frozenset()
         for seat in prompt.seats:
             timer = "priority" if seat in phase else prompt.kind
             current = self.deadlines.get(seat)
-            if current is not None and current.kind == timer and current.epoch == epoch:
+            if current is not None and current.kind == timer and current.epoch == epoch \
+                    and current.running():  # (one that expired gets a new one, never 0:00)
                 continue
             since, opened = state.version, now
             if current is not None:
-                if current.kind == "priority" and current.epoch == epoch:  # its phase ended:
-                    # the window's clock runs from the window's opening
+                if current.kind == "priority" != timer and current.epoch == epoch:
+                    # its phase ended: the window's clock runs from the window's opening
                     since, opened = current.since, current.due - self._timeout(current.kind)
                 self._cancel(seat)
             if restored and seat in restored and restored[seat][0] == timer:
@@ -973,8 +981,8 @@ class Room:
         the people watching it can follow each step (0: as fast as the bots go)."""
         b = self.state.battle
         if b is None or not all(self.seats[x].bot_plays for x in b.seats):
-            return BOT_DELAY
-        return BOT_PACE if BOT_PACE is not None else self.options["bot_pace_ms"] / 1000
+            return self.bot_delay
+        return self.bot_pace if self.bot_pace is not None else self.options["bot_pace_ms"] / 1000
 
     def _bot_move(self, seat: int) -> None:
         """A bot answers its seat's prompt. A searching bot thinks through `self.think` (worker

@@ -7,8 +7,9 @@ from collections.abc import Callable
 from dataclasses import dataclass
 from typing import Any
 
+from ..shared.protocol import DEFAULT_PORT
 from .admin import default_socket
-from .app import BOT_WORKERS, DEFAULT_PORT, KEEP_DAYS
+from .app import BOT_WORKERS, KEEP_DAYS
 from .lobby import (
     CREATES_PER_ADDRESS,
     HANDSHAKE_TIMEOUT,

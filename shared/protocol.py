@@ -16,10 +16,14 @@ from typing import Any
 
 import msgpack
 
-from .engine.modules import MODULES
+from .engine.modules import MODULES, room_timers
 
 PROTOCOL_VERSION = 1
 MAX_FRAME = 64 * 1024
+DEFAULT_PORT = 7707  # a dedicated server's, and what a client tries when given none
+# Seconds a server's bot waits before it answers, so that the people at the table can follow
+# (a battle only bots fight in waits the room's `bot_pace_ms` instead).
+BOT_DELAY = 0.2
 MAX_LISTED = 100  # rooms per `rooms` reply, so the reply stays far below MAX_FRAME
 _LENGTH = struct.Struct(">I")
 
@@ -196,9 +200,12 @@ SEAT_EVENTS = ("dropped", "bot_took_over", "returned", "left", "kicked")
 # time a hard bot may think per decision, `bot_pace_ms` the pause of a bot in a battle no human
 # fights in (so that those watching can follow it; 0: no pause), in milliseconds.
 # priority_s: the priority phase that opens each turn (docs/rules.md §3.3); 0 = none.
+# The modules add the timers of their own prompts (`Module.timers`: the campaign's day 0 and
+# relic draft), room settings like the rest in every room.
 SECONDS = {"declare_s": (30, 600, 300), "priority_s": (0, 120, 20), "main_s": (10, 600, 120),
            "reaction_s": (5, 300, 60), "prompt_s": (5, 300, 60), "bot_ms": (50, 5000, 1000),
-           "bot_pace_ms": (0, 10000, 1500)}
+           "bot_pace_ms": (0, 10000, 1500),
+           **{k: (t.lo, t.hi, t.default) for k, (_m, t) in room_timers().items()}}
 # The rules modules a room may switch on (`engine.modules.MODULES`, filled when the engine is
 # imported), and the shape of their options: module -> {option: value}. The values are
 # checked by `engine.modules.normalize` when the room is created.

@@ -25,6 +25,7 @@ from grailwar.shared.engine.actions import (
 from grailwar.shared.engine.data import default_ruleset
 from grailwar.shared.engine.events import Event, view_event
 from grailwar.shared.engine.state import GameState
+from grailwar.shared.modules.campaign import ledger
 from grailwar.shared.modules.campaign import state as st
 from grailwar.shared.modules.campaign.contract import DeclareCancelContract
 from grailwar.shared.modules.campaign.growth import (
@@ -35,7 +36,7 @@ from grailwar.shared.modules.campaign.growth import (
     SpendBackgroundPoint,
     SpendSkillPoint,
 )
-from grailwar.shared.modules.campaign.merit import EscapeWithMerit, Merit, TransferMerit
+from grailwar.shared.modules.campaign.merit import EscapeWithMerit, TransferMerit
 from grailwar.shared.modules.campaign.plus import ActivatePlus, Plus
 from grailwar.shared.modules.campaign.section import section_of
 from helpers import bare, faces, find, game, place, rolls, run, to_main, waits
@@ -371,7 +372,7 @@ def test_c2_10_a_race_experience_trait_is_data(monkeypatch):
 # --- §3 merit -----------------------------------------------------------------------------------
 def test_c3_1_merit_goes_to_its_holders_wallet_privately():
     s = cgame()
-    section_of(s, Merit).add(s, 0, "master", 3, "event")
+    ledger.add_merit(s, 0, "master", 3, "event")
     assert rec(s).merit == (0, 3)
     s2, _ = waits(s)  # nothing else gives merit
     assert rec(s2).merit == (0, 3)

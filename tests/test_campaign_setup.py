@@ -185,10 +185,11 @@ def test_day_0_ends_when_every_seat_is_ready_and_day_1_morning_opens():
     assert st.state(s).day0 == "done" and st.state(s).day0_ready == frozenset()
 
 
-def test_the_setup_prompt_waits_declare_s_and_its_default_is_ready():
-    """On timeout the data defaults stand: the seat is ready with nothing changed."""
+def test_the_setup_prompt_waits_setup_s_and_its_default_is_ready():
+    """Day 0 and the draft run on the campaign's own room timers; on timeout the data defaults
+    stand: the seat is ready with nothing changed."""
     s = day0()
-    assert PROMPTS["setup"].timer == "declare_s" and PROMPTS["relic"].timer == "prompt_s"
+    assert PROMPTS["setup"].timer == "setup_s" and PROMPTS["relic"].timer == "draft_s"
     assert default_action(s, 2) == SetupReady(2)
     assert legal_actions(s, 0)[0] == SetupReady(0)
 

@@ -8,7 +8,7 @@ from typing import Any
 from twisted.internet.task import LoopingCall
 
 from ...shared.engine.data import CLASSES
-from ...shared.engine.modules import MODULES, fewest_camps, normalize
+from ...shared.engine.modules import MODULES, fewest_camps, normalize, room_timers
 from ...shared.protocol import SECONDS, SUMMONING
 from .. import theme as th
 from ..gfx import Region, Scene, TextField
@@ -41,9 +41,14 @@ class LobbyView(BaseView):
                                         "summoning": SUMMONING[0], "cls": "saber"}
         self.asking: dict[str, Any] | None = None  # the locked room whose password we ask
         self.modules: list[str] = []  # the rules modules switched on for the new room
+        # the create panel's page: "room" (name, seats, timers, class) or "rules" (the modules,
+        # their options and timers: as many rows as the modules bring)
+        self.create_page = "room"
         # each module's options: switches, and choices stepped through (the colossus's)
         self.module_options = {name: {k: spec.default for k, spec in cls.options.items()}
                                for name, cls in MODULES.items()}
+        # the modules' own prompt timers (the campaign's day 0 and relic draft), in seconds
+        self.timers = {key: timer.default for key, (_m, timer) in room_timers().items()}
 
         self.refresher: LoopingCall | None = None
 
@@ -86,6 +91,8 @@ class LobbyView(BaseView):
         if self.modules:
             fields["modules"] = list(self.modules)
             fields["options"] = {name: dict(self.module_options[name]) for name in self.modules}
+            fields.update((key, self.timers[key]) for key, (name, _t) in room_timers().items()
+                          if name in self.modules)
         self.app.session.send("create_room", **fields)
 
     def toggle_module(self, name: str) -> None:
@@ -111,6 +118,13 @@ class LobbyView(BaseView):
         else:
             self.module_options[name][option] = choices[(choices.index(value) + 1) % len(choices)]
         self.fit_seats()
+
+    def step_timer(self, key: str) -> None:
+        """A module's timer steps to its next choice."""
+        choices = room_timers()[key][1].choices
+        value = self.timers[key]
+        self.timers[key] = choices[(choices.index(value) + 1) % len(choices)] \
+            if value in choices else choices[0]
 
     def join(self, room: dict[str, Any], spectator: bool) -> None:
         if room.get("locked"):
@@ -273,7 +287,13 @@ class LobbyView(BaseView):
                      height: float) -> None:
         tr = self.tr
         self.panel(s, left, bottom, width, height, tr("lobby.create_title"))
+        self.page_tabs(s, left + width - 12, bottom + height - 30)
         x = left + 20
+        self.button(s, "create", x, bottom + 10, width - 40, 40, tr("lobby.create"),
+                    self.create, style="primary", size=17)
+        if self.create_page == "rules":
+            self.module_rows(s, x, bottom + height - 84, left + width - 20)
+            return
         y = bottom + height - 100
         s.text(tr("lobby.room_name"), x, y + 46, 12, th.MUTED)
         self.field(s, "room_name", x, y, width - 40)
@@ -319,35 +339,55 @@ class LobbyView(BaseView):
                         style="ghost", size=12)
             if chosen:
                 s.frame(bx - 2, by - 2, (width - 40) / 4 - 2, 40, th.GOLD, 2)
-        self.module_rows(s, x, y - 82, left + width - 20)
-        self.button(s, "create", x, bottom + 10, width - 40, 40, tr("lobby.create"),
-                    self.create, style="primary", size=17)
+        if self.modules:  # what the other page switched on, named above the create button
+            s.text(tr("room.modules", list=" · ".join(map(tr.module, self.modules))), x,
+                   bottom + 60, 13, th.SKY, max_width=width - 40)
+
+    def page_tabs(self, s: Scene, right: float, bottom: float) -> None:
+        """The create panel's two pages, on its title line; the rules page counts the modules
+        switched on."""
+        tr = self.tr
+        rules = tr("lobby.modules") + (f" ({len(self.modules)})" if self.modules else "")
+        for page, label, w in (("rules", rules, 132), ("room", tr("lobby.page_room"), 84)):
+            right -= w
+            self.button(s, f"page:{page}", right, bottom, w, 26, label,
+                        lambda p=page: self.show_page(p),
+                        style="selected" if self.create_page == page else "ghost", size=12)
+            right -= 6
+
+    def show_page(self, page: str) -> None:
+        self.create_page = page
+        self.invalidate()
 
     def module_rows(self, s: Scene, x: float, y: float, right: float) -> None:
-        """The rules modules' switches in one row, and below, two to a row, the options of the
-        modules switched on (a switch, or a choice stepped through)."""
+        """Each rules module's switch, and under a module switched on, two to a row, its
+        options (a switch, or a choice stepped through) and its own prompts' timers."""
         tr = self.tr
-        s.text(tr("lobby.modules"), x, y + 15, 14, th.TEXT, anchor_y="center", max_width=106)
-        left, gap = x + 112, 6
-        bw = (right - left - gap * (len(MODULES) - 1)) / len(MODULES)
-        for i, name in enumerate(MODULES):
-            on = name in self.modules
-            state = tr("lobby.on" if on else "lobby.off")
-            label = f"{tr.module(name)} · {state}" if len(MODULES) < 3 else tr.module(name)
-            self.button(s, f"module:{name}", left + i * (bw + gap), y, bw, 30,
-                        label, lambda n=name: self.toggle_module(n),
-                        help=tr(f"module_help.{name}"), style="selected" if on else "ghost",
-                        size=13)
-        shown = [(name, option, value) for name in MODULES if name in self.modules
-                 for option, value in self.module_options[name].items()]
+        gap = 6
         ow = (right - x - gap) / 2
-        for i, (name, option, value) in enumerate(shown):
-            ox, oy = x + (i % 2) * (ow + gap), y - 33 * (1 + i // 2)
-            label = f"{tr(f'option.{name}.{option}')}: {self.option_label(name, option, value)}"
-            self.button(s, f"option:{name}.{option}", ox, oy, ow, 29, label,
-                        lambda n=name, o=option: self.toggle_option(n, o),
-                        help=tr(f"module_help.{name}"),
-                        style="selected" if value is not False else "ghost", size=12)
+        for name in MODULES:
+            on = name in self.modules
+            self.button(s, f"module:{name}", x, y, right - x, 30,
+                        f"{tr.module(name)} · {tr('lobby.on' if on else 'lobby.off')}",
+                        lambda n=name: self.toggle_module(n), help=tr(f"module_help.{name}"),
+                        style="selected" if on else "ghost", size=13)
+            y -= 36
+            if not on:
+                continue
+            shown = [(f"option:{name}.{option}",
+                      f"{tr(f'option.{name}.{option}')}: "
+                      f"{self.option_label(name, option, value)}",
+                      lambda o=option, n=name: self.toggle_option(n, o),
+                      tr(f"module_help.{name}"), value is not False)
+                     for option, value in self.module_options[name].items()]
+            shown += [(f"timer:{key}", f"{tr(f'timer.{key}')}: {tr.duration(self.timers[key])}",
+                       lambda k=key: self.step_timer(k), tr(f"timer.{key}_help"), True)
+                      for key, (module, _t) in room_timers().items() if module == name]
+            for i, (rid, label, click, help_text, selected) in enumerate(shown):
+                self.button(s, rid, x + (i % 2) * (ow + gap), y - 33 * (i // 2), ow, 29, label,
+                            click, help=help_text, style="selected" if selected else "ghost",
+                            size=12)
+            y -= 33 * ((len(shown) + 1) // 2) + 8
 
     def option_label(self, name: str, option: str, value: Any) -> str:
         """A switch's on or off, or the choice an option holds (its name, or its number)."""

@@ -5,6 +5,7 @@ from __future__ import annotations
 from typing import Any
 
 from ...shared.engine.data import CLASSES
+from ...shared.engine.modules import room_timers
 from .. import theme as th
 from ..gfx import Scene
 from .base import BaseView
@@ -75,33 +76,49 @@ class RoomView(BaseView):
         s.text("— " + room["name"], 28 + t.content_width + 12, th.HEIGHT - 44, 22, th.TEXT,
                max_width=800)
         o = room["options"]
+        modules = self.model.modules()
+        y = th.HEIGHT - (82 if modules else 86)  # the modules get a line of their own below
         t = s.text(tr("room.options", days=o["day_limit"], declare=o["declare_s"],
-                      main=o["main_s"], reaction=o["reaction_s"]), 30, th.HEIGHT - 86, 13,
-                   th.MUTED)
+                      main=o["main_s"], reaction=o["reaction_s"]), 30, y, 13, th.MUTED)
         x = 30 + t.content_width + 24
         priority = o.get("priority_s", 0)
         t = s.text(tr("room.priority", s=priority) if priority else tr("room.priority_none"), x,
-                   th.HEIGHT - 86, 13, th.MUTED)
-        self.add_region("priority", x, th.HEIGHT - 92, t.content_width, 22,
+                   y, 13, th.MUTED)
+        self.add_region("priority", x, y - 6, t.content_width, 22,
                         help=tr("lobby.priority_s_help"))
         x += t.content_width + 24
         t = s.text(tr("room.summoning", mode=tr(f"lobby.summoning_{o['summoning']}")), x,
-                   th.HEIGHT - 86, 13, th.GOLD)
-        self.add_region("summoning", x, th.HEIGHT - 92, t.content_width, 22,
+                   y, 13, th.GOLD)
+        self.add_region("summoning", x, y - 6, t.content_width, 22,
                         help=tr("lobby.summoning_help"))
-        x += t.content_width + 24
-        modules = self.model.modules()
         if modules:  # the rules modules, shown to everyone; each explained on hover
-            t = s.text(tr("room.modules", list=" · ".join(map(tr.module, modules))), x,
-                       th.HEIGHT - 86, 13, th.SKY, bold=True)
-            self.add_region("modules", x, th.HEIGHT - 92, t.content_width, 22,
+            y -= 21
+            t = s.text(tr("room.modules", list=" · ".join(map(tr.module, modules))), 30,
+                       y, 13, th.SKY, bold=True)
+            self.add_region("modules", 30, y - 6, t.content_width, 22,
                             help="\n".join(tr(f"module_help.{m}") for m in modules
                                            if tr.has(f"module_help.{m}")))
+            self.module_timers(s, 30 + t.content_width + 12, y, modules, o)
         self.button(s, "leave", th.WIDTH - 150, th.HEIGHT - 50, 126, 36, tr("room.leave"),
                     self.leave, style="ghost")
         self.seats(s, 24, 40, 700, 640)
         self.servant_choice(s, 744, 280, 512, 400)
         chat_box(self, s, 744, 40, 512, 230, tabs=CHAT_TABS)
+
+    def module_timers(self, s: Scene, x: float, y: float, modules: list[str],
+                      o: dict[str, Any]) -> None:
+        """The timers of the modules' own prompts (the campaign's day 0 and relic draft), after
+        the modules' names, each explained on hover."""
+        tr = self.tr
+        timers = [key for key, (name, _t) in room_timers().items() if name in modules]
+        if not timers:
+            return
+        t = s.text(tr("room.modules_timers", list=" · ".join(
+            f"{tr(f'timer.{key}')} {tr.duration(o[key])}" for key in timers)), x, y, 13,
+            th.SKY, max_width=th.WIDTH - 24 - x)
+        self.add_region("module_timers", x, y - 6, t.content_width, 22,
+                        help="\n".join(f"{tr(f'timer.{key}')}: {tr(f'timer.{key}_help')}"
+                                       for key in timers))
 
     def seats(self, s: Scene, left: float, bottom: float, width: float, height: float) -> None:
         tr = self.tr

@@ -4,8 +4,8 @@ from __future__ import annotations
 
 import math
 
-from ...server.app import DEFAULT_PORT
 from ...shared.engine.data import CLASSES
+from ...shared.protocol import DEFAULT_PORT
 from .. import theme as th
 from ..gfx import Region, Scene, TextField
 from ..model import parse_host

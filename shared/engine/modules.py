@@ -42,6 +42,19 @@ class OptionSpec:
         return value
 
 
+@dataclass(frozen=True, slots=True)
+class RoomTimer:
+    """A room timer a module adds (a room setting in seconds, like `declare_s`): for a prompt a
+    person must read and plan, which no base timer fits. A module's `PromptKind.timer` names
+    it; `choices` are the steps the lobby offers."""
+
+    lo: int
+    hi: int
+    default: int
+    choices: tuple[int, ...]
+    doc: str = ""
+
+
 class Module:
     """The base of every rules module. Subclasses set `name`, `options`, `requires` and
     override hooks; one instance serves every game with the same options (it holds no game
@@ -50,6 +63,7 @@ class Module:
     name: ClassVar[str] = ""
     options: ClassVar[Mapping[str, OptionSpec]] = {}
     requires: ClassVar[tuple[str, ...]] = ()  # modules this one turns on
+    timers: ClassVar[Mapping[str, RoomTimer]] = {}  # room timers its prompt kinds name
 
     def __init__(self, rules: Ruleset, values: Mapping[str, Any]) -> None:
         self.rules = rules
@@ -103,11 +117,17 @@ class Module:
         return cards
 
     def camp_key(self, s: GameState, seat: int) -> object:
-        """What of this module's state the camp's derived figures read (max HP and MP, the
-        card composition): an object replaced, never changed, whenever they may change (a
-        copy-on-write record). A camp's view is made again only when its camp or a module's
-        key of it is another object (`view.CampViews`)."""
-        return None
+        """What of the game the module's part in a camp's view reads (its `modifier` of max
+        HP and MP, its `composition` of the cards): an object replaced, never changed, whenever
+        that part may change. A camp's view is made again only when its camp or a module's key
+        of it is another object (`view.CampViews`).
+
+        The default, the module's whole slot, is right for a module whose hooks read only its
+        slot and the camp; one whose slot changes often may narrow it (the campaign: the camp's
+        own record); one whose hooks read more (the day, another module's slot) must include
+        it. A key that misses a change leaves the server's views stale: the view invariant
+        (tests/server/test_updates.py) fails at the first such step."""
+        return s.mods.get(self.name)
 
     def default(self, s: GameState, seat: int, action: Action) -> Action:
         """What a timeout issues for `seat` after this module: the prompt kind's default in
@@ -244,6 +264,17 @@ def register(cls: type[Module]) -> type[Module]:
         raise TypeError(f"module name {cls.name!r} is empty or taken")
     MODULES[cls.name] = cls
     return cls
+
+
+def room_timers() -> dict[str, tuple[str, RoomTimer]]:
+    """Every registered module's room timers: option name -> (module, timer)."""
+    out: dict[str, tuple[str, RoomTimer]] = {}
+    for name, cls in MODULES.items():
+        for key, timer in cls.timers.items():
+            if key in out:
+                raise TypeError(f"room timer {key!r} of {name!r} is {out[key][0]!r}'s too")
+            out[key] = (name, timer)
+    return out
 
 
 def fewest_camps(names: Sequence[str], options: Mapping[str, Mapping[str, Any]]) -> int:

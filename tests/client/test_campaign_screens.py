@@ -18,6 +18,7 @@ from typing import Any
 import pytest
 from grailwar.client import campaign as cp
 from grailwar.client import campaign_text
+from grailwar.client import theme as th
 from grailwar.client.i18n import LANGS, Tr
 from grailwar.client.model import ClientModel
 from grailwar.client.tour_campaign import (
@@ -48,7 +49,7 @@ from grailwar.shared.modules.campaign import state as st
 from grailwar.shared.modules.campaign.gear import Buy
 from grailwar.shared.modules.campaign.state import cards
 from grailwar.shared.modules.campaign.summoning import ChooseRelic
-from test_screens import ActRecorder, record_sends, render
+from test_screens import ActRecorder, join, record_sends, render, room_public
 
 HIDDEN = ("level", "exp", "skill_points", "background_points", "pending_growth", "merit",
           "funds", "items", "worn", "devices", "pool", "dp", "stances", "stance_now", "info",
@@ -744,6 +745,7 @@ def test_the_lobby_offers_the_campaign_and_steps_through_its_options(app: Any, l
     sent = record_sends(app)
     render(app, "lobby")
     view, tr = app.current, app.tr
+    view.click("page:rules")
     view.click("module:campaign")
     render(app, "lobby")
     summoning = view.region_by_id("option:campaign.summoning")
@@ -757,9 +759,55 @@ def test_the_lobby_offers_the_campaign_and_steps_through_its_options(app: Any, l
         tr("option_value.campaign.tags.off"))
     create = view.region_by_id("create")
     assert view.region_by_id("option:campaign.tags").bottom > create.bottom + create.height
+    view.click("timer:setup_s")  # day 0's own clock (issue 32): 5 minutes -> 10
+    render(app, "lobby")
+    assert view.region_by_id("timer:setup_s").label == \
+        f"{tr('timer.setup_s')}: {tr('lobby.minutes', n=10)}"
+    assert view.region_by_id("timer:draft_s").label == \
+        f"{tr('timer.draft_s')}: {tr('lobby.minutes', n=2)}"
+    inside_its_button(view, ("timer:setup_s", "timer:draft_s", "option:campaign.tags"))
+    assert view.region_by_id("timer:draft_s").bottom > create.bottom + create.height
     view.click("create")
     assert sent[-1]["modules"] == ["campaign"]
     assert sent[-1]["options"] == {"campaign": {"summoning": "relic", "tags": "off"}}
+    assert (sent[-1]["setup_s"], sent[-1]["draft_s"]) == (600, 120)
+    view.click("page:room")  # the room's page names the modules switched on
+    render(app, "lobby")
+    assert tr("room.modules", list=tr.module("campaign")) in labels(app)
+
+
+def inside_its_button(view: Any, ids: tuple[str, ...]) -> None:
+    """Each button's label drawn whole (no ellipsis) and within the button's box."""
+    drawn = [(key[0], text) for key, items in view.base.pool.used.items() for text in items]
+    for rid in ids:
+        region = view.region_by_id(rid)
+        text = next(t for content, t in drawn if content == region.label
+                    and region.bottom < t.y < region.bottom + region.height
+                    and region.left < t.x < region.left + region.width)
+        assert "…" not in text.text, text.text
+        assert region.left <= text.left and text.right <= region.left + region.width, rid
+        assert region.bottom <= text.bottom and text.top <= region.bottom + region.height, rid
+
+
+@pytest.mark.parametrize("lang", LANGS)
+def test_a_campaign_room_shows_its_day_0_and_draft_timers(app: Any, lang: str) -> None:
+    """The room's header names the campaign's own timers beside the modules, within the
+    window, and says on hover what each is for."""
+    app.set_lang(lang)
+    join(app)
+    room = room_public(started=False, seats=7)
+    room.update(modules=["campaign"], module_options={"campaign": {"summoning": "relic"}})
+    room["options"].update(setup_s=600, draft_s=90)
+    app.model.handle({"t": "room", "room": room})
+    render(app, "room")
+    view, tr = app.current, app.tr
+    region = view.region_by_id("module_timers")
+    assert tr("timer.setup_s") in region.help and tr("timer.draft_s") in region.help
+    drawn = [text for items in view.base.pool.used.values() for text in items
+             if tr("timer.setup_s") in text.text]
+    assert len(drawn) == 1 and tr.duration(600) in drawn[0].text
+    assert tr.duration(90) in drawn[0].text and "…" not in drawn[0].text
+    assert drawn[0].right <= th.WIDTH and region.left + region.width <= th.WIDTH
 
 
 @pytest.mark.parametrize("lang", LANGS)
@@ -890,3 +938,27 @@ def test_a_device_is_placed_on_a_square_named_on_its_button(app: Any) -> None:
                                          target=m.square_name(a["target"]))
     assert view.click(f"act:UseItem:{cp.actions(m, 'UseItem').index(offered[-1])}")
     assert recorder.acts == [offered[-1]]
+
+
+@pytest.mark.parametrize("lang", LANGS)
+def test_with_every_module_on_the_lobby_keeps_each_option_above_the_create_button(
+        app: Any, lang: str) -> None:
+    """Every module switched on: each option and timer button is whole, inside the panel and
+    clear of the create button and of every other button."""
+    from grailwar.shared.engine.modules import MODULES
+
+    app.set_lang(lang)
+    render(app, "lobby")
+    view = app.current
+    view.click("page:rules")
+    for name in MODULES:
+        if name not in view.modules:
+            view.click(f"module:{name}")
+    render(app, "lobby")
+    rows = [r for r in view.regions if r.id.startswith(("option:", "timer:", "module:", "page:"))]
+    assert len(rows) == len(MODULES) + 7 + 2
+    create = view.region_by_id("create")
+    for i, region in enumerate(rows):
+        assert region.bottom > create.bottom + create.height, region.id
+        assert not any(overlap(region, other) for other in rows[i + 1:]), region.id
+    inside_its_button(view, tuple(r.id for r in rows))

@@ -319,6 +319,7 @@ def test_the_lobby_steps_through_the_colossus_scenario_and_its_day(app: Any) -> 
     sent = record_sends(app)
     render(app, "lobby")
     view, tr = app.current, app.tr
+    view.click("page:rules")
     view.click("module:colossus")
     view.click("module:tactics")
     render(app, "lobby")
@@ -506,12 +507,15 @@ def test_a_raid_room_may_be_made_for_one_camp_and_a_grail_war_not(app: Any) -> N
     view.options["seats"] = 2
     view.click("dec:seats")
     assert view.options["seats"] == 7  # 2 is the fewest: it wraps
+    view.click("page:rules")
     view.click("module:colossus")
     view.click("option:colossus.scenario")  # the raid room
+    view.click("page:room")
     view.options["seats"] = 2
     view.click("dec:seats")
     assert view.options["seats"] == 1
     view.click("create")
     assert sent[-1]["seats"] == 1
+    view.click("page:rules")
     view.click("option:colossus.scenario")  # a Grail War with the colossus again
     assert view.options["seats"] == 2

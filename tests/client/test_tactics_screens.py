@@ -257,6 +257,7 @@ def test_the_owner_switches_tactics_on_and_the_room_shows_it(app: Any) -> None:
     view = app.current
     view.click("create")
     assert "modules" not in sent[-1] and "options" not in sent[-1]
+    view.click("page:rules")
     view.click("module:tactics")
     view.click("option:tactics.concentration")
     render(app, "lobby")

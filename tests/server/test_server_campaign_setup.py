@@ -55,11 +55,12 @@ def test_with_the_campaigns_choose_the_rooms_own_switch_picks_the_servant() -> N
     assert t.state.prompt.kind == "setup"
 
 
-def test_the_relic_draft_times_out_to_the_first_free_relic_then_setup_waits_declare_s() -> None:
-    """Two silent players: at prompt_s each gets the first free relic in file order (the
-    second: the first of another class); the setup prompt then waits declare_s."""
-    t = Table(("saber", "lancer"), humans=2, prompt_s=20, declare_s=100,
-              **campaign("relic", "off")).start()
+def test_the_relic_draft_times_out_to_the_first_free_relic_then_setup_waits_setup_s() -> None:
+    """Two silent players: at draft_s each gets the first free relic in file order (the
+    second: the first of another class); the setup prompt then waits setup_s (the room's
+    other timers play no part)."""
+    t = Table(("saber", "lancer"), humans=2, draft_s=20, setup_s=100, prompt_s=5,
+              declare_s=30, **campaign("relic", "off")).start()
     t.tick(19)
     assert t.state.prompt.kind == "relic"
     t.tick(2)

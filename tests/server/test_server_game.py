@@ -11,7 +11,7 @@ import pytest
 from grailwar.client.net import ServerConnection
 from grailwar.server.broadcasts import Broadcasts
 from grailwar.server.lobby import Lobby
-from grailwar.server.room import BOT_DELAY, GRACE, Room
+from grailwar.server.room import GRACE, Room
 from grailwar.server.store import Store
 from grailwar.shared.engine import (
     default_action,
@@ -20,7 +20,7 @@ from grailwar.shared.engine import (
     to_text,
 )
 from grailwar.shared.engine.data import CLASSES
-from grailwar.shared.protocol import FrameBuffer, ProtocolError, decode
+from grailwar.shared.protocol import BOT_DELAY, FrameBuffer, ProtocolError, decode
 from server_kit import FakeMember, Server, error_of, kinds, one, restarted, tick
 from twisted.internet.address import IPv4Address
 from twisted.internet.task import Clock

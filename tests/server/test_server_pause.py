@@ -9,9 +9,9 @@ from __future__ import annotations
 from typing import Any
 
 import pytest
-from grailwar.server.room import BOT_DELAY, GRACE, Room
+from grailwar.server.room import GRACE, Room
 from grailwar.shared.engine import legal_actions
-from grailwar.shared.protocol import LEFT_PAUSED, ProtocolError
+from grailwar.shared.protocol import BOT_DELAY, LEFT_PAUSED, ProtocolError
 from server_kit import FakeMember, Server, error_of, kinds, one, restarted, tick
 from test_server_admin import Admin
 from test_server_game import Table

@@ -23,7 +23,7 @@ from ...engine.actions import Action
 from ...engine.core import Check
 from ...engine.data import CommandSpell, Ruleset, Skill
 from ...engine.events import Event
-from ...engine.modules import Module, OptionSpec, register
+from ...engine.modules import Module, OptionSpec, RoomTimer, register
 from ...engine.state import Camp, GameState
 from . import state as st
 from .bonds import Bonds
@@ -69,6 +69,14 @@ class Campaign(Module):
                                 doc="C14.1: how Servants come to the seats"),
         # C12.1, the tags section (tags.py).
         "tags": OptionSpec("random", ("off", "random"), doc="C12.1: a tag dealt to each camp"),
+    }
+    # Day 0 is a person's longest read (stances, the shop, the sheet), the relic draft a
+    # list of 24 relics: each has a room timer of its own (summoning.py's prompt kinds).
+    timers: ClassVar[dict[str, RoomTimer]] = {
+        "setup_s": RoomTimer(60, 1800, 300, (120, 300, 600, 900),
+                             doc="C14: day 0's preparations (stances, shop, ready)"),
+        "draft_s": RoomTimer(30, 600, 120, (60, 120, 180, 300),
+                             doc="C14.1: choosing a relic in the relic draft"),
     }
 
     def __init__(self, rules: Ruleset, values: dict[str, Any]) -> None:

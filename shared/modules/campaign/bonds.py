@@ -25,10 +25,10 @@ from ...engine.actions import Action, DeclareAmbush, DeclareEncounter, kept
 from ...engine.data import Reader, Text, read_table
 from ...engine.events import Event
 from ...engine.state import GameState, Prompt
+from . import ledger
 from . import state as st
 from .data import METHODS
 from .memo import PER_SEAT, IdentityMemo
-from .merit import Merit
 from .section import Section, section_of
 
 HOLDERS = ("servant", "master")
@@ -267,7 +267,7 @@ class Bonds(Section):
         seat, target, effect = action.seat, action.target, action.effect
         bond = self.bond(s, seat, action.holder, target)
         self._put(s, seat, bond._replace(fixed=True))
-        section_of(s, Merit).add(s, seat, action.holder, bond.grade, "bond")
+        ledger.add_merit(s, seat, action.holder, bond.grade, "bond")
         core.emit(s, "BondResolved", seat=seat, holder=action.holder, target=target,
                   polarity=bond.polarity, effect=effect, grade=bond.grade)
         n = self.data.numbers
@@ -376,7 +376,7 @@ class Bonds(Section):
             core.emit(s, kind, both, None, seat=seat, holder=new.holder, target=new.target,
                       polarity=new.polarity, grade=new.grade, was=old.polarity)
             if merit:
-                section_of(s, Merit).add(s, seat, new.holder, merit, "event")
+                ledger.add_merit(s, seat, new.holder, merit, "event")
         core.emit(s, "EventTriggered", frozenset(involved), None, event=event_id,
                   camps=sorted(involved))
 

@@ -23,6 +23,7 @@ from ...engine.data import CARD_KINDS, Effect, Reader, Skill, read_table
 from ...engine.geometry import Size, distance
 from ...engine.state import Camp, GameState
 from ..tactics.data import mr_step
+from . import ledger
 from . import state as st
 from .contract import Contract
 from .info import Information
@@ -251,13 +252,7 @@ class Gear(Section):
         """funds_per_day at each Morning from day 2 on (given as day 1 and later end)."""
         if s.day >= 1:
             for seat in s.living:
-                self.gain_funds(s, seat, self.data.numbers.funds_per_day, "day")
-
-    def gain_funds(self, s: GameState, seat: int, amount: int, source: str) -> None:
-        """Funds in (or, negative, out); private (spec §4)."""
-        rec = st.update(s, seat, funds=st.record(s, seat).funds + amount)
-        core.emit(s, "FundsChanged", frozenset({seat}), None, seat=seat, amount=amount,
-                  funds=rec.funds, source=source)
+                ledger.gain_funds(s, seat, self.data.numbers.funds_per_day, "day")
 
     # --- C6.2 buying, C6.3 wearing ------------------------------------------------------------
     def on_sale(self, s: GameState, seat: int) -> tuple[str, ...]:
@@ -283,7 +278,7 @@ class Gear(Section):
         seat, item = action.seat, self.items[action.item]
         if item.id == "holy_shroud":  # C6.2: the only item that also costs Master MP
             s.edit(seat).master_mp -= self.data.numbers.holy_shroud_master_mp
-        self.gain_funds(s, seat, -item.price, "buy")
+        ledger.gain_funds(s, seat, -item.price, "buy")
         rec = st.record(s, seat)
         st.update(s, seat, items=_count(rec.items, item.id, 1))
         core.emit(s, "ItemBought", frozenset({seat}), None, seat=seat, item=item.id,
@@ -441,7 +436,7 @@ class Gear(Section):
         rec = st.record(s, seat)
         st.update(s, seat, devices=tuple(d._replace(damaged=False) if d.item == action.item
                                          else d for d in rec.devices))
-        self.gain_funds(s, seat, -1, "repair")
+        ledger.gain_funds(s, seat, -1, "repair")
 
     def on_battle_end(self, s: GameState) -> None:
         """C6.18: a battle on a device's square destroys it."""

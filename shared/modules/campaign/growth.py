@@ -21,9 +21,9 @@ from ...engine import core, prompts, turns
 from ...engine.actions import Action, Attack, UseNoblePhantasm, kept
 from ...engine.data import CARD_KINDS, Skill
 from ...engine.state import Camp, Declaration, GameState
+from . import ledger
 from . import state as st
 from .data import METHODS, CampaignData
-from .gear import Gear
 from .memo import PER_SEAT, IdentityMemo
 from .section import Section, section_of
 
@@ -186,32 +186,6 @@ class Growth(Section):
             edit.hp, edit.mp = min(edit.hp, hp), min(edit.mp, mp)
 
     # --- experience ------------------------------------------------------------------------------
-    def cap(self, s: GameState, seat: int) -> int:
-        """C2.4: the level cap (a human Master's is higher; a tagged homunculus is not
-        human, C12.1 ④)."""
-        n = self.data.numbers
-        return n.level_cap_human if st.race(s, seat, self.data) == "human" else n.level_cap
-
-    def gain_exp(self, s: GameState, seat: int, method: str, amount: int, source: str) -> None:
-        """C2.2: experience of `method` (plus the race's C2.10 extra), shown privately by
-        method and source; nothing once the Master is at its cap or the Servant stray."""
-        rec = st.record(s, seat)
-        if rec.stray or rec.level >= self.cap(s, seat) or not s.camps[seat].alive:
-            return
-        race = st.race(s, seat, self.data)
-        amount += self.data.race_exp.get(race, {}).get(method, 0)
-        exp = list(rec.exp)
-        exp[METHODS.index(method)] += amount
-        st.update(s, seat, exp=tuple(exp))
-        core.emit(s, "ExperienceGained", frozenset({seat}), None, seat=seat, method=method,
-                  amount=amount, source=source)
-
-    def note_scouting(self, s: GameState, seat: int) -> None:
-        """C2.2 `scouting`: the info section calls this for each point gained by Investigate,
-        Research or a scouting device; the Turn's end gives +1 for the Turn, once."""
-        if st.record(s, seat).scouted_turn != st.turn_key(s):
-            st.update(s, seat, scouted_turn=st.turn_key(s))
-
     def on_action(self, s: GameState, action: Action) -> None:
         """C2.2 front row: a combatant that attacked or fired its NP."""
         g = st.state(s)
@@ -227,22 +201,22 @@ class Growth(Section):
         left = [x for x in b.seats if s.camps[x].alive]
         won = left[0] if len(left) == 1 else -1
         for x in sorted(set(b.joined) | set(b.seats)):
-            self.gain_exp(s, x, "combat", 1, "battle")
+            ledger.gain_exp(s, self.data, x, "combat", 1, "battle")
             if x in front:
-                self.gain_exp(s, x, "combat", 1, "front_row")
+                ledger.gain_exp(s, self.data, x, "combat", 1, "front_row")
             if x == won:
-                self.gain_exp(s, x, "combat", 1, "win")
+                ledger.gain_exp(s, self.data, x, "combat", 1, "win")
 
     def study(self, s: GameState, _i: int, decl: Declaration) -> None:
         core.emit(s, "Studied", frozenset({decl.seat}), None, seat=decl.seat)
-        self.gain_exp(s, decl.seat, "study", 1, "study")
+        ledger.gain_exp(s, self.data, decl.seat, "study", 1, "study")
 
     # --- C2.4, C2.5 levels at the end of each Turn --------------------------------------------
     def on_turn_end(self, s: GameState) -> None:
         n = self.data.numbers
         for seat in s.living:
             if st.record(s, seat).scouted_turn == st.turn_key(s):
-                self.gain_exp(s, seat, "scouting", 1, "scouting")
+                ledger.gain_exp(s, self.data, seat, "scouting", 1, "scouting")
             rec = st.record(s, seat)
             for i, method in enumerate(METHODS):
                 if rec.exp[i] < n.exp_per_level:
@@ -250,7 +224,7 @@ class Growth(Section):
                 exp = list(rec.exp)
                 exp[i] = 0  # the surplus is discarded
                 rec = st.update(s, seat, exp=tuple(exp))
-                if rec.level < self.cap(s, seat) and not rec.stray:
+                if rec.level < ledger.level_cap(s, seat, self.data) and not rec.stray:
                     rec = self.level_up(s, seat, method)
 
     def level_up(self, s: GameState, seat: int, method: str) -> st.CampRecord:
@@ -378,7 +352,7 @@ class Growth(Section):
                       investigation_bonus=rec.investigation_bonus + 1)
         else:
             st.update(s, seat, background_points=rec.background_points - 1)
-            section_of(s, Gear).gain_funds(s, seat, self.data.numbers.background_funds,
+            ledger.gain_funds(s, seat, self.data.numbers.background_funds,
                                            "background")
         core.emit(s, "PointSpent", frozenset({seat}), None, seat=seat, point="background",
                   arg=action.arg)
@@ -392,15 +366,16 @@ class Growth(Section):
                     table, Mapping):
                 raise ValueError(f"{where}: a seat number 0 to {len(s.camps) - 1}, with a table")
             seat = int(seat_key)
+            cap = ledger.level_cap(s, seat, self.data)
             for key, value in table.items():
-                if key == "level" and type(value) is int and 1 <= value <= self.cap(s, seat):
+                if key == "level" and type(value) is int and 1 <= value <= cap:
                     st.update(s, seat, level=value)
                 elif key == "exp" and isinstance(value, Mapping) and all(
                         m in METHODS and type(n) is int and 0 <= n <= 999
                         for m, n in value.items()):
                     st.update(s, seat, exp=tuple(value.get(m, 0) for m in METHODS))
                 else:
-                    raise ValueError(f"{where}.{key}: level (1 to {self.cap(s, seat)}) or exp "
+                    raise ValueError(f"{where}.{key}: level (1 to {cap}) or exp "
                                      f"(methods {', '.join(METHODS)}: 0 to 999)")
 
     # --- what leaves the engine ---------------------------------------------------------------
@@ -419,7 +394,7 @@ class Growth(Section):
     def _view(self, s: GameState, seat: int) -> dict[str, Any]:
         rec = st.record(s, seat)
         return {"cards": st.cards(rec, self.data), "race": st.race(s, seat, self.data),
-                "cap": self.cap(s, seat),
+                "cap": ledger.level_cap(s, seat, self.data),
                 "dp": [a + b for a, b in zip(rec.dp[0], rec.dp[1], strict=True)],
                 "choice": ("servant" if rec.servant_growth_due
                            else "growth" if rec.pending_growth else "")}

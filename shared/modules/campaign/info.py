@@ -14,20 +14,18 @@ from __future__ import annotations
 
 from dataclasses import dataclass
 from functools import lru_cache
-from typing import TYPE_CHECKING, Any
+from typing import Any
 
 from ...engine import core, prompts, turns
 from ...engine.actions import Action, kept
 from ...engine.data import CLASSES
 from ...engine.state import Declaration, GameState
+from . import ledger
 from . import state as st
 from .contract import Contract
 from .data import MASTER_CATEGORIES, SERVANT_CATEGORIES
 from .memo import PER_PAIR, PER_SEAT, PER_STATE, IdentityMemo
 from .section import Section, section_of
-
-if TYPE_CHECKING:
-    from .growth import Growth
 
 _REVEALED = IdentityMemo(PER_PAIR)  # each seat's `revealed` of each rival, shared by the views
 _VIEWS = IdentityMemo(PER_SEAT)  # each seat's whole part, by its points and the facts they reveal
@@ -123,7 +121,7 @@ class Information(Section):
         core.emit(s, "InfoGained", mine, None, seat=holder, target=other, side=side,
                   category=category, amount=1, source=source)
         if SOURCE_METHOD[source] == "scouting":
-            self._growth().note_scouting(s, holder)
+            ledger.note_scouting(s, holder)
         if side == "servant":
             new = self._servant_reveals(s, holder, other, info, new)
         elif self.master_level(new) > self.master_level(info):
@@ -160,11 +158,7 @@ class Information(Section):
 
     def add_exp(self, s: GameState, seat: int, method: str, source: str) -> None:
         """C1.10: +1 Master experience of `method` (§2 keeps the pools and the levels)."""
-        self._growth().gain_exp(s, seat, method, 1, source)
-
-    def _growth(self) -> Growth:
-        from .growth import Growth  # at use: growth imports gear, which imports this file
-        return self.module.section(Growth)
+        ledger.gain_exp(s, self.data, seat, method, 1, source)
 
     # --- C1.2 meetings, C1.3 battles, C1.5 Legend, C1.15 residual thoughts ---------------
     def advance(self, s: GameState) -> bool:

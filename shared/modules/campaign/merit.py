@@ -1,6 +1,6 @@
 """§3 of the campaign: merit points (C3.1-C3.5). Each camp has two wallets, the Servant's and
-the Master's. Merit comes in only through `Merit.add` (bond resolutions, events, colossus
-rewards: other sections call it); it goes out by `TransferMerit` (2 for 1),
+the Master's. Merit comes in only through `ledger.add_merit` (bond resolutions, events,
+colossus rewards: other sections call it); it goes out by `TransferMerit` (2 for 1),
 `EscapeWithMerit` (C3.4) and the "+" it buys (`plus.py`, including C3.5's faked "+"). Wallets
 are the camp's own secret (spec §4): every event here is private.
 """
@@ -12,10 +12,11 @@ from dataclasses import dataclass
 from ...engine import core, prompts
 from ...engine.actions import Action, kept
 from ...engine.state import Camp, GameState
+from . import ledger
 from . import state as st
+from .ledger import HOLDERS
 from .section import Section, section_of
 
-HOLDERS = ("servant", "master")  # the wallets, in `CampRecord.merit` order
 ESCAPE = "escape"  # the `plus_used` mark of an EscapeWithMerit this Round
 ESCAPE_ITEM = "rabbit_foot"  # C6.14: every escape counts as paid
 
@@ -45,20 +46,12 @@ class Merit(Section):
     def wallet(self, s: GameState, seat: int, holder: str) -> int:
         return st.record(s, seat).merit[HOLDERS.index(holder)]
 
-    def add(self, s: GameState, seat: int, holder: str, amount: int, source: str) -> None:
-        """Merit into (or, negative, out of) one wallet, shown to the camp only."""
-        merit = list(st.record(s, seat).merit)
-        merit[HOLDERS.index(holder)] += amount
-        st.update(s, seat, merit=(merit[0], merit[1]))
-        core.emit(s, "MeritChanged", frozenset({seat}), None, seat=seat, holder=holder,
-                  amount=amount, merit=merit[HOLDERS.index(holder)], source=source)
-
     # --- C3.3 ----------------------------------------------------------------------------------
     def transfer(self, s: GameState, action: TransferMerit) -> None:
         giver = HOLDERS[1 - HOLDERS.index(action.to)]
         rate = self.data.numbers.transfer_rate
-        self.add(s, action.seat, giver, -rate * action.amount, "transfer")
-        self.add(s, action.seat, action.to, action.amount, "transfer")
+        ledger.add_merit(s, action.seat, giver, -rate * action.amount, "transfer")
+        ledger.add_merit(s, action.seat, action.to, action.amount, "transfer")
 
     # --- C3.4 ----------------------------------------------------------------------------------
     def escaping(self, s: GameState, camp: Camp) -> bool:
@@ -78,7 +71,7 @@ class Merit(Section):
 
     def escape(self, s: GameState, action: EscapeWithMerit) -> None:
         seat = action.seat
-        self.add(s, seat, "servant", -self.data.numbers.escape_merit, "escape")
+        ledger.add_merit(s, seat, "servant", -self.data.numbers.escape_merit, "escape")
         st.update(s, seat, plus_used=st.record(s, seat).plus_used | {ESCAPE})
         core.emit(s, "EscapeBought", frozenset({seat}), None, seat=seat)
 

@@ -15,6 +15,7 @@ from ...engine import core, prompts
 from ...engine.actions import Action, kept
 from ...engine.data import PARAMS, RANKS, Skill
 from ...engine.state import Camp, GameState
+from . import ledger
 from . import state as st
 from .merit import Merit
 from .section import Section, section_of
@@ -135,7 +136,7 @@ class Plus(Section):
         price = self.costs(s, camp, what)[action.pay]
         holder = self.wallet(s, what)
         if action.pay == "merit":
-            section_of(s, Merit).add(s, seat, holder, -price, "plus")
+            ledger.add_merit(s, seat, holder, -price, "plus")
         elif holder == "master":
             s.edit(seat).master_mp -= price
         else:

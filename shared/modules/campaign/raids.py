@@ -24,8 +24,10 @@ from ...engine.actions import Action, DeclareNoblePhantasm, UseNoblePhantasm
 from ...engine.events import Event
 from ...engine.state import GameState
 from ..colossus.actions import AttackPart, ClimbAttack, ClimbNoblePhantasm, FireAtPart
+from . import ledger
 from . import state as st
 from .data import STANCES
+from .info import Information
 from .plus import BATTLE_PROMPTS, Plus, offer_at
 from .section import Section, section_of
 from .stances import ChooseStance, Stances
@@ -100,7 +102,6 @@ class Raids(Section):
         raid = self.open_raid(s)
         if raid is None or seat not in raid.seats:
             return
-        from .info import Information  # at use: info imports sections that import this one
         info = section_of(s, Information)
         for x in raid.seats:
             if x != seat:
@@ -118,25 +119,22 @@ class Raids(Section):
         """C2.2 per raider: +1 `combat`, +1 for the front row, +1 for a win (the destroying
         raid); the killer's Servant gains raid_slayer_merit (an event) and every living raider
         of the destroying raid raid_funds."""
-        from .gear import Gear  # at use, as above
-        from .growth import Growth
-        from .merit import Merit
         st.put(s, raid=None)
         section_of(s, Plus).clear(s)  # C4.3: for this battle's Round only
         killer = next((e.data["killer"] for e in s.events if e.type == "ColossusDestroyed"), -1)
-        growth, n = section_of(s, Growth), self.data.numbers
+        n = self.data.numbers
         for x in rec.raiders:
             if not s.camps[x].alive:
                 continue
-            growth.gain_exp(s, x, "combat", 1, "battle")
+            ledger.gain_exp(s, self.data, x, "combat", 1, "battle")
             if x in rec.front:
-                growth.gain_exp(s, x, "combat", 1, "front_row")
+                ledger.gain_exp(s, self.data, x, "combat", 1, "front_row")
             if killer >= 0:
-                growth.gain_exp(s, x, "combat", 1, "win")
-                section_of(s, Gear).gain_funds(s, x, n.raid_funds, COLOSSUS)
+                ledger.gain_exp(s, self.data, x, "combat", 1, "win")
+                ledger.gain_funds(s, x, n.raid_funds, COLOSSUS)
         section_of(s, Stances).set_normal(s, rec.raiders)
         if killer >= 0 and s.camps[killer].alive:
-            section_of(s, Merit).add(s, killer, "servant", n.raid_slayer_merit, SLAYER)
+            ledger.add_merit(s, killer, "servant", n.raid_slayer_merit, SLAYER)
             core.emit(s, "EventTriggered", frozenset({killer}), None, event=SLAYER,
                       camps=[killer])
 

@@ -236,13 +236,13 @@ for _kind in (
     prompts.PromptKind(
         RELIC, lambda s, seat: _summoning(s).relic_actions(s, seat),
         {ChooseRelic: lambda s, a: _summoning(s).choose_relic(s, a)},
-        lambda s, seat: _summoning(s).default_relic(s, seat),
+        lambda s, seat: _summoning(s).default_relic(s, seat), timer="draft_s",
         verbs=("ChooseRelic",),
         doc="day 0 (campaign, summoning = relic): every seat without a relic drafts one"),
     prompts.PromptKind(
         SETUP, lambda s, seat: [SetupReady(seat)],
         {SetupReady: lambda s, a: _summoning(s).ready(s, a)},
-        lambda s, seat: SetupReady(seat), timer="declare_s", verbs=("SetupReady",),
+        lambda s, seat: SetupReady(seat), timer="setup_s", verbs=("SetupReady",),
         doc="day 0 (campaign): each camp's preparations, until every seat is ready"),
 ):
     prompts.register(_kind)

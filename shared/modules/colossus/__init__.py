@@ -198,6 +198,11 @@ class Colossus(RaidRules, Module):
         self.open_raid(s, i, decl)
 
     # --- what leaves the engine -----------------------------------------------------------------
+    def camp_key(self, s: GameState, seat: int) -> object:
+        """Nothing: the colossus and its raids make no camp's derived figures (no `modifier`,
+        no `composition`): a raid's every step leaves the camp views as they were."""
+        return None
+
     def verbs(self) -> tuple[str, ...]:
         return ("DeclareRaid",)
 

@@ -302,6 +302,11 @@ class Tactics(Module):
         return boost - self.data.mr_step * core.mod(s, s.camps[target], "mr")
 
     # --- what leaves the engine -----------------------------------------------------------------
+    def camp_key(self, s: GameState, seat: int) -> object:
+        """Nothing: no hook here makes a camp's derived figures (no `modifier`, no
+        `composition`), so zones and concentration changing make no camp view again."""
+        return None
+
     def verbs(self) -> tuple[str, ...]:
         return ("Concentrate", "ConcentrateCast") if self.concentration else ()
 
