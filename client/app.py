@@ -9,7 +9,6 @@ arrive between frames on the same thread; nothing in a frame waits for the netwo
 
 from __future__ import annotations
 
-import os
 import time
 from dataclasses import dataclass, field
 from pathlib import Path
@@ -97,11 +96,12 @@ class GrailApp:
         self.trust_root: Any = None  # the TLS trust root: None, the system's CAs (tests: theirs)
         self.refused: Any = None  # (host, port, tls.Refusal): the title screen's TLS dialog
         self.ui = UiState()
-        self.export_dir = Path(export_dir) if export_dir else Path.cwd() / "grailwar-exports"
+        self.export_dir = Path(export_dir) if export_dir else config.exports_dir()
         self.last_export = ""
         self.pending_local_class = "saber"
         self.local_modules: dict[str, Any] = {}  # create_room's modules/options (play --modules)
         self.local_summoning = SUMMONING[0]  # the local room's summoning (play --summoning)
+        self.playing_local = False  # the lobby is the local game's (`open_local_lobby`)
 
         self.saved_size = (self.settings["width"], self.settings["height"])
         if window is None:
@@ -359,6 +359,7 @@ class GrailApp:
             return False
         self.save_settings()
         session = self.new_session()
+        self.playing_local = False
         if self.tls:
             from .tls import PinStore
 
@@ -433,6 +434,21 @@ class GrailApp:
         session.connect("127.0.0.1", self.local.port)
         return True
 
+    def open_local_lobby(self) -> bool:
+        """Local play from the title: the embedded server, then the lobby's create panel as on
+        a server (the modules, their options and timers, the summoning), with bots filling
+        every other seat of the room made there."""
+        if not self.check_player_name():
+            return False
+        self.save_settings()
+        if not self.start_local(fresh=True):
+            return False
+        session = self.new_session()
+        self.playing_local = True
+        session.on_welcome.append(lambda: self.show("lobby"))
+        session.connect("127.0.0.1", self.local.port)
+        return True
+
     def start_local(self, fresh: bool) -> bool:
         """Start (once) the embedded server: on its kept log (`fresh` False: the game to
         continue), or on a new one; in memory when nothing is kept."""
@@ -478,6 +494,8 @@ class GrailApp:
         if kind == "joined" and msg.get("token"):
             self.ui.extra.pop("continuing", None)
             self.saves.keep(msg["room"], msg["token"])
+        elif kind == "room" and msg["room"].get("id") == self.model.room_id:
+            self.saves.keep_modules(list(msg["room"].get("modules", ())))
         elif (kind == "state" and msg["view"].get("over")) or (
                 kind == "left" and msg.get("reason") != LEFT_PAUSED):
             self.saves.forget_seat()
@@ -492,6 +510,7 @@ class GrailApp:
         self.show("lobby")
 
     def go_title(self) -> None:
+        self.playing_local = False
         if self.session is not None:
             self.session.close()
         self.model.reset_room()
@@ -510,8 +529,8 @@ class GrailApp:
         from ..shared.engine.data import CLASSES
 
         for cls in CLASSES:
-            if cls not in taken:
-                self.session.send("add_bot", cls=cls, level="normal")
+            if cls not in taken:  # (at the room's bot level: the room's button changes it)
+                self.session.send("add_bot", cls=cls)
 
     # --- routing --------------------------------------------------------------------------------
     def route(self, msg: dict[str, Any]) -> None:
@@ -597,9 +616,9 @@ class GrailApp:
             self.model.notify(self.tr("error.export_failed", reason=err.strerror or str(err)))
             return None
         self.last_export = str(path)
-        notice = self.tr("chatlog.exported", folder=os.path.relpath(self.export_dir)) \
-            if what == "log" else self.tr("end.exported", path=os.path.relpath(path))
-        self.model.notify(notice, "info")
+        notice = self.tr("chatlog.exported", folder=str(self.export_dir)) \
+            if what == "log" else self.tr("end.exported", path=str(path))
+        self.model.notify(notice, "info", sticky=True)  # a path to read (and copy): it stays
         return str(path)
 
     def list_rooms(self) -> None:

@@ -19,6 +19,33 @@ def config_path() -> Path:
     return Path(base) / "grailwar" / "client.json"
 
 
+def documents_dir() -> Path:
+    """The user's documents folder: $XDG_DOCUMENTS_DIR, or the one `user-dirs.dirs` names (a
+    Linux desktop, in its own language), else ~/Documents where it exists, else the home."""
+    home = Path.home()
+    named = os.environ.get("XDG_DOCUMENTS_DIR", "")
+    if not named:
+        dirs = Path(os.environ.get("XDG_CONFIG_HOME") or home / ".config") / "user-dirs.dirs"
+        try:
+            lines = dirs.read_text(encoding="utf-8").splitlines()
+        except OSError:
+            lines = []
+        for line in lines:
+            key, _, value = line.partition("=")
+            if key.strip() == "XDG_DOCUMENTS_DIR":
+                named = value.strip().strip('"').replace("$HOME", str(home))
+    if named and Path(named).is_dir():
+        return Path(named)
+    return home / "Documents" if (home / "Documents").is_dir() else home
+
+
+def exports_dir() -> Path:
+    """Where saved logs and replays go: $GRAILWAR_EXPORTS, else a folder of its own in the
+    user's documents (not the folder the client was started from: a desktop shortcut's)."""
+    override = os.environ.get("GRAILWAR_EXPORTS")
+    return Path(override) if override else documents_dir() / "Grail War Online"
+
+
 def guess_lang() -> str:
     """The system's language if it is Japanese or Korean, else "" (the client then asks)."""
     for var in ("LC_ALL", "LC_MESSAGES", "LANG"):

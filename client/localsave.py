@@ -29,6 +29,7 @@ def data_dir() -> Path:
 class SavedSeat:
     room: int
     token: str
+    modules: tuple[str, ...] = ()  # the kept game's rules modules, for the title to name
 
 
 class LocalSave:
@@ -51,10 +52,19 @@ class LocalSave:
         room, token = data.get("room"), data.get("token")
         if type(room) is not int or not isinstance(token, str) or not token:
             return None
-        return SavedSeat(room, token) if self.db.is_file() else None
+        modules = data.get("modules", [])
+        modules = tuple(m for m in modules if isinstance(m, str)) if isinstance(
+            modules, list) else ()
+        return SavedSeat(room, token, modules) if self.db.is_file() else None
 
     def keep(self, room: int, token: str) -> None:
         write_private(self.seat_file, {"room": room, "token": token})
+
+    def keep_modules(self, modules: list[str]) -> None:
+        """The kept game's modules (its room's), beside its seat."""
+        data = read_map(self.seat_file)
+        if data and data.get("modules") != modules:
+            write_private(self.seat_file, {**data, "modules": modules})
 
     def forget_seat(self) -> None:
         """The game is over, or was given up: nothing to continue (the log stays, closed)."""

@@ -114,6 +114,7 @@ class Notice:
     text: str
     level: str = "error"  # error | info
     at: float = 0.0
+    sticky: bool = False  # shown until closed (a file saved: where), under later notices
 
 
 @dataclass
@@ -156,6 +157,7 @@ class ClientModel:
         self.events: list[dict[str, Any]] = []
         self.chat = ChatBook()
         self.notices: list[Notice] = []
+        self.pinned: Notice | None = None  # a sticky notice not closed yet
         self.warning: dict[str, Any] | None = None
         self.connection = "offline"  # offline | connecting | connected | reconnecting
         self.attempt = 0
@@ -336,15 +338,24 @@ class ClientModel:
             return self.tr(key, server=server, client=PROTOCOL_VERSION)
         return self.tr("error.version_mismatch")
 
-    def notify(self, text: str, level: str = "error", now: float | None = None) -> None:
-        self.notices.append(Notice(text, level, time.monotonic() if now is None else now))
+    def notify(self, text: str, level: str = "error", now: float | None = None,
+               sticky: bool = False) -> None:
+        notice = Notice(text, level, time.monotonic() if now is None else now, sticky)
+        self.notices.append(notice)
         del self.notices[:-5]
+        if sticky:
+            self.pinned = notice
         self.revision += 1
 
     def current_notice(self, now: float, ttl: float = 6.0) -> Notice | None:
+        """The latest notice for `ttl` seconds; then the pinned one until it is closed."""
         if self.notices and now - self.notices[-1].at < ttl:
             return self.notices[-1]
-        return None
+        return self.pinned
+
+    def close_notice(self) -> None:
+        self.pinned = None
+        self.revision += 1
 
     def reset_room(self) -> None:
         self.room = self.room_id = self.seat = self.state = None

@@ -35,6 +35,7 @@ from ..shared.modules.campaign.stances import (
     SetStanceTrait,
 )
 from ..shared.modules.campaign.summoning import ChooseRelic
+from ..shared.protocol import SECONDS
 
 CAMPAIGN_SEED = 2
 # Seat 0 (the tour's) plays Saber (El Cid); its rivals Lancer, Archer and Caster.
@@ -274,11 +275,13 @@ def stance_seen() -> Staged:
 
 
 def state_message(staged: Staged, seat: int | None) -> dict[str, Any]:
-    """The `state` message of `seat`: the engine's view and legal actions."""
+    """The `state` message of `seat`: the engine's view and legal actions, each prompted
+    seat's clock at its prompt kind's room default (day 0's 5 minutes, a battle's 2)."""
     s = staged.state
+    left = SECONDS[PROMPTS[s.prompt.kind].timer][2]
     return {"t": "state", "view": view_for(s, seat),
             "legal": [a.to_dict() for a in legal_actions(s, seat)] if seat is not None else [],
-            "state_id": s.version, "deadlines": {str(x): 60 for x in sorted(s.prompt.seats)}}
+            "state_id": s.version, "deadlines": {str(x): left for x in sorted(s.prompt.seats)}}
 
 
 def feed_staged(m: Any, staged: Staged, seat: int = SABER, player: str = "Ayaka") -> None:

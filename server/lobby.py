@@ -16,8 +16,9 @@ from .audit import audit
 from .bans import Bans
 from .broadcasts import Broadcasts
 from .limits import AddressLimit, PasswordGuard
-from .room import Member, Room
+from .room import Room
 from .roomstore import RoomStore
+from .seating import Member
 
 if TYPE_CHECKING:
     from .cluster import Presence
@@ -87,7 +88,7 @@ class Lobby:
         self.create_limit = AddressLimit(clock, creates_per_address, CREATES_PER, "new rooms")
         self.passwords = PasswordGuard(clock)
         self.think = think  # how rooms run searching bots (a thread pool in the real server)
-        self.bot_delay, self.bot_pace = bot_delay, bot_pace  # its rooms' (`Room.bot_delay`)
+        self.bot_delay, self.bot_pace = bot_delay, bot_pace  # its rooms' (`BotDriver`)
         self.rooms: dict[int, Room] = {}
         self.quarantined: dict[int, str] = {}  # room id -> why its log does not replay
         self.addresses: Counter[str] = Counter()
@@ -131,18 +132,19 @@ class Lobby:
 
     def _adopt(self, room: Room) -> None:
         """A room created or restored joins the lobby and runs as this server runs rooms."""
-        room.think, room.broadcasts = self.think, self.broadcasts
-        room.bot_delay, room.bot_pace = self.bot_delay, self.bot_pace
+        room.broadcasts = self.broadcasts
+        driver = room.bot_driver
+        driver.think, driver.delay, driver.pace = self.think, self.bot_delay, self.bot_pace
         room.on_lost = self.give_up
         self.rooms[room.id] = room
         self._announce(room)
 
     def pace_bots(self, delay: float, pace: float | None) -> None:
-        """How long every room's bots wait from now on (`Room.bot_delay`, `Room.bot_pace`): a
-        local game's tests and tour play fast."""
+        """How long every room's bots wait from now on (`BotDriver.delay`, `.pace`): a local
+        game's tests and tour play fast."""
         self.bot_delay, self.bot_pace = delay, pace
         for room in self.rooms.values():
-            room.bot_delay, room.bot_pace = delay, pace
+            room.bot_driver.delay, room.bot_driver.pace = delay, pace
 
     def _announce(self, room: Room, gone: bool = False) -> None:
         """The cluster's directory hears of a room of this server appearing or going."""

@@ -335,7 +335,10 @@ class GrailProtocol(Protocol):
         return room
 
     def msg_add_bot(self, msg: dict[str, Any]) -> None:
-        self._owned_room().add_bot(msg["cls"], msg.get("level", "normal"))
+        self._owned_room().add_bot(msg["cls"], msg.get("level"))
+
+    def msg_bot_level(self, msg: dict[str, Any]) -> None:
+        self._owned_room().set_bot_level(msg["level"])
 
     def msg_remove_bot(self, msg: dict[str, Any]) -> None:
         self._owned_room().remove_bot(msg["seat"])

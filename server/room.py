@@ -8,15 +8,11 @@ then each member gets its own view (`view_for`) and the events it may see.
 from __future__ import annotations
 
 import copy
-import hashlib
-import hmac
 import secrets
 from collections.abc import Callable
-from dataclasses import dataclass, field
-from typing import Any, Protocol
+from typing import Any
 
-from twisted.internet.defer import Deferred, maybeDeferred
-from twisted.internet.interfaces import IDelayedCall, IReactorTime
+from twisted.internet.interfaces import IReactorTime
 from twisted.logger import Logger
 from twisted.python.failure import Failure
 
@@ -37,109 +33,25 @@ from ..shared.engine import (
     view_for,
 )
 from ..shared.engine.data import CLASSES, default_ruleset
-from ..shared.engine.modules import fewest_camps, normalize
-from ..shared.engine.prompts import PROMPTS
+from ..shared.engine.modules import fewest_camps, normalize, summoned_by
 from ..shared.engine.text import event_line
-from ..shared.engine.turns import priority_seats
-from ..shared.protocol import BOT_DELAY, LEFT_PAUSED, SECONDS, ProtocolError, message
+from ..shared.protocol import LEFT_PAUSED, SECONDS, ProtocolError, message
 from .audit import audit
+from .bot_driver import BotDriver
 from .broadcasts import Broadcasts
 from .chat import ChatLog, is_reveal
 from .feeds import PublicPart, ViewFeed, wire_form
 from .history import history_messages, seen_history
+from .prompt_clock import PromptClock
 from .roomstore import AppendRefused, RoomStore
-from .store import SeatRow
-from .thinking import decide, room_bot, searches
+from .seating import GRACE, Member, Seat, check_secret, check_token, hash_secret, hash_token
 
 log = Logger()
 
-WARNINGS = (60, 10)  # seconds before a deadline when every member is warned
-GRACE = 90.0  # seconds a disconnected player keeps its seat before a bot plays it
 # 2: `options` holds the modules' options (new_game's argument); the room's own, `room_options`
 # 3: `servants`, each seat's summoned Servant (the roster)
 # 4: `priority_phase`, whether each turn opened with a priority phase (docs/rules.md §3.3)
 REPLAY_FORMAT = "grailwar-replay-4"
-
-
-class Member(Protocol):
-    name: str
-    features: frozenset[str]  # what its hello asked for (protocol.FEATURES)
-
-    def send(self, msg: dict[str, Any]) -> None: ...
-
-    def cork(self) -> None:
-        """Hold what is sent until `uncork` (a broadcast's messages to one member)."""
-
-    def uncork(self) -> None:
-        """Send what `cork` held, in order."""
-
-    def left(self, reason: str) -> None:
-        """The room let this member go on its own (kicked, seat resumed elsewhere): the member
-        forgets the room and is told with a `left` message."""
-
-
-def hash_secret(secret: str, salt: bytes | None = None) -> str:
-    """A salted scrypt hash of a room password, stored as salt$hash."""
-    salt = salt if salt is not None else secrets.token_bytes(16)
-    digest = hashlib.scrypt(secret.encode(), salt=salt, n=2**12, r=8, p=1, dklen=32)
-    return salt.hex() + "$" + digest.hex()
-
-
-def check_secret(secret: str, stored: str) -> bool:
-    salt, _ = stored.split("$", 1)
-    return hmac.compare_digest(hash_secret(secret, bytes.fromhex(salt)), stored)
-
-
-def hash_token(token: str) -> str:
-    """A seat token is 192 random bits, so a plain SHA-256 suffices (and costs microseconds
-    where scrypt would cost ~20 ms per seat on every resume attempt)."""
-    return "sha256$" + hashlib.sha256(token.encode()).hexdigest()
-
-
-def check_token(token: str, stored: str) -> bool:
-    return hmac.compare_digest(hash_token(token), stored)
-
-
-@dataclass
-class Seat:
-    """One seat of the room: open, a human player, or a bot."""
-
-    index: int
-    cls: str | None = None
-    kind: str = "open"  # open, human, bot
-    name: str = ""
-    token: str | None = None  # hashed
-    level: str = "normal"
-    member: Member | None = None
-    away: IDelayedCall | None = None  # the grace-period timer of a disconnected player
-    takeover: bool = False  # a bot plays this human seat while its player is away
-    ready: bool = False  # the player said it is ready to start (before the start only)
-    servant: str | None = None  # its own choice (`choose` summoning), then the one summoned
-
-    def row(self) -> SeatRow:
-        return SeatRow(self.index, self.cls, self.kind, self.name, self.token, self.level,
-                       self.servant)
-
-    @property
-    def bot_plays(self) -> bool:
-        return self.kind == "bot" or self.takeover
-
-
-@dataclass
-class Deadline:
-    """A prompted seat's timer; `kind` names it (a prompt kind, or `priority` for the turn's
-    priority phase); `since` is the state id at which that prompt began."""
-
-    kind: str
-    epoch: tuple
-    due: float
-    since: int
-    calls: list[IDelayedCall] = field(default_factory=list)  # its expiry first, then warnings
-
-    def running(self) -> bool:
-        """Its expiry is still to come (an expired one is kept only until the timers are armed
-        again, so that a window's clock goes on from its phase)."""
-        return bool(self.calls) and self.calls[0].active()
 
 
 class Room:
@@ -151,9 +63,10 @@ class Room:
         self.options["seats"] = options.get("seats", 7)
         self.options["day_limit"] = options.get("day_limit", 7)
         self.modules, self.module_options = game_modules(options)
-        # The campaign's random and relic summoning deal the Servants themselves: the room's
+        # A module that summons the Servants itself (`Module.summons`): the room's
         # own switch then has no Servant to choose (docs/rules.md "Summoning and day 0").
-        self.options["summoning"] = "random" if self.campaign_deals else options.get(
+        self.summoned_by = summoned_by(self.modules, self.module_options)
+        self.options["summoning"] = "random" if self.summoned_by else options.get(
             "summoning", "random")
         fewest = fewest_camps(self.modules, self.module_options)
         if self.options["seats"] < fewest:
@@ -168,16 +81,15 @@ class Room:
         self.spectators: list[Member] = []
         self.state: GameState | None = None
         self.masters: list[str] = []
-        self.deadlines: dict[int, Deadline] = {}
-        self.bot_calls: dict[int, IDelayedCall] = {}
-        self.bots: dict[tuple[int, str], Any] = {}  # (seat, level) -> its in-process bot
-        self.thinking: set[int] = set()
+        self.timers = PromptClock(clock, self.options, store, room_id, self._timed_out,
+                                  self._warn)
+        self.bot_driver = BotDriver()
+        self.bot_level = "normal"  # of the bots added, and of those filling seats at the start
         self.actions: list[dict[str, Any]] = []  # every accepted action, for the replay
         # every event of the game, for the history of a member joining late (a restart
         # regenerates them by replaying the actions)
         self.history: list[Event] = []
         self.chat_log = ChatLog(room_id, store)
-        self.think: Callable[..., Deferred] = maybeDeferred  # the server: worker processes
         # the server's: views after the ack has left, in turns (`_after_change`); None: at once
         self.broadcasts: Broadcasts | None = None
         self._unsent: list = []  # events whose views wait
@@ -188,13 +100,6 @@ class Room:
         # lobby, which lets its members go and rebuilds it from the log.
         self.lost: str | None = None
         self.on_lost: Callable[[Room, str], None] = lambda room, why: None
-        # While the game is paused: each prompted seat's timer kind and the seconds it had
-        # left (None: the game runs). Stored (`save_pause`): a restart keeps the room paused.
-        self.paused: dict[int, tuple[str, float]] | None = None
-        # How its bots wait (the lobby's `pace_bots`: a local game's tests and tour go fast):
-        # BOT_DELAY, and in a battle only bots fight in, `bot_pace` or else `bot_pace_ms`.
-        self.bot_delay: float = BOT_DELAY
-        self.bot_pace: float | None = None
 
     # --- persistence ---------------------------------------------------------------------
     @classmethod
@@ -226,14 +131,14 @@ class Room:
             for action, _source in row.actions:
                 room.history.extend(play(room.state, from_dict(action)))
                 room.actions.append(action)
-            room.paused = row.paused
+            room.timers.paused = row.paused
             if room.paused is not None:  # its timers, bots and graces wait for the resume
                 return room
             for seat in room.seats:  # nobody is connected yet: each player's grace starts now
                 if seat.kind == "human":
                     seat.away = clock.callLater(GRACE, room._grace_over, seat.index)
-            room._arm_timers(restored=row.deadlines)
-            room._schedule_bots()
+            room.timers.arm(room.state, restored=row.deadlines)
+            room.bot_driver.schedule(room)
         return room
 
     def stored_options(self) -> dict[str, Any]:
@@ -418,7 +323,7 @@ class Room:
         seat.takeover = True
         seat.away = None
         self.broadcast_room()
-        self._schedule_bots()
+        self.bot_driver.schedule(self)
 
     @property
     def members(self) -> list[tuple[Member, int | None]]:
@@ -434,12 +339,26 @@ class Room:
         if self.seat_of(member) != self.owner:
             raise ProtocolError("not_owner", "only the room's owner may do that")
 
-    def add_bot(self, cls: str, level: str) -> None:
+    def add_bot(self, cls: str, level: str | None = None) -> None:
+        """A bot seat of `cls`, at `level` (default: the room's `bot_level`)."""
+        level = level or self.bot_level
         if self.state is not None:
             raise ProtocolError("game_started", "the game has started")
         seat = self._free_seat(cls)
         seat.kind, seat.cls, seat.level, seat.name = "bot", cls, level, f"bot ({level})"
         self._save_seat(seat)
+        self.broadcast_room()
+
+    def set_bot_level(self, level: str) -> None:
+        """Every bot seat plays at `level`, and so do the bots added or filling the empty
+        seats at the start (before the start: a seat's level is its bot's)."""
+        if self.state is not None:
+            raise ProtocolError("game_started", "the game has started")
+        self.bot_level = level
+        for seat in self.seats:
+            if seat.kind == "bot":
+                seat.level, seat.name = level, f"bot ({level})"
+                self._save_seat(seat)
         self.broadcast_room()
 
     def remove_bot(self, index: int) -> None:
@@ -470,7 +389,7 @@ class Room:
             seat.kind, seat.token, seat.name = "bot", None, f"bot ({seat.level})"
             self._save_seat(seat)
             self._pass_ownership(seat)
-            self._schedule_bots()
+            self.bot_driver.schedule(self)
         self.broadcast_room()
 
     def choose_class(self, member: Member, cls: str) -> None:
@@ -495,10 +414,8 @@ class Room:
             raise ProtocolError("spectator", "spectators summon no Servant")
         if self.state is not None:
             raise ProtocolError("game_started", "Servants are summoned before the start")
-        if self.campaign_deals:
-            how = ("by a relic draft on day 0"
-                   if self.module_options["campaign"]["summoning"] == "relic" else "at random")
-            raise ProtocolError("bad_field", f"this room's campaign summons its Servants {how}",
+        if self.summoned_by:
+            raise ProtocolError("bad_field", f"no Servant to choose: {self.summoned_by}",
                                 "servant")
         if self.options["summoning"] != "choose":
             raise ProtocolError("bad_field", "this room summons Servants at random", "servant")
@@ -527,32 +444,27 @@ class Room:
         return self.seats[index]
 
     def start(self) -> None:
-        """Empty seats get bots (normal level); the game begins from the room's seed."""
+        """Empty seats get bots (at `bot_level`); the game begins from the room's seed."""
         if self.state is not None:
             raise ProtocolError("game_started", "the game has already started")
         for seat in self.seats:
             if seat.kind == "open":
-                seat.kind, seat.cls, seat.name = "bot", self._free_class(), "bot (normal)"
+                seat.kind, seat.cls, seat.level = "bot", self._free_class(), self.bot_level
+                seat.name = f"bot ({self.bot_level})"
                 self._save_seat(seat)
         self.state = self._new_game()
         self.masters = [c.master.id for c in self.state.camps]
         for seat, camp in zip(self.seats, self.state.camps, strict=True):
-            # the room log keeps who was summoned (a campaign that deals summons again from
+            # the room log keeps who was summoned (a module that deals summons again from
             # the seed: its Servants are of other classes than the lobby's)
-            seat.servant = None if self.campaign_deals else camp.servant.id
+            seat.servant = None if self.summoned_by else camp.servant.id
             self._save_seat(seat)
         self.store.save_room(self.id, True, self.owner, self.masters)
         self.broadcast_room()
         self._after_change([])
 
-    @property
-    def campaign_deals(self) -> bool:
-        """The campaign module deals the classes and Servants (its `summoning` random or
-        relic): the seats' lobby classes only place them until then."""
-        return self.module_options.get("campaign", {}).get("summoning", "choose") != "choose"
-
     def _new_game(self) -> GameState:
-        servants = None if self.campaign_deals else [s.servant for s in self.seats]
+        servants = None if self.summoned_by else [s.servant for s in self.seats]
         return new_game(seed=self.seed, classes=[s.cls for s in self.seats],
                         day_limit=self.options["day_limit"], masters=self.masters or None,
                         servants=servants,
@@ -632,16 +544,15 @@ class Room:
             raise ProtocolError("not_your_turn", f"you play seat {index}, not {action.seat}")
         if state_id != self.state.version and not self._same_prompt(index, state_id):
             raise ProtocolError("stale_state", f"state {state_id} is old; now {self.state.version}")
-        self._commit(action, "seat", ack, refuse)
+        self.commit(action, "seat", ack, refuse)
 
     def _same_prompt(self, seat: int, state_id: int) -> bool:
         """An action chosen on an older state still stands if the seat has been asked the same
         question since then (another camp declaring in the same window changes the state id,
         not this seat's choice); the engine still checks it is legal now."""
-        deadline = self.deadlines.get(seat)
-        return deadline is not None and deadline.since <= state_id <= self.state.version
+        return self.timers.same_prompt(seat, state_id, self.state.version)
 
-    def _commit(self, action: Action, source: str,
+    def commit(self, action: Action, source: str,
                 ack: Callable[[int], None] | None = None,
                 refuse: Callable[[ProtocolError], None] | None = None) -> None:
         """Apply, write to the log, then (once the write is durable) acknowledge and tell
@@ -697,22 +608,22 @@ class Room:
         already (`send_now`), and every change made meanwhile (the other seats' timers, a bot)
         goes out together then: its events in order, and the latest view."""
         if self.paused is None:
-            self._arm_timers()
+            self.timers.arm(self.state)
         else:  # an action in flight at the pause, durable now: the prompt it opened is frozen
-            self._thaw()
-            self._freeze()
+            self.timers.thaw(self.state)
+            self.timers.freeze()
         self._unsent.extend(events)
         if self.broadcasts is None:
             self.send_views()
         else:
             self.broadcasts.add(self)
-        self._schedule_bots()
+        self.bot_driver.schedule(self)
 
     def send_views(self) -> None:
         if self.broadcasts is not None:
             self.broadcasts.discard(self)
         events, self._unsent = self._unsent, []
-        deadlines = self._deadlines()  # one clock reading for everyone (and one dict)
+        deadlines = self.timers.shown()  # one clock reading for everyone (and one dict)
         for member, seat in self.members:
             member.cork()  # its events and its view in one write
             try:
@@ -747,7 +658,7 @@ class Room:
             return
         legal = self._legal(seat)
         if deadlines is None:
-            deadlines = self._deadlines()
+            deadlines = self.timers.shown()
         if "updates" in member.features:
             member.send(self._fed(member, seat, joining, legal, deadlines))
         else:
@@ -762,9 +673,6 @@ class Room:
         if seat is None or self.paused is not None:
             return []
         return legal_actions(self.state, seat)
-
-    def _deadlines(self) -> dict[str, int]:
-        return {str(s): max(0, round(left)) for s, left in self.time_left().items()}
 
     def _fed(self, member: Member, seat: int | None, joining: bool, legal: list[Action],
              deadlines: dict[str, int]) -> dict[str, Any]:
@@ -805,13 +713,15 @@ class Room:
             chosen = seat is not None and self.state is None and self.seats[seat].servant
             member.send(message("room", room=self.public(seat)) if chosen else msg)
 
-    # --- pausing: a campaign spans evenings ---------------------------------------------------
+    # --- pausing: a game spans evenings ------------------------------------------------------
+    @property
+    def paused(self) -> dict[int, tuple[str, float]] | None:
+        """While the game is paused: each prompted seat's timer kind and the seconds it had
+        left (`PromptClock.paused`); None while it runs."""
+        return self.timers.paused
+
     def time_left(self) -> dict[int, float]:
-        """Seconds left on each prompted seat's timer (frozen while the game is paused)."""
-        if self.paused is not None:
-            return {seat: left for seat, (_kind, left) in self.paused.items()}
-        now = self.clock.seconds()
-        return {seat: d.due - now for seat, d in self.deadlines.items()}
+        return self.timers.time_left()
 
     def may_resume(self, member: Member) -> bool:
         """The owner resumes; while the owner is away, any seated player may (a table does
@@ -830,11 +740,8 @@ class Room:
             raise ProtocolError("game_over", "the game is over")
         if self.paused is not None:
             raise ProtocolError("room_paused", "the game is paused already")
-        self._freeze()
-        for call in self.bot_calls.values():
-            if call.active():
-                call.cancel()
-        self.bot_calls.clear()
+        self.timers.freeze()
+        self.bot_driver.cancel()
         for seat in self.seats:  # a dropped player's grace starts over at the resume
             if seat.away is not None and seat.away.active():
                 seat.away.cancel()
@@ -847,29 +754,14 @@ class Room:
         not back has its grace period from now."""
         if self.paused is None:
             raise ProtocolError("not_paused", "the game is not paused")
-        self._thaw()
+        self.timers.thaw(self.state)
         self.store.save_pause(self.id, None)
         for seat in self.seats:
             if seat.kind == "human" and seat.member is None and not seat.takeover:
                 seat.away = self.clock.callLater(GRACE, self._grace_over, seat.index)
         audit("resume_game", room=self.id, by=by)
         self._notice(message("room_resumed", by=by))
-        self._schedule_bots()
-
-    def _freeze(self) -> None:
-        """Every timer stopped, its time left kept (in memory and in the store)."""
-        now = self.clock.seconds()
-        self.paused = {s: (d.kind, max(0.0, d.due - now)) for s, d in self.deadlines.items()}
-        for seat in list(self.deadlines):
-            self._cancel(seat)
-        self.store.save_deadlines(self.id, {})
-        self.store.save_pause(self.id, self.paused)
-
-    def _thaw(self) -> None:
-        """Every prompted seat's timer armed again with the time it had left."""
-        left, self.paused = self.paused or {}, None
-        now = self.clock.seconds()
-        self._arm_timers(restored={s: (kind, now + secs) for s, (kind, secs) in left.items()})
+        self.bot_driver.schedule(self)
 
     def _notice(self, msg: dict[str, Any]) -> None:
         """Every member hears of the pause or the resume, then gets the room, and the state it
@@ -879,7 +771,7 @@ class Room:
         for member, _seat in self.members:
             member.send(msg)
         self.broadcast_room()
-        deadlines = self._deadlines()
+        deadlines = self.timers.shown()
         for member, seat in self.members:
             feed = self.feeds.get(member)
             if "updates" in member.features and feed is not None and feed.state is self.state:
@@ -888,163 +780,32 @@ class Room:
                 self._sync(member, seat, deadlines=deadlines)
 
     # --- timers ----------------------------------------------------------------------------------
-    def _timeout(self, timer: str) -> float:
-        option = "priority_s" if timer == "priority" else PROMPTS[timer].timer
-        return float(self.options[option])
-
-    def _epoch(self) -> tuple:
-        s = self.state
-        b = s.battle
-        return (s.day, s.turn, b.round if b else -1, b.cursor if b else -1)
-
-    def _arm_timers(self, restored: dict[int, tuple[str, float]] | None = None) -> None:
-        """Each prompted seat has a deadline; a new prompt (another kind, turn, round or
-        activation) arms a new one; a seat no longer prompted loses its own."""
-        state = self.state
-        prompt = state.prompt
-        now = self.clock.seconds()
-        epoch = self._epoch()
-        for seat in list(self.deadlines):
-            if seat not in prompt.seats:
-                self._cancel(seat)
-        # a seat's timer: its prompt's kind, or `priority` while it may still make a priority
-        # declaration in the turn's priority phase (a declaration window's: day 0's prompts
-        # come before the first window and run on their own timers)
-        phase = priority_seats(state) if prompt.kind == "declare" else frozenset()
-        for seat in prompt.seats:
-            timer = "priority" if seat in phase else prompt.kind
-            current = self.deadlines.get(seat)
-            if current is not None and current.kind == timer and current.epoch == epoch \
-                    and current.running():  # (one that expired gets a new one, never 0:00)
-                continue
-            since, opened = state.version, now
-            if current is not None:
-                if current.kind == "priority" != timer and current.epoch == epoch:
-                    # its phase ended: the window's clock runs from the window's opening
-                    since, opened = current.since, current.due - self._timeout(current.kind)
-                self._cancel(seat)
-            if restored and seat in restored and restored[seat][0] == timer:
-                due = restored[seat][1]
-            else:
-                due = opened + self._timeout(timer)
-            deadline = Deadline(timer, epoch, due, since)
-            deadline.calls.append(self.clock.callLater(max(0.0, due - now), self._expire, seat))
-            for before in WARNINGS:
-                if due - before > now:
-                    deadline.calls.append(self.clock.callLater(due - before - now, self._warn,
-                                                               seat, before))
-            self.deadlines[seat] = deadline
-        self.store.save_deadlines(self.id, {s: (d.kind, d.due) for s, d in self.deadlines.items()})
-
-    def _cancel(self, seat: int, forget: bool = True) -> None:
-        """Stop the seat's timer; `forget=False` keeps its record (an expiry: the window's
-        clock goes on from it)."""
-        deadline = self.deadlines.pop(seat) if forget else self.deadlines.get(seat)
-        for call in deadline.calls if deadline is not None else ():
-            if call.active():
-                call.cancel()
-
     def _warn(self, seat: int, seconds: int) -> None:
         msg = message("warning", seat=seat, seconds=seconds)
         for member, _ in self.members:
             member.send(msg)
 
-    def _expire(self, seat: int) -> None:
-        """The seat's time ran out: the server issues its default action (declare → Wait; in
-        the priority phase, PassPriority). The deadline stays on record until the timers are
-        armed again, so that the window's clock goes on from the phase's start."""
-        self._cancel(seat, forget=False)
+    def _timed_out(self, seat: int) -> None:
+        """The seat's time ran out (`PromptClock.expire`): the server issues its default action
+        (declare → Wait; in the priority phase, PassPriority)."""
         state = self.state
         if state is None or state.over or seat not in state.prompt.seats:
-            self.deadlines.pop(seat, None)
+            self.timers.forget(seat)
             return
         try:
-            self._commit(default_action(state, seat), "timer")
+            self.commit(default_action(state, seat), "timer")
         except Exception:  # nobody to answer: log it, and let the bot or a new timer go on
             log.failure("timer of room {room} seat {seat}", room=self.id, seat=seat)
-            self.deadlines.pop(seat, None)
-            self._arm_timers()
-            self._schedule_bots()
-
-    # --- bots ----------------------------------------------------------------------------------
-    def _schedule_bots(self) -> None:
-        state = self.state
-        if state is None or state.over or self.paused is not None:
-            return
-        delay = self._bot_delay()
-        for seat in state.prompt.seats:
-            if self.seats[seat].bot_plays and seat not in self.bot_calls:
-                self.bot_calls[seat] = self.clock.callLater(delay, self._bot_move, seat)
-
-    def _bot_delay(self) -> float:
-        """BOT_DELAY; in a battle no human fights in, the room's `bot_pace_ms` instead, so that
-        the people watching it can follow each step (0: as fast as the bots go)."""
-        b = self.state.battle
-        if b is None or not all(self.seats[x].bot_plays for x in b.seats):
-            return self.bot_delay
-        return self.bot_pace if self.bot_pace is not None else self.options["bot_pace_ms"] / 1000
-
-    def _bot_move(self, seat: int) -> None:
-        """A bot answers its seat's prompt. A searching bot thinks through `self.think` (worker
-        processes in the real server, server/thinking.py), one search of this room at a time,
-        so the reactor keeps serving every room meanwhile; in a room no person is in, it plays
-        at the normal level instead, at once (nobody is there to be challenged)."""
-        self.bot_calls.pop(seat, None)
-        state = self.state
-        if state is None or state.over or seat not in state.prompt.seats:
-            return
-        if not self.seats[seat].bot_plays or seat in self.thinking:
-            return
-        level = self.seats[seat].level
-        seed = self.seed * 7 + seat
-        if searches(level) and not self.empty:
-            if self.thinking:  # this room's search in flight: its answer schedules this one
-                return
-            view, legal = view_for(state, seat), legal_actions(state, seat)
-            self.thinking.add(seat)
-            decided = self.think(decide, level, seed * 100_003 + state.version,
-                                 self.options["bot_ms"], view, [wire_form(a) for a in legal])
-            decided.addCallback(from_dict)
-        else:
-            key = (seat, "normal" if searches(level) else level)
-            bot = self.bots.get(key)
-            if bot is None:
-                bot = self.bots[key] = room_bot(key[1], seed, self.options["bot_ms"])
-            view = view_for(state, seat) if bot.needs_view else None
-            self.thinking.add(seat)
-            decided = maybeDeferred(bot.choose, view, legal_actions(state, seat))
-        decided.addCallbacks(self._bot_chose, self._bot_failed, (seat, state), None,
-                             (seat, state), None)
-
-    def _bot_chose(self, action: Action, seat: int, state: GameState) -> None:
-        self.thinking.discard(seat)
-        if self.paused is not None:  # paused while it thought: the resume asks again
-            return
-        if self.state is not state:  # the game moved on while it thought: think again
-            self._schedule_bots()
-            return
-        try:
-            self._commit(action, "bot")
-        except Exception:
-            self._bot_failed(Failure(), seat, state)
-
-    def _bot_failed(self, failure: Failure, seat: int, state: GameState) -> None:
-        """A bot bug must not stop the room: log it, and the seat's default action instead."""
-        self.thinking.discard(seat)
-        log.failure("bot of room {room} seat {seat}", failure, room=self.id, seat=seat)
-        if self.state is state:
-            self._expire(seat)
+            self.timers.forget(seat)
+            self.timers.arm(state)
+            self.bot_driver.schedule(self)
 
     def stop(self) -> None:
         """Cancel every pending call (server shutdown, tests)."""
         if self.broadcasts is not None:
             self.broadcasts.discard(self)
-        for seat in list(self.deadlines):
-            self._cancel(seat)
-        for call in self.bot_calls.values():
-            if call.active():
-                call.cancel()
-        self.bot_calls.clear()
+        self.timers.stop()
+        self.bot_driver.cancel()
         for seat in self.seats:
             if seat.away is not None and seat.away.active():
                 seat.away.cancel()

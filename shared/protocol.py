@@ -260,6 +260,8 @@ _MESSAGES = [
     Message("add_bot", "c2s", {"cls": Field(str, choices=CLASS_NAMES),
                                "level": _opt(str, choices=LEVELS)}, "owner: a bot seat"),
     Message("remove_bot", "c2s", {"seat": Field(int, lo=0, hi=6)}, "owner: free a bot seat"),
+    Message("bot_level", "c2s", {"level": Field(str, choices=LEVELS)},
+            "owner, before the start: every bot seat plays at this level (and add_bot's default)"),
     Message("kick", "c2s", {"seat": Field(int, lo=0, hi=6)},
             "owner: remove a player; a bot takes the seat"),
     Message("ready", "c2s", {"ready": Field(bool)},

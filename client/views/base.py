@@ -395,7 +395,7 @@ class BaseView(arcade.View):
             s.text(label, left + width / 2, bottom + height / 2, size, ink, bold=True,
                    anchor_x="center", anchor_y="center", max_width=width - 10)
         if not enabled and help:
-            help = f"{help}\n({why or self.tr('verb_help.disabled')})"
+            help = f"{help}\n{self.tr('verb_help.why', why=why or self.tr('verb_help.disabled'))}"
         return self.add_region(rid, left, bottom, width, height, on_click, enabled, help, label)
 
     def field(self, s: Scene, name: str, left: float, bottom: float, width: float,
@@ -483,8 +483,13 @@ class BaseView(arcade.View):
         left = (th.WIDTH - width) / 2
         s.shadow(left, 18, width, 44)
         s.box(left, 18, width, 44, colour, th.GOLD, 1)
-        s.text(notice.text, th.WIDTH / 2, 40, 14, th.WHITE, anchor_x="center",
-               anchor_y="center", max_width=width - 30)
+        room = 100 if notice.sticky else 0  # a sticky one's close button, at its right end
+        s.text(notice.text, th.WIDTH / 2 - room / 2, 40, 14, th.WHITE, anchor_x="center",
+               anchor_y="center", max_width=width - 30 - room)
+        if notice.sticky:
+            self.button(s, "notice_close", left + width - 96, 24, 88, 32,
+                        self.tr("top.close_notice"), self.model.close_notice, style="ghost",
+                        size=13)
 
     def title_text(self, s: Scene, text: str, x: float, y: float, size: float = 26,
                    colour: tuple[int, ...] = th.GOLD, anchor_x: str = "left") -> None:

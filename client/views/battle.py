@@ -57,8 +57,9 @@ class BattleView(InGameView):
         title = tr("battle.title", square=self.model.square_name(b["square"]))
         purpose = tr(f"battle.purpose_{b['purpose']}") if tr.has(
             f"battle.purpose_{b['purpose']}") else b["purpose"]
-        s.text(f"{title}  ·  {purpose}", 20, top - 26, 20, th.GOLD, font="serif",
-               max_width=470)
+        if b["purpose"] != "battle":  # (a battle's own word would only repeat the title's)
+            title = f"{title}  ·  {purpose}"
+        s.text(title, 20, top - 26, 20, th.GOLD, font="serif", max_width=470)
         rx = 900
         s.box(rx - 190, top - 38, 190, 36, th.VERMILION_DARK, th.GOLD, 1)
         s.text(tr("battle.round", n=b["round"]), rx - 95, top - 20, 17, th.WHITE,

@@ -187,7 +187,8 @@ class InGameView(BaseView):
             if kind == "deciding":
                 _kind, seat, x, y = slot
                 secs = m.seconds_left(seat, now)
-                text = tr("panel.deciding") + (f" {secs}s" if secs is not None else "")
+                word = tr("panel.acting" if m.view and m.view.get("battle") else "panel.deciding")
+                text = word + (f" {tr('lobby.seconds', n=secs)}" if secs is not None else "")
                 s.text(text, x, y, 12, th.GOLD, anchor_x="right", anchor_y="center",
                        max_width=110)
             elif kind == "waiting":
@@ -322,8 +323,7 @@ class InGameView(BaseView):
         if kind == "declare":
             return tr("prompt.wait_declare")
         if seats:
-            return tr("prompt.wait_other", who="・".join(m.who(x) for x in seats)
-                      if tr.lang == "ja" else ", ".join(m.who(x) for x in seats))
+            return tr("prompt.wait_other", who=tr("prompt.who_sep").join(m.who(x) for x in seats))
         return tr("prompt.none")
 
     def action_bar(self, s: Scene, left: float, bottom: float, width: float,

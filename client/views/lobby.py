@@ -52,8 +52,22 @@ class LobbyView(BaseView):
 
         self.refresher: LoopingCall | None = None
 
+    @property
+    def local(self) -> bool:
+        """Local play: the embedded server's lobby, only to make the room (no list)."""
+        return self.app.playing_local
+
     def on_show_view(self) -> None:
         super().on_show_view()
+        self.field_order = ["room_name"] if self.local else ["room_name", "password"]
+        preset = self.app.local_modules if self.local else {}
+        if self.local:  # `play --cls --summoning --modules`: chosen already
+            self.options.update(cls=self.app.pending_local_class,
+                                summoning=self.app.local_summoning)
+        if preset.get("modules") and not self.modules:
+            self.modules = [m for m in MODULES if m in preset["modules"]]
+            for name, values in preset.get("options", {}).items():
+                self.module_options[name].update(values)
         if not self.fields["room_name"].value:
             name = self.app.settings.get("name", "").strip() or "Grail"
             self.fields["room_name"].value = self.tr("lobby.room_name_default", name=name)[:32]
@@ -88,6 +102,8 @@ class LobbyView(BaseView):
                                   "cls": self.options["cls"]}
         if self.fields["password"].value:
             fields["password"] = self.fields["password"].value
+        if self.local:  # bots take every other seat once the room is made
+            self.app.ui.extra["fill_bots"] = True
         if self.modules:
             fields["modules"] = list(self.modules)
             fields["options"] = {name: dict(self.module_options[name]) for name in self.modules}
@@ -169,10 +185,15 @@ class LobbyView(BaseView):
         s.gradient(0, 0, th.WIDTH, th.HEIGHT, (18, 20, 36), (26, 24, 40))
         s.rect(0, th.HEIGHT - 64, th.WIDTH, 64, th.BG2)
         s.rect(0, th.HEIGHT - 66, th.WIDTH, 2, th.VERMILION)
-        self.title_text(s, tr("lobby.title"), 28, th.HEIGHT - 44, 26)
-        self.server_line(s, 180, th.WIDTH - 310)
         self.button(s, "back", th.WIDTH - 150, th.HEIGHT - 50, 126, 36, tr("lobby.back"),
                     self.app.go_title, style="ghost")
+        if self.local:
+            self.title_text(s, tr("lobby.local_title"), 28, th.HEIGHT - 44, 26)
+            self.local_panel(s, 24, 40, 780, 680)
+            self.create_panel(s, 828, 40, 428, 680)
+            return
+        self.title_text(s, tr("lobby.title"), 28, th.HEIGHT - 44, 26)
+        self.server_line(s, 180, th.WIDTH - 310)
         self.button(s, "refresh", th.WIDTH - 290, th.HEIGHT - 50, 126, 36, tr("lobby.refresh"),
                     self.refresh, style="ghost")
         held = self.held_seats()
@@ -181,6 +202,22 @@ class LobbyView(BaseView):
         self.rooms_table(s, 24, 40, 780, 616 if held else 680,
                          {seat.room: seat for seat in held})
         self.create_panel(s, 828, 40, 428, 680)
+
+    def local_panel(self, s: Scene, left: float, bottom: float, width: float,
+                    height: float) -> None:
+        """Local play: what the room made here will be, and what each rules module brings."""
+        tr = self.tr
+        self.panel(s, left, bottom, width, height, tr("lobby.local_heading"))
+        t = s.text(tr("lobby.local_text"), left + 20, bottom + height - 56, 14, th.TEXT,
+                   anchor_y="top", width=int(width - 40))
+        y = bottom + height - 56 - t.content_height - 28
+        for name in MODULES:
+            on = name in self.modules
+            s.text(tr.module(name), left + 20, y, 15, th.GOLD if on else th.MUTED, bold=True,
+                   anchor_y="top")
+            t = s.text(tr(f"module_help.{name}"), left + 20, y - 24, 12,
+                       th.TEXT if on else th.MUTED, anchor_y="top", width=int(width - 40))
+            y -= 24 + t.content_height + 18
 
     def server_line(self, s: Scene, left: float, right: float) -> None:
         """The server's address, and under it the operator's message of the day if any (the
@@ -298,9 +335,10 @@ class LobbyView(BaseView):
         s.text(tr("lobby.room_name"), x, y + 46, 12, th.MUTED)
         self.field(s, "room_name", x, y, width - 40)
         y -= 78
-        s.text(tr("lobby.password"), x, y + 46, 12, th.MUTED)
-        self.fields["password"].placeholder = tr("lobby.password_hint")
-        self.field(s, "password", x, y, width - 40)
+        if not self.local:  # (nobody else can join a local game)
+            s.text(tr("lobby.password"), x, y + 46, 12, th.MUTED)
+            self.fields["password"].placeholder = tr("lobby.password_hint")
+            self.field(s, "password", x, y, width - 40)
         y -= 52
         pace, priority = self.options["bot_pace_ms"], self.options["priority_s"]
         for key, label, choices, shown in (
@@ -347,7 +385,8 @@ class LobbyView(BaseView):
         """The create panel's two pages, on its title line; the rules page counts the modules
         switched on."""
         tr = self.tr
-        rules = tr("lobby.modules") + (f" ({len(self.modules)})" if self.modules else "")
+        rules = tr("lobby.modules_count", n=len(self.modules)) if self.modules else tr(
+            "lobby.modules")
         for page, label, w in (("rules", rules, 132), ("room", tr("lobby.page_room"), 84)):
             right -= w
             self.button(s, f"page:{page}", right, bottom, w, 26, label,

@@ -24,7 +24,9 @@ class RoomView(BaseView):
     level = "normal"  # the level of the bots this owner adds
 
     def cycle_level(self) -> None:
+        """The next level, for the seated bots (the server's `bot_level`) and those added."""
         self.level = LEVELS[(LEVELS.index(self.level) + 1) % len(LEVELS)]
+        self.send("bot_level", level=self.level)
 
     def on_enter(self, field: str) -> None:
         if field == "chat":
@@ -220,7 +222,8 @@ class RoomView(BaseView):
         if owner and not room.get("started"):
             s.text(tr("room.bot_level"), left + 16, y + 78, 13, th.MUTED, anchor_y="center")
             self.button(s, "bot_level", left + 180, y + 64, 150, 30,
-                        tr(f"room.level_{self.level}"), self.cycle_level, style="ghost", size=13)
+                        tr(f"room.level_{self.level}"), self.cycle_level, style="ghost", size=13,
+                        help=tr("room.bot_level_help"))
         if self.is_owner():
             self.button(s, "start", left + 16, y, width - 32, 52, tr("room.start"),
                         lambda: self.send("start"), style="primary", size=18,

@@ -42,8 +42,7 @@ class TitleView(BaseView):
 
     def play_local(self) -> None:
         self.app.settings["name"] = self.fields["name"].value.strip()
-        if self.app.play_local():
-            self.model.notify(self.tr("net.starting_local"), "info")
+        self.app.open_local_lobby()
 
     def continue_local(self) -> None:
         self.app.settings["name"] = self.fields["name"].value.strip()
@@ -125,9 +124,11 @@ class TitleView(BaseView):
             self.button(s, "play_local", left + 36, y, width - 72, 52, tr("title.play_local"),
                         self.play_local, style="primary", size=18,
                         help=tr("title.play_local_help"))
-        kept = self.app.saved_local_game() is not None
-        s.text(tr("title.continue_help" if kept else "title.play_local_help"), left + 36,
-               y - 22, 12, th.MUTED, max_width=width - 72)
+        kept = self.app.saved_local_game()
+        about = tr("title.play_local_help") if kept is None else tr("title.continue_help") + (
+            tr("title.kept_modules", list=" · ".join(map(tr.module, kept.modules)))
+            if kept.modules else "")
+        s.text(about, left + 36, y - 22, 12, th.MUTED, max_width=width - 72)
         y -= 64
         s.rect(left + 36, y + 20, width - 72, 1, th.LINE)
         y -= 46

@@ -78,6 +78,13 @@ class Module:
         base: 2, a Grail War needs rivals)."""
         return 2
 
+    @classmethod
+    def summons(cls, values: Mapping[str, Any]) -> str:
+        """How a game with this module and these option values summons its Servants itself,
+        said as the end of a sentence ("the campaign deals them at random"); "" when it does
+        not (the room's own summoning switch, random or chosen, applies)."""
+        return ""
+
     # --- set-up -------------------------------------------------------------------------------
     def setup(self, s: GameState) -> None:
         """Put the module's initial state in its slot (new_game, before the first prompt)."""
@@ -281,6 +288,12 @@ def fewest_camps(names: Sequence[str], options: Mapping[str, Mapping[str, Any]])
     """The fewest camps a game of these modules (normalized) may seat: a Grail War needs two;
     a module may allow fewer (the colossus's raid room, one)."""
     return min((MODULES[n].fewest_camps(options[n]) for n in names), default=2)
+
+
+def summoned_by(names: Sequence[str], options: Mapping[str, Mapping[str, Any]]) -> str:
+    """How the modules of a game (normalized) summon its Servants (`Module.summons`): "" when
+    none does."""
+    return next((how for n in names if (how := MODULES[n].summons(options[n]))), "")
 
 
 def normalize(modules: Sequence[str] = (),

@@ -101,6 +101,7 @@ def test_the_font_licence_ships_with_the_fonts() -> None:
     ("세이버", "이(가)", "세이버가"),
     ("랜서의 검", "이(가)", "랜서의 검이"),
     ("「HP 회복」", "을(를)", "「HP 회복」을"),  # the name inside the quotes decides
+    ("‘HP 회복’", "을(를)", "‘HP 회복’을"),  # (the Korean quotes the catalog uses)
     ("보구", "을(를)", "보구를"),
     ("캐스터", "와(과)", "캐스터와"),
     ("어쌔신", "와(과)", "어쌔신과"),

@@ -15,14 +15,21 @@ from twisted.internet.endpoints import TCP4ClientEndpoint, connectProtocol
 from twisted.internet.protocol import Factory, Protocol
 
 
-def open_local_room(app: Any) -> None:
-    """Title → name → play locally → the room fills with bots, all by clicks."""
-    m = app.model
+def open_local_lobby(app: Any) -> Any:
+    """Title → name → play locally: the local lobby's create panel, by clicks."""
     title = app.show("title")
     title.click("field:name")
     title.fields["name"].value = ""
     title.type_text("凛")
     title.click("play_local")
+    assert app.pump(until=lambda: app.current.name == "lobby", timeout=10)
+    return app.current
+
+
+def open_local_room(app: Any) -> None:
+    """The local lobby's create button → the room fills with bots, all by clicks."""
+    m = app.model
+    open_local_lobby(app).click("create")
     assert app.pump(until=lambda: m.room is not None and all(
         s["kind"] != "open" for s in m.room["seat_list"]), timeout=10)
     assert app.current.name == "room"

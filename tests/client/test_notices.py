@@ -31,7 +31,7 @@ def test_a_command_spell_is_a_notice_with_its_effect_for_the_whole_table() -> No
     m.handle({"t": "events", "events": events_for(every, watcher), "log": []}, now=100.0)
     spell = m.tr.rules.command_spells[used.data["spell"]]
     text = m.current_notice(101.0).text
-    assert f"「{spell.name.get('ko')}」" in text and text.endswith(spell.text.get("ko"))
+    assert f"‘{spell.name.get('ko')}’" in text and text.endswith(spell.text.get("ko"))
 
 
 def test_a_timeout_played_for_me_is_a_notice_and_another_seats_is_not() -> None:
@@ -55,3 +55,50 @@ def test_the_notice_is_drawn_on_the_screen_the_player_is_on(app: Any) -> None:
         render(app, screen)
         labels = [label for label, _x, _y in app.current.base.labels]
         assert "時間切れ：あなたの代わりに「待機」を選びました。" in labels, screen
+
+
+def test_a_saved_log_goes_to_the_documents_folder_not_the_current_one(
+        tmp_path: Any, monkeypatch: Any) -> None:
+    """Logs go to a folder of their own in the user's documents (the one user-dirs.dirs names
+    on a Linux desktop, in its own language), never to the folder the client started from."""
+    from grailwar.client import config
+
+    home = tmp_path / "home"
+    (home / ".config").mkdir(parents=True)
+    (home / "文書").mkdir()
+    (home / ".config" / "user-dirs.dirs").write_text(
+        'XDG_DESKTOP_DIR="$HOME/Desktop"\nXDG_DOCUMENTS_DIR="$HOME/文書"\n', encoding="utf-8")
+    monkeypatch.setenv("HOME", str(home))
+    for var in ("XDG_CONFIG_HOME", "XDG_DOCUMENTS_DIR", "GRAILWAR_EXPORTS"):
+        monkeypatch.delenv(var, raising=False)
+    monkeypatch.chdir(tmp_path)
+    assert config.exports_dir() == home / "文書" / "Grail War Online"
+    (home / ".config" / "user-dirs.dirs").unlink()
+    assert config.exports_dir() == home / "Grail War Online"  # no Documents: the home
+    (home / "Documents").mkdir()
+    assert config.exports_dir() == home / "Documents" / "Grail War Online"
+    monkeypatch.setenv("GRAILWAR_EXPORTS", str(tmp_path / "mine"))
+    assert config.exports_dir() == tmp_path / "mine"
+
+
+def test_the_saved_to_notice_stays_with_its_path_until_closed(app: Any) -> None:
+    """The export's notice names the whole path and stays on screen under later notices
+    until its close button is pressed (it was replaced by the next notice at once)."""
+    path = app.export("log")
+    assert path is not None
+    now = app.current.now()
+    notice = app.model.current_notice(now + 600)
+    assert notice is not None and notice.sticky and str(app.export_dir) in notice.text
+    app.model.notify("別の知らせ", "info", now=now + 601)
+    assert app.model.current_notice(now + 602).text == "別の知らせ"
+    assert app.model.current_notice(now + 700) is notice  # back once the other has gone
+    render(app, "title")
+    app.current.notice_shown = None
+    app.model.notices.clear()
+    render(app, "title")
+    close = app.current.region_by_id("notice_close")
+    assert close is not None and close.label == app.tr("top.close_notice")
+    app.current.click("notice_close")
+    assert app.model.current_notice(now + 700) is None
+    render(app, "title")
+    assert app.current.region_by_id("notice_close") is None

@@ -157,6 +157,27 @@ def test_room_shows_seats_servant_choice_and_owner_controls(app: Any) -> None:
     assert view.region_by_id("choose:assassin").enabled        # a free class
 
 
+def test_the_bot_strength_button_sets_the_seated_bots_and_shows_it(app: Any) -> None:
+    """つよい is sent for every seated bot (`bot_level`), says so on hover, and the seats then
+    read ボット・つよい (issue 32: it only fed the next add_bot, and nothing showed)."""
+    join(app)
+    app.model.handle({"t": "room", "room": room_public(started=False, seats=5)})
+    sent = record_sends(app)
+    render(app, "room")
+    view, tr = app.current, app.tr
+    assert tr("room.bot_level_help") == view.region_by_id("bot_level").help
+    view.click("bot_level")
+    assert sent[-1] == {"t": "bot_level", "level": "hard"}
+    room = room_public(started=False, seats=5)
+    for row in room["seat_list"][1:]:
+        row.update(level="hard", name="bot (hard)")
+    app.model.handle({"t": "room", "room": room})
+    render(app, "room")
+    shown = [label for label, _x, _y in view.base.labels]
+    assert shown.count(f"{tr('room.bot')} · {tr('room.level_hard')}") == 4
+    assert view.region_by_id("bot_level").label == tr("room.level_hard")
+
+
 def test_game_shows_the_hand_and_draws_disabled_actions_disabled(app: Any) -> None:
     join(app)
     state = new_game(seed=3, classes=list(CLASSES), masters=GREYED_MASTERS)

@@ -34,8 +34,8 @@ def test_the_campaign_options_reach_the_room_list_the_store_and_the_game() -> No
     assert room.state.prompt.kind == "relic" and room.state.day == 0
 
 
-@pytest.mark.parametrize(("summoning", "says"), [("relic", "by a relic draft on day 0"),
-                                                 ("random", "at random")])
+@pytest.mark.parametrize(("summoning", "says"), [("relic", "drafts them by relics on day 0"),
+                                                 ("random", "deals them at random")])
 def test_a_campaign_that_deals_the_servants_leaves_the_room_nothing_to_choose(
         summoning: str, says: str) -> None:
     """With the campaign's random or relic summoning the room's own switch is `random` (asked

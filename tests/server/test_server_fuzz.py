@@ -14,7 +14,7 @@ from typing import Any
 
 import msgpack
 from grailwar.server.feeds import PublicPart, ViewFeed
-from grailwar.server.room import hash_secret
+from grailwar.server.seating import hash_secret
 from grailwar.shared.engine import legal_actions, new_game
 from grailwar.shared.engine.actions import ACTION_TYPES
 from grailwar.shared.engine.modules import MODULES

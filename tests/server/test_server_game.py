@@ -11,7 +11,8 @@ import pytest
 from grailwar.client.net import ServerConnection
 from grailwar.server.broadcasts import Broadcasts
 from grailwar.server.lobby import Lobby
-from grailwar.server.room import GRACE, Room
+from grailwar.server.room import Room
+from grailwar.server.seating import GRACE
 from grailwar.server.store import Store
 from grailwar.shared.engine import (
     default_action,
@@ -238,7 +239,7 @@ def test_window_closes_early_when_all_have_declared() -> None:
     t.wait(0)
     t.wait(1)
     assert t.state.turn == 1
-    assert {d.due for d in t.room.deadlines.values()} == {65.0}
+    assert {d.due for d in t.room.timers.deadlines.values()} == {65.0}
     t.members[0].clear()
     t.tick(45)  # the first window's 10 s warning would be due now
     assert t.members[0].of("warning") == []
@@ -413,7 +414,7 @@ def test_a_failing_bot_falls_back_to_the_default_action(monkeypatch: pytest.Monk
     t = Table(("saber", "lancer"), humans=1).start()
     t.tick(0)
     bot = type("Broken", (), {"needs_view": False, "choose": lambda self, v, legal: 1 / 0})()
-    t.room.bots[(1, t.room.seats[1].level)] = bot
+    t.room.bot_driver.bots[(1, t.room.seats[1].level)] = bot
     t.tick(BOT_DELAY)
     assert [(a["type"], src) for _, a, src in t.log] == [("DeclareWait", "timer")]
 
@@ -428,14 +429,14 @@ def test_room_is_rebuilt_from_its_log() -> None:
     t.tick(20)
     t.act(0, {"type": "DeclareRest", "seat": 0})
     before = to_text(t.state)
-    due = {s: d.due for s, d in t.room.deadlines.items()}
+    due = {s: d.due for s, d in t.room.timers.deadlines.items()}
     assert due == {1: 200.0}
     t.room.stop()
 
     clock, lobby = restarted(t.store, t.clock.seconds())
     room = lobby.rooms[1]
     assert to_text(room.state) == before
-    assert {s: d.due for s, d in room.deadlines.items()} == due
+    assert {s: d.due for s, d in room.timers.deadlines.items()} == due
     assert [s.kind for s in room.seats] == ["human"] * 3
     member = FakeMember("back")
     assert room.resume(member, t.tokens[1]) == 1

@@ -28,7 +28,7 @@ from typing import Any
 
 import pytest
 from grailwar.client.botclient import BotPlayer
-from grailwar.server.room import GRACE
+from grailwar.server.seating import GRACE
 from grailwar.shared.bots import make_bot
 from grailwar.shared.engine import events_for
 from grailwar.shared.engine.data import CLASSES

@@ -179,7 +179,7 @@ def test_owner_commands(server: Server) -> None:
     room = room_of(owner)
     b = join(server, room, "b")
     for name, fields in (("add_bot", {"cls": "rider"}), ("remove_bot", {"seat": 1}),
-                         ("kick", {"seat": 0}), ("start", {})):
+                         ("kick", {"seat": 0}), ("start", {}), ("bot_level", {"level": "easy"})):
         assert error_of(b.ask(name, **fields))["code"] == "not_owner"
     owner.send("add_bot", cls="rider", level="hard")
     bot = next(s for s in room.seats if s.kind == "bot")
@@ -190,6 +190,21 @@ def test_owner_commands(server: Server) -> None:
     owner.send("remove_bot", seat=bot.index)
     assert room.seats[bot.index].kind == "open"
     assert error_of(owner.ask("kick", seat=0))["code"] == "seat_taken"  # oneself
+
+
+def test_the_bot_level_sets_every_seated_bot_before_the_start(server: Server) -> None:
+    """`bot_level` gives every bot seat that level (and the name the room shows with it), the
+    players' seats untouched; after the start it is refused."""
+    owner = create(server)
+    room = room_of(owner)
+    owner.send("add_bot", cls="rider")
+    owner.send("add_bot", cls="caster", level="easy")
+    shown = owner.ask("bot_level", level="hard")[-1]["room"]["seat_list"]
+    assert [(s["kind"], s["level"], s["name"]) for s in shown if s["kind"] != "open"] == [
+        ("human", "normal", "owner"), ("bot", "hard", "bot (hard)"), ("bot", "hard", "bot (hard)")]
+    owner.send("start")
+    assert error_of(owner.ask("bot_level", level="easy"))["code"] == "game_started"
+    assert {s.level for s in room.seats if s.kind == "bot"} == {"hard"}
 
 
 def test_kick_before_the_start(server: Server) -> None:
@@ -419,17 +434,17 @@ def test_a_searching_bot_thinks_off_the_reactor_and_its_answer_is_applied_later(
     thinker = Thinker()
     server, room = searching_room(thinker)
     server.advance(1)
-    assert len(thinker.pending) == 1 and 0 in room.thinking
+    assert len(thinker.pending) == 1 and 0 in room.bot_driver.thinking
     level, _seed, budget_ms, view, legal = thinker.pending[0][1]
     assert (level, budget_ms, view["you"]) == ("hard", 250, 0)
     assert all(isinstance(a, dict) for a in legal)
     assert 0 in room.state.prompt.seats  # the reactor went on: the normal bots declared
     thinker.answer()  # an answer to the state before they did: thought again
     server.advance(1)
-    assert len(thinker.pending) == 1 and 0 in room.thinking
+    assert len(thinker.pending) == 1 and 0 in room.bot_driver.thinking
     version = room.state.version
     thinker.answer()
-    assert room.state.version > version and 0 not in room.thinking
+    assert room.state.version > version and 0 not in room.bot_driver.thinking
 
 
 def test_a_room_has_one_search_in_flight_at_a_time() -> None:
@@ -443,7 +458,7 @@ def test_a_room_has_one_search_in_flight_at_a_time() -> None:
     thinker.answer()
     server.advance(1)
     assert room.state.version > version
-    assert len(thinker.pending) == 1 and len(room.thinking) == 1
+    assert len(thinker.pending) == 1 and len(room.bot_driver.thinking) == 1
 
 
 def test_a_room_nobody_is_in_plays_its_hard_bots_at_once_without_searching() -> None:
@@ -465,7 +480,7 @@ def test_a_rooms_hard_bots_think_for_the_rooms_budget(server: Server) -> None:
     room = room_of(owner)
     assert room.options["bot_ms"] == 250
     calls: list[tuple] = []
-    room.think = lambda f, *args: calls.append(args) or Deferred()
+    room.bot_driver.think = lambda f, *args: calls.append(args) or Deferred()
     owner.send("add_bot", cls="lancer", level="hard")
     owner.send("start")
     server.advance(1)

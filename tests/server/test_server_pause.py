@@ -9,7 +9,8 @@ from __future__ import annotations
 from typing import Any
 
 import pytest
-from grailwar.server.room import GRACE, Room
+from grailwar.server.room import Room
+from grailwar.server.seating import GRACE
 from grailwar.shared.engine import legal_actions
 from grailwar.shared.protocol import BOT_DELAY, LEFT_PAUSED, ProtocolError
 from server_kit import FakeMember, Server, error_of, kinds, one, restarted, tick
@@ -97,7 +98,7 @@ def test_bots_stop_while_paused_and_play_again_after_the_resume() -> None:
     t = Table(("saber", "lancer"), humans=1, declare_s=200).start()
     t.room.pause("p0")  # before the bot's BOT_DELAY
     t.tick(100)
-    assert t.log == [] and not t.room.bot_calls
+    assert t.log == [] and not t.room.bot_driver.calls
     t.room.resume_game("p0")
     t.tick(BOT_DELAY)
     assert [(a["seat"], src) for _, a, src in t.log] == [(1, "bot")]
@@ -108,14 +109,14 @@ def test_a_bot_answer_arriving_during_the_pause_is_dropped_then_asked_again() ->
     resume the bot is asked again and plays."""
     t = Table(("saber", "lancer"), humans=1, declare_s=200).start()
     answer: Deferred = Deferred()
-    t.room.bots[(1, "heuristic")] = type("Late", (), {
+    t.room.bot_driver.bots[(1, "heuristic")] = type("Late", (), {
         "needs_view": False, "choose": lambda self, view, legal: answer})()
     t.tick(BOT_DELAY)
-    assert t.room.thinking == {1}
+    assert t.room.bot_driver.thinking == {1}
     t.room.pause("p0")
     answer.callback(legal_actions(t.state, 1)[0])
-    assert t.log == [] and not t.room.thinking
-    del t.room.bots[(1, "heuristic")]  # the room makes itself a new one
+    assert t.log == [] and not t.room.bot_driver.thinking
+    del t.room.bot_driver.bots[(1, "heuristic")]  # the room makes itself a new one
     t.room.resume_game("p0")
     t.tick(BOT_DELAY)
     assert [(a["seat"], src) for _, a, src in t.log] == [(1, "bot")]

@@ -92,7 +92,7 @@ def test_the_day_0_clock_stands_through_a_pause_and_goes_on_after_a_restart() ->
     t.room.stop()
     clock, lobby = restarted(t.store, t.clock.seconds())
     again = lobby.rooms[t.room.id]
-    assert again.deadlines[0].kind == "setup" and round(again.time_left()[0]) == 150
+    assert again.timers.deadlines[0].kind == "setup" and round(again.time_left()[0]) == 150
     tick(clock, 10)  # (its player not back yet: its seat is kept for it meanwhile)
     assert again.state.prompt.kind == "setup" and round(again.time_left()[0]) == 140
 
@@ -116,18 +116,18 @@ class Clocks:
         self.table, self.armed = table, []
         self.last: Any = None  # (held: an id of a freed deadline may be a new one's)
         room = table.room
-        arm = room._arm_timers
+        arm = room.timers.arm
 
         def recorded(*args: Any, **kwargs: Any) -> None:
             arm(*args, **kwargs)
-            deadline = room.deadlines.get(0)
+            deadline = room.timers.deadlines.get(0)
             if deadline is not None and deadline is not self.last:
                 self.last = deadline
                 now = table.clock.seconds()
                 self.armed.append((room.state.prompt.kind, deadline.kind,
                                    round(deadline.due - now), deadline.due))
 
-        room._arm_timers = recorded  # type: ignore[method-assign]
+        room.timers.arm = recorded  # type: ignore[method-assign]
 
     def answered(self) -> list[tuple[float, str]]:
         return [(at, action["type"]) for at, action, source in self.table.log

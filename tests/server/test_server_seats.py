@@ -6,7 +6,7 @@ from __future__ import annotations
 
 from typing import Any
 
-from grailwar.server.room import GRACE
+from grailwar.server.seating import GRACE
 from server_kit import Server, Wire, kinds, one
 
 

@@ -62,7 +62,7 @@ def test_a_room_comes_back_from_its_log(any_store: Any) -> None:
     assert row.started and row.masters == room.masters
     assert [a for a, _src in row.actions] == room.actions
     assert [s.token for s in row.seats] == [s.token for s in room.seats]
-    assert row.deadlines == {s: (d.kind, d.due) for s, d in room.deadlines.items()}
+    assert row.deadlines == {s: (d.kind, d.due) for s, d in room.timers.deadlines.items()}
     assert [line["msg"]["text"] for line in row.chat] == ["よろしく"]
     again = Room.restore(row, Clock(), any_store)
     assert again.state.version == room.state.version == acks[-1]
@@ -299,13 +299,13 @@ def test_an_adopted_room_keeps_the_time_its_timers_had_left(pg_url: str) -> None
         room.join_player(FakeMember("Rin"), "saber")
         room.start()
         dead.settle()
-        due = {s: d.due for s, d in room.deadlines.items()}
+        due = {s: d.due for s, d in room.timers.deadlines.items()}
         assert due
         room.stop()
         time.sleep(0.6)  # no renewal: the owner died
         back = Lobby(Clock(), adopter)
         back.restore()
-        moved = {s: d.due - due[s] for s, d in back.room(room.id).deadlines.items()}
+        moved = {s: d.due - due[s] for s, d in back.room(room.id).timers.deadlines.items()}
         assert moved.keys() == due.keys()
         assert all(0.55 <= m < 2.0 for m in moved.values()), moved
         back.stop()
@@ -313,7 +313,7 @@ def test_an_adopted_room_keeps_the_time_its_timers_had_left(pg_url: str) -> None
         adopter.settle()
         again = Lobby(Clock(), dead)
         again.restore()
-        assert {s: d.due for s, d in again.room(room.id).deadlines.items()} == pytest.approx(
+        assert {s: d.due for s, d in again.room(room.id).timers.deadlines.items()} == pytest.approx(
             {s: due[s] + m for s, m in moved.items()}, abs=0.05)
         again.stop()
     finally:

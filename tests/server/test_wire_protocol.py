@@ -44,6 +44,7 @@ SAMPLES: dict[str, dict[str, Any]] = {
     "choose_servant": {"servant": "hua_mulan"},
     "add_bot": {"cls": "rider", "level": "hard"},
     "remove_bot": {"seat": 4},
+    "bot_level": {"level": "hard"},
     "kick": {"seat": 2},
     "ready": {"ready": True},
     "start": {},

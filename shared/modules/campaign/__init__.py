@@ -79,6 +79,14 @@ class Campaign(Module):
                              doc="C14.1: choosing a relic in the relic draft"),
     }
 
+    @classmethod
+    def summons(cls, values: Mapping[str, Any]) -> str:
+        """C14.1: `random` deals the classes and Servants, `relic` drafts them on day 0 (the
+        seats' lobby classes only place them until then); `choose` leaves it to the room."""
+        return {"random": "the campaign deals them at random",
+                "relic": "the campaign drafts them by relics on day 0"}.get(
+            values["summoning"], "")
+
     def __init__(self, rules: Ruleset, values: dict[str, Any]) -> None:
         super().__init__(rules, values)
         self.data: CampaignData = load_campaign(rules)
