@@ -112,7 +112,10 @@ def run(args: argparse.Namespace) -> int:
     try:
         answer = ask(path, request_of(args))
     except (OSError, ValueError) as err:
-        print(f"no answer from the server's admin socket {path}: {err}", file=sys.stderr)
+        hint = "" if args.socket or args.db != "grailwar.db" else (
+            " (a server started with --db FILE answers on FILE.admin.sock: give the same --db,"
+            " or --socket PATH)")
+        print(f"no answer from the server's admin socket {path}: {err}{hint}", file=sys.stderr)
         return 1
     print(json.dumps(answer, ensure_ascii=False) if args.json else describe(args.cmd, answer))
     return 0 if answer.get("ok") else 1

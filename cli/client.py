@@ -145,7 +145,7 @@ def run_play(args: argparse.Namespace) -> int:
         app.local_modules = {"modules": list(chosen[0]), "options": chosen[1]}
     _log_warnings()
     if args.name:  # a name given on the command line: straight to the room
-        reactor.callWhenRunning(app.play_local, args.cls)
+        app.start_when_ready(app.play_local, args.cls)
     app.run()
     return 0
 
@@ -176,7 +176,7 @@ def run_connect(args: argparse.Namespace) -> int:
     app.tls = app.tls or args.tls or args.trust_fingerprint is not None
     _log_warnings()
     if app.settings.get("name", "").strip():
-        reactor.callWhenRunning(app.connect, *address)
+        app.start_when_ready(app.connect, *address)
     app.run()
     return 0
 

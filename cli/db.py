@@ -31,7 +31,7 @@ def run_check(args: argparse.Namespace) -> int:
     from ..server.store import DamagedDatabase
 
     try:
-        damaged = check(args.db)
+        replayed, damaged = check(args.db)
     except DamagedDatabase as err:
         print(f"DAMAGED: {err}", file=sys.stderr)
         return 1
@@ -39,8 +39,9 @@ def run_check(args: argparse.Namespace) -> int:
         print(f"room {room_id}: its log does not replay ({why}): a server quarantines it")
     from ..server.roomstore import is_postgresql
 
-    checked = "every open room replayed" if is_postgresql(args.db) else "quick_check ok"
-    print(f"{args.db}: {checked}, {len(damaged)} damaged room(s)")
+    checked = "" if is_postgresql(args.db) else "quick_check ok, "
+    print(f"{args.db}: {checked}{replayed} open room(s) replayed, {len(damaged)} damaged "
+          "room(s)")
     return 1 if damaged else 0
 
 

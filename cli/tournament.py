@@ -67,8 +67,9 @@ def run(args: argparse.Namespace) -> int:
     if args.json:
         print(json.dumps(result))
         return 0
-    print(f"{result['games']} games, {args.games} per pairing (draws count half), modules "
-          f"{module_args.describe(options) or 'none'}")
+    games = result["games"]
+    print(f"{games} game{'' if games == 1 else 's'}, {args.games} per pairing (draws count "
+          f"half), modules {module_args.describe(options) or 'none'}")
     for key, rate in result["win_rate"].items():
         lo, hi = result["ci95"][key]
         r = result["record"][key]

@@ -126,7 +126,18 @@ class GrailApp:
         self.loop_running = False
         self.next_frame = 0.0
         self.closing = False
+        # what the command line asked to do at once (connect, play), held while the first
+        # start's language question is open: `start_when_ready`
+        self.after_language: Any = None
         self.show("language" if ask_lang else "title")
+
+    def start_when_ready(self, action: Any, *args: Any) -> None:
+        """Run `action` once the reactor runs, or, on a first start that asks for the
+        language, once it is answered (`--name` must not skip the question)."""
+        if getattr(self.current, "name", "") == "language":
+            self.after_language = lambda: action(*args)
+        else:
+            self.reactor.callWhenRunning(action, *args)
 
     @property
     def fit(self) -> Letterbox:
@@ -248,9 +259,14 @@ class GrailApp:
         self.reactor.run()
 
     def request_close(self) -> None:
-        """Closing the window in the middle of a local game asks first (`answer_close`)."""
+        """Closing the window in the middle of a local game asks first (`answer_close`); the
+        game stands still while it asks (no clock may run out behind the question)."""
         if self.in_local_game():
             self.ui.extra["close_ask"] = True
+            room = self._local_room()
+            if room is not None and room.paused is None:
+                room.pause(self.settings["name"].strip())
+                self.ui.extra["paused_to_ask"] = True
             if self.current is not None:
                 self.current.invalidate()
             return
@@ -265,16 +281,23 @@ class GrailApp:
         """`later`: the game is paused in the embedded server's log and kept, to be continued
         from the title screen; `quit`: given up; `cancel`: back to the game."""
         self.ui.extra.pop("close_ask", None)
+        room = self._local_room()
+        paused_to_ask = self.ui.extra.pop("paused_to_ask", False)
         if choice == "cancel":
+            if paused_to_ask and room is not None and room.paused is not None:
+                room.resume_game(self.settings["name"].strip())  # as it was before we asked
             if self.current is not None:
                 self.current.invalidate()
             return
-        room = self.local.lobby.rooms.get(self.model.room_id) if self.local else None
         if choice == "later" and room is not None and room.paused is None:
             room.pause(self.settings["name"].strip())  # written to the file before we go
         if choice == "quit" and self.saves is not None:
             self.saves.forget_seat()
         self.closing = True
+
+    def _local_room(self) -> Any:
+        """The local game's room in the embedded server (None elsewhere)."""
+        return self.local.lobby.rooms.get(self.model.room_id) if self.local else None
 
     def quit(self) -> None:
         self.stop_loop()

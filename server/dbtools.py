@@ -14,11 +14,11 @@ from .roomstore import is_postgresql
 from .store import Store, StoreReader, require_sound
 
 
-def check(path: str | Path) -> list[tuple[int, str]]:
+def check(path: str | Path) -> tuple[int, list[tuple[int, str]]]:
     """SQLite's quick_check (DamagedDatabase if it fails), then a replay of every open room:
-    the rooms a server would quarantine, each with why. The replays write their timers to a
-    scratch store in memory, so the checked file is only read. A PostgreSQL URL: the replays
-    alone (the database checks its own pages)."""
+    how many were replayed, and the rooms a server would quarantine, each with why. The
+    replays write their timers to a scratch store in memory, so the checked file is only read.
+    A PostgreSQL URL: the replays alone (the database checks its own pages)."""
     reader: Any
     if is_postgresql(str(path)):
         from .pgstore import PgStore
@@ -29,7 +29,8 @@ def check(path: str | Path) -> list[tuple[int, str]]:
     scratch = Store(":memory:")
     damaged = []
     try:
-        for room_id in reader.open_room_ids():
+        rooms = reader.open_room_ids()
+        for room_id in rooms:
             try:
                 replay_room(reader, room_id, Clock(), scratch).stop()
             except RoomDamaged as err:
@@ -37,7 +38,7 @@ def check(path: str | Path) -> list[tuple[int, str]]:
     finally:
         reader.close()
         scratch.close()
-    return damaged
+    return len(rooms), damaged
 
 
 def backup(path: str | Path, out: str | Path) -> int:

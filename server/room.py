@@ -1,8 +1,11 @@
-"""A room: its seats, members, chat, the game it runs, the timers and the bots. No sockets.
+"""A room: the game session it runs, made of its parts. No sockets.
 
 Members are anything with `send(message_dict)`; time comes from an injected `IReactorTime`.
-Every accepted action goes through `_commit`: it is written to the store, then acknowledged,
-then each member gets its own view (`view_for`) and the events it may see.
+Every accepted action goes through `commit`: it is written to the store, then acknowledged,
+then each member gets its own view (`view_for`) and the events it may see. The parts, each in a
+file of its own: the seats and members (`membership.py`), what members are sent
+(`delivery.py`), the pause (`pausing.py`), the prompt timers (`prompt_clock.py`) and the bots
+(`bot_driver.py`).
 """
 
 from __future__ import annotations
@@ -25,26 +28,22 @@ from ..shared.engine import (
     RulesError,
     apply,
     default_action,
-    events_for,
     from_dict,
-    legal_actions,
     new_game,
     play,
-    view_for,
 )
-from ..shared.engine.data import CLASSES, default_ruleset
 from ..shared.engine.modules import fewest_camps, normalize, summoned_by
-from ..shared.engine.text import event_line
-from ..shared.protocol import LEFT_PAUSED, SECONDS, ProtocolError, message
-from .audit import audit
+from ..shared.protocol import SECONDS, ProtocolError, message
 from .bot_driver import BotDriver
 from .broadcasts import Broadcasts
 from .chat import ChatLog, is_reveal
-from .feeds import PublicPart, ViewFeed, wire_form
-from .history import history_messages, seen_history
+from .delivery import Delivery
+from .feeds import PublicPart, ViewFeed
+from .membership import Membership
+from .pausing import Pausing
 from .prompt_clock import PromptClock
 from .roomstore import AppendRefused, RoomStore
-from .seating import GRACE, Member, Seat, check_secret, check_token, hash_secret, hash_token
+from .seating import GRACE, Member, Seat, hash_secret
 
 log = Logger()
 
@@ -54,7 +53,11 @@ log = Logger()
 REPLAY_FORMAT = "grailwar-replay-4"
 
 
-class Room:
+class Room(Membership, Delivery, Pausing):
+    """A room: its seats and members (`Membership`), what it sends them (`Delivery`), its pause
+    (`Pausing`), its chat, and the game session: each action checked, made durable,
+    acknowledged, then shown."""
+
     def __init__(self, room_id: int, name: str, options: dict[str, Any], clock: IReactorTime,
                  store: RoomStore, password: str | None = None, seed: int | None = None) -> None:
         self.id = room_id
@@ -147,302 +150,6 @@ class Room:
         return {**self.options, "modules": list(self.modules),
                 "options": copy.deepcopy(self.module_options)}
 
-    def _save_seat(self, seat: Seat) -> None:
-        self.store.save_seat(self.id, seat.row())
-
-    # --- membership ------------------------------------------------------------------------
-    def summary(self) -> dict[str, Any]:
-        return {
-            "id": self.id, "name": self.name, "locked": self.password is not None,
-            "seats": len(self.seats),
-            "players": sum(1 for s in self.seats if s.kind == "human"),
-            "bots": sum(1 for s in self.seats if s.kind == "bot"),
-            "spectators": len(self.spectators), "started": self.state is not None,
-            "over": bool(self.state and self.state.over), "modules": list(self.modules),
-            "summoning": self.options["summoning"], "paused": self.paused is not None,
-        }
-
-    def public(self, seat: int | None = None) -> dict[str, Any]:
-        """The room as everyone sees it; `seat`'s own Servant choice is added for that seat
-        only (the others see only its class)."""
-        mine = self.seats[seat].servant if seat is not None and self.state is None else None
-        return {
-            **({"your_servant": mine} if mine else {}),
-            **self.summary(), "owner": self.owner,
-            "options": dict(self.options),
-            "module_options": copy.deepcopy(self.module_options),
-            "seat_list": [{"seat": s.index, "cls": s.cls, "kind": s.kind, "name": s.name,
-                           "level": s.level, "connected": s.member is not None,
-                           "ready": s.kind == "bot" or s.ready,
-                           "bot_playing": s.bot_plays} for s in self.seats],
-        }
-
-    def check_password(self, password: str | None) -> None:
-        if self.password is not None and not check_secret(password or "", self.password):
-            raise ProtocolError("wrong_password", "wrong password for this room")
-
-    def join_player(self, member: Member, cls: str | None) -> tuple[int, str]:
-        """Take a free seat (of `cls` if given); returns the seat and its secret token."""
-        if self.state is not None:
-            raise ProtocolError("game_started", "the game has started; join as a spectator")
-        seat = self._free_seat(cls)
-        token = secrets.token_urlsafe(24)
-        seat.kind, seat.name, seat.member = "human", member.name, member
-        seat.token = hash_token(token)
-        seat.cls = cls or self._free_class()
-        if self.seats[self.owner].kind != "human":  # the owner's seat was left to a bot
-            self.owner = seat.index
-        self._save_seat(seat)
-        member.send(message("joined", room=self.id, seat=seat.index, token=token,
-                            spectator=False))
-        self._send_history(member, seat.index)
-        self.broadcast_room()
-        return seat.index, token
-
-    def _free_seat(self, cls: str | None) -> Seat:
-        if cls is not None and any(s.cls == cls and s.kind != "open" for s in self.seats):
-            raise ProtocolError("room_full", f"the {cls} seat is taken")
-        for seat in self.seats:
-            if seat.kind == "open":
-                return seat
-        raise ProtocolError("room_full", "no free seat")
-
-    def _free_class(self) -> str:
-        taken = {s.cls for s in self.seats if s.kind != "open"}
-        return next(c for c in CLASSES if c not in taken)
-
-    def join_spectator(self, member: Member) -> None:
-        self.flush_views()
-        self.spectators.append(member)
-        member.send(message("joined", room=self.id, seat=-1, token="", spectator=True))
-        self._send_history(member, None)
-        self.broadcast_room()
-        if self.state is not None:
-            self._sync(member, None, joining=True)
-
-    def resume(self, member: Member, token: str) -> int:
-        """Take back a human seat: `joined`, then the room, then the seat's full view."""
-        self.flush_views()
-        for seat in self.seats:
-            if seat.kind == "human" and seat.token and check_token(token, seat.token):
-                if seat.away is not None and seat.away.active():
-                    seat.away.cancel()
-                seat.away = None
-                seat.takeover = False
-                previous, seat.member = seat.member, member
-                if previous is not None and previous is not member:
-                    previous.left("resumed elsewhere")
-                member.send(message("joined", room=self.id, seat=seat.index, token=token,
-                                    spectator=False))
-                if previous is None:  # the others saw it go: they see it come back
-                    self._tell_seat(seat.index, "returned", seat.name, but=member)
-                self._send_history(member, seat.index)
-                self.broadcast_room()
-                if self.state is not None:
-                    self._sync(member, seat.index, joining=True)
-                return seat.index
-        raise ProtocolError("bad_token", "no seat in this room has that token")
-
-    def seat_of(self, member: Member) -> int | None:
-        return next((s.index for s in self.seats if s.member is member), None)
-
-    def _release(self, member: Member) -> Seat | None:
-        """Take the member out of the room; its seat (if it had one) is returned, to be kept,
-        opened or given to a bot. Before the start a seat simply opens again."""
-        self.feeds.pop(member, None)
-        if member in self.spectators:
-            self.spectators.remove(member)
-        index = self.seat_of(member)
-        if index is None:
-            return None
-        seat = self.seats[index]
-        seat.member = None
-        if self.state is None:
-            self._vacate(seat)
-            return None
-        return seat
-
-    def disconnect(self, member: Member) -> None:
-        """The connection is gone: a player's seat is kept for the grace period (before the
-        start it opens: the player has left)."""
-        index = self.seat_of(member)
-        seat = self._release(member)
-        if seat is not None and self.paused is None:
-            seat.away = self.clock.callLater(GRACE, self._grace_over, seat.index)
-            self._tell_seat(seat.index, "dropped", seat.name, seconds=round(GRACE))
-        elif index is not None:  # before the start, or paused: its grace starts at the resume
-            self._tell_seat(index, "left", member.name)
-        self.broadcast_room()
-
-    def leave(self, member: Member) -> str:
-        """A player leaving on purpose: before the start its seat opens; after it the player
-        gives the seat up: a bot plays it for good and the token is void. In a paused game
-        the seat is kept for its player (the token stays good: it comes back another
-        evening). Returns the `left` reason the member is told."""
-        index = self.seat_of(member)
-        seat = self._release(member)
-        if index is not None:
-            self._tell_seat(index, "left", member.name)
-        if seat is not None and self.paused is not None:
-            self.broadcast_room()
-            return LEFT_PAUSED
-        if seat is not None:
-            seat.kind, seat.token = "bot", None
-            self._save_seat(seat)
-            self._take_over(seat.index)
-        self.broadcast_room()
-        return "left"
-
-    def _tell_seat(self, index: int, what: str, name: str, but: Member | None = None,
-                   **fields: Any) -> None:
-        """Every member (but `but`) hears what became of a seat's player."""
-        msg = message("seat_event", seat=index, what=what, name=name, **fields)
-        for member, _ in self.members:
-            if member is not but:
-                member.send(msg)
-
-    def _vacate(self, seat: Seat) -> None:
-        seat.kind, seat.name, seat.token, seat.cls = "open", "", None, None
-        seat.ready = False
-        self._save_seat(seat)
-        self._pass_ownership(seat)
-
-    def _pass_ownership(self, seat: Seat) -> None:
-        """The owner's seat lost its player: the first other player owns the room."""
-        if seat.index == self.owner:
-            humans = [s.index for s in self.seats if s.kind == "human"]
-            self.owner = humans[0] if humans else 0
-
-    def _grace_over(self, index: int) -> None:
-        """The player did not come back in time: a bot plays the seat until it does."""
-        self._tell_seat(index, "bot_took_over", self.seats[index].name)
-        self._take_over(index)
-
-    def _take_over(self, index: int) -> None:
-        seat = self.seats[index]
-        seat.takeover = True
-        seat.away = None
-        self.broadcast_room()
-        self.bot_driver.schedule(self)
-
-    @property
-    def members(self) -> list[tuple[Member, int | None]]:
-        players = [(s.member, s.index) for s in self.seats if s.member is not None]
-        return players + [(m, None) for m in self.spectators]
-
-    @property
-    def empty(self) -> bool:
-        return not self.members
-
-    # --- owner commands ----------------------------------------------------------------------
-    def require_owner(self, member: Member) -> None:
-        if self.seat_of(member) != self.owner:
-            raise ProtocolError("not_owner", "only the room's owner may do that")
-
-    def add_bot(self, cls: str, level: str | None = None) -> None:
-        """A bot seat of `cls`, at `level` (default: the room's `bot_level`)."""
-        level = level or self.bot_level
-        if self.state is not None:
-            raise ProtocolError("game_started", "the game has started")
-        seat = self._free_seat(cls)
-        seat.kind, seat.cls, seat.level, seat.name = "bot", cls, level, f"bot ({level})"
-        self._save_seat(seat)
-        self.broadcast_room()
-
-    def set_bot_level(self, level: str) -> None:
-        """Every bot seat plays at `level`, and so do the bots added or filling the empty
-        seats at the start (before the start: a seat's level is its bot's)."""
-        if self.state is not None:
-            raise ProtocolError("game_started", "the game has started")
-        self.bot_level = level
-        for seat in self.seats:
-            if seat.kind == "bot":
-                seat.level, seat.name = level, f"bot ({level})"
-                self._save_seat(seat)
-        self.broadcast_room()
-
-    def remove_bot(self, index: int) -> None:
-        seat = self._seat(index)
-        if seat.kind != "bot" or self.state is not None:
-            raise ProtocolError("seat_taken", "only a bot seat may be removed, before the start")
-        self._vacate(seat)
-        self.broadcast_room()
-
-    def kick(self, index: int, by: str = "owner") -> None:
-        """The seat's player goes (before the start the seat opens, after it a bot plays it).
-        The owner kicks another player; the operator (`by="operator"`) anyone, the owner too."""
-        seat = self._seat(index)
-        if seat.kind != "human" or (index == self.owner and by == "owner"):
-            raise ProtocolError("seat_taken", "only another player may be kicked")
-        member = seat.member
-        seat.member = None
-        if seat.away is not None and seat.away.active():
-            seat.away.cancel()
-        seat.away, seat.takeover = None, False
-        if member is not None:
-            member.left("kicked")
-        self._tell_seat(index, "kicked", seat.name)
-        audit("kick", room=self.id, seat=index, name=seat.name, by=by)
-        if self.state is None:
-            self._vacate(seat)
-        else:
-            seat.kind, seat.token, seat.name = "bot", None, f"bot ({seat.level})"
-            self._save_seat(seat)
-            self._pass_ownership(seat)
-            self.bot_driver.schedule(self)
-        self.broadcast_room()
-
-    def choose_class(self, member: Member, cls: str) -> None:
-        index = self.seat_of(member)
-        if index is None:
-            raise ProtocolError("spectator", "spectators have no class")
-        if self.state is not None:
-            raise ProtocolError("game_started", "classes are chosen before the start")
-        if any(s.cls == cls and s.index != index for s in self.seats if s.kind != "open"):
-            raise ProtocolError("seat_taken", f"the {cls} seat is taken")
-        self.seats[index].cls = cls
-        self.seats[index].ready = False  # a new Servant: ready again when it is chosen
-        self.seats[index].servant = None  # a Servant of the old class is no choice now
-        self._save_seat(self.seats[index])
-        self.broadcast_room()
-
-    def choose_servant(self, member: Member, servant: str) -> None:
-        """In a `choose` room, before the start: the seat's Servant, one of its class's
-        roster; the room tells only this seat which."""
-        index = self.seat_of(member)
-        if index is None:
-            raise ProtocolError("spectator", "spectators summon no Servant")
-        if self.state is not None:
-            raise ProtocolError("game_started", "Servants are summoned before the start")
-        if self.summoned_by:
-            raise ProtocolError("bad_field", f"no Servant to choose: {self.summoned_by}",
-                                "servant")
-        if self.options["summoning"] != "choose":
-            raise ProtocolError("bad_field", "this room summons Servants at random", "servant")
-        seat = self.seats[index]
-        roster = [s.id for s in default_ruleset().roster[seat.cls]]
-        if servant not in roster:
-            raise ProtocolError("bad_field", f"servant: {servant!r} is not a {seat.cls}; "
-                                             f"choose from {', '.join(roster)}", "servant")
-        seat.servant, seat.ready = servant, False
-        self._save_seat(seat)
-        self.broadcast_room()
-
-    def set_ready(self, member: Member, ready: bool) -> None:
-        """A player says it is ready (the owner sees who is before starting)."""
-        index = self.seat_of(member)
-        if index is None:
-            raise ProtocolError("spectator", "spectators are not in a seat")
-        if self.state is not None:
-            raise ProtocolError("game_started", "the game has already started")
-        self.seats[index].ready = ready
-        self.broadcast_room()
-
-    def _seat(self, index: int) -> Seat:
-        if not 0 <= index < len(self.seats):
-            raise ProtocolError("bad_field", f"seat: no seat {index} in this room", "seat")
-        return self.seats[index]
-
     def start(self) -> None:
         """Empty seats get bots (at `bot_level`); the game begins from the room's seed."""
         if self.state is not None:
@@ -510,14 +217,6 @@ class Room:
                 raise ProtocolError("no_whisper", "whisper to another player's seat", "to")
             return sorted({index, to})
         return None
-
-    def _send_history(self, member: Member, seat: int | None) -> None:
-        """The game so far as `seat` may see it, and the chat lines it may read."""
-        events, before = seen_history(self.history, seat)
-        chat = [{**{k: v for k, v in msg.items() if k != "t"}, "after": before[n]}
-                for n, msg in self.chat_log.seen_by(seat)]
-        for msg in history_messages(events, chat):
-            member.send(msg)
 
     # --- the game ---------------------------------------------------------------------------------
     def act(self, member: Member, data: dict[str, Any], state_id: int,
@@ -619,80 +318,6 @@ class Room:
             self.broadcasts.add(self)
         self.bot_driver.schedule(self)
 
-    def send_views(self) -> None:
-        if self.broadcasts is not None:
-            self.broadcasts.discard(self)
-        events, self._unsent = self._unsent, []
-        deadlines = self.timers.shown()  # one clock reading for everyone (and one dict)
-        for member, seat in self.members:
-            member.cork()  # its events and its view in one write
-            try:
-                self._send_events(member, seat, events)
-                self._sync(member, seat, deadlines=deadlines)
-            finally:
-                member.uncork()
-
-    def flush_views(self) -> None:
-        """Send the views still waiting (before a member joins: its history has those events
-        already, and it must not get them twice)."""
-        if self._unsent or (self.broadcasts is not None and self.broadcasts.waiting(self)):
-            self.send_views()
-
-    def _send_events(self, member: Member, seat: int | None, events: list) -> None:
-        seen = events_for(events, seat)
-        if not seen:
-            return
-        if "no_log" in member.features:
-            member.send(message("events", events=seen))
-        else:
-            member.send(message("events", events=seen, log=[event_line(e, "ja") for e in seen]))
-
-    def _sync(self, member: Member, seat: int | None, joining: bool = False,
-              deadlines: dict[str, int] | None = None) -> None:
-        """The member's view (whole, or what changed for a member taking updates that is not
-        `joining`), its legal actions, and the time left for each prompted seat (`deadlines`,
-        when the caller read the clocks for several members)."""
-        state = self.state
-        if state is None:
-            member.send(message("room", room=self.public()))
-            return
-        legal = self._legal(seat)
-        if deadlines is None:
-            deadlines = self.timers.shown()
-        if "updates" in member.features:
-            member.send(self._fed(member, seat, joining, legal, deadlines))
-        else:
-            member.send(message("state", view=view_for(state, seat),
-                                legal=[wire_form(a) for a in legal], state_id=state.version,
-                                deadlines=deadlines))
-        if state.over:
-            member.send(message("replay", replay=self.replay()))
-
-    def _legal(self, seat: int | None) -> list[Action]:
-        """The seat's legal actions now (none for a spectator, none while paused)."""
-        if seat is None or self.paused is not None:
-            return []
-        return legal_actions(self.state, seat)
-
-    def _fed(self, member: Member, seat: int | None, joining: bool, legal: list[Action],
-             deadlines: dict[str, int]) -> dict[str, Any]:
-        """The next message of a member taking updates. A player has a feed of its own (a new
-        one when it resumes: its first view is whole). The spectators share one; one joining
-        gets the whole view the others are at."""
-        state = self.state
-        assert state is not None
-        feed = self.feeds.get(member)
-        if joining or feed is None or feed.seat != seat:
-            if seat is not None:
-                feed = ViewFeed(seat, compact="compact" in member.features)
-            elif self.watching.state is state:
-                self.feeds[member] = self.watching
-                return self.watching.full(deadlines)
-            else:  # no one watches with updates: every watcher is at the state (flush_views)
-                feed = self.watching = ViewFeed(None)
-            self.feeds[member] = feed
-        return feed.message(state, self.common.of(state), legal, deadlines)
-
     def replay(self) -> dict[str, Any]:
         """Seed, seats, Masters, modules and every accepted action: `new_game` (given the keys
         named as its arguments) + `play` rebuild the game exactly. Sent only once the game is
@@ -706,78 +331,6 @@ class Room:
             "options": copy.deepcopy(self.module_options), "room_options": dict(self.options),
             "actions": list(self.actions),
         }
-
-    def broadcast_room(self) -> None:
-        msg = message("room", room=self.public())
-        for member, seat in self.members:
-            chosen = seat is not None and self.state is None and self.seats[seat].servant
-            member.send(message("room", room=self.public(seat)) if chosen else msg)
-
-    # --- pausing: a game spans evenings ------------------------------------------------------
-    @property
-    def paused(self) -> dict[int, tuple[str, float]] | None:
-        """While the game is paused: each prompted seat's timer kind and the seconds it had
-        left (`PromptClock.paused`); None while it runs."""
-        return self.timers.paused
-
-    def time_left(self) -> dict[int, float]:
-        return self.timers.time_left()
-
-    def may_resume(self, member: Member) -> bool:
-        """The owner resumes; while the owner is away, any seated player may (a table does
-        not wait for a player who may never come back)."""
-        seat = self.seat_of(member)
-        owner = self.seats[self.owner]
-        return seat is not None and (seat == self.owner or owner.member is None)
-
-    def pause(self, by: str) -> None:
-        """Stop the game: every timer keeps the time it had left, bots and grace periods
-        stop, actions are refused (chat goes on). Written to the store, so a restart keeps the
-        room paused. Pausing is no action of the game: the log and the replay do not change."""
-        if self.state is None:
-            raise ProtocolError("game_not_started", "only a started game can be paused")
-        if self.state.over:
-            raise ProtocolError("game_over", "the game is over")
-        if self.paused is not None:
-            raise ProtocolError("room_paused", "the game is paused already")
-        self.timers.freeze()
-        self.bot_driver.cancel()
-        for seat in self.seats:  # a dropped player's grace starts over at the resume
-            if seat.away is not None and seat.away.active():
-                seat.away.cancel()
-            seat.away = None
-        audit("pause", room=self.id, by=by)
-        self._notice(message("room_paused", by=by))
-
-    def resume_game(self, by: str) -> None:
-        """Go on where the pause stopped: each timer with the time it had left; a player
-        not back has its grace period from now."""
-        if self.paused is None:
-            raise ProtocolError("not_paused", "the game is not paused")
-        self.timers.thaw(self.state)
-        self.store.save_pause(self.id, None)
-        for seat in self.seats:
-            if seat.kind == "human" and seat.member is None and not seat.takeover:
-                seat.away = self.clock.callLater(GRACE, self._grace_over, seat.index)
-        audit("resume_game", room=self.id, by=by)
-        self._notice(message("room_resumed", by=by))
-        self.bot_driver.schedule(self)
-
-    def _notice(self, msg: dict[str, Any]) -> None:
-        """Every member hears of the pause or the resume, then gets the room, and the state it
-        is at with its legal actions and clocks now (a member taking updates: an update of
-        the same state)."""
-        self.flush_views()
-        for member, _seat in self.members:
-            member.send(msg)
-        self.broadcast_room()
-        deadlines = self.timers.shown()
-        for member, seat in self.members:
-            feed = self.feeds.get(member)
-            if "updates" in member.features and feed is not None and feed.state is self.state:
-                member.send(feed.again(self._legal(seat), deadlines))
-            else:
-                self._sync(member, seat, deadlines=deadlines)
 
     # --- timers ----------------------------------------------------------------------------------
     def _warn(self, seat: int, seconds: int) -> None:

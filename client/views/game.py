@@ -121,8 +121,12 @@ class GameView(InGameView):
             s.diamond(x + w - 12, y + 12, 4, th.GOLD)
         if cell.eaten:
             s.triangle((x + 1, y + 1), (x + 16, y + 1), (x + 1, y + 16), th.VERMILION_DARK)
-        s.text(cell.name, x + 5, y + h - 4, 10, th.INK, anchor_y="top", width=int(w - 10),
-               max_lines=2)
+        name = s.text(cell.name, x + 5, y + h - 4, 10, th.INK, anchor_y="top",
+                      width=int(w - 10), max_lines=2)
+        if cell.blocking:  # its name on a plate of its paper, above the hatching (shapes are
+            # drawn under every text of the scene)
+            s.rect(x + 3, y + h - 6 - name.content_height, name.content_width + 5,
+                   name.content_height + 4, tint)
         # highlights
         if cell.move is not None:
             s.frame(x, y, w, h, th.SKY, 3)

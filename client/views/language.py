@@ -16,6 +16,9 @@ class LanguageView(BaseView):
     def choose(self, lang: str) -> None:
         self.app.set_lang(lang)  # saved: the next start goes straight to the title
         self.app.show("title")
+        then, self.app.after_language = self.app.after_language, None
+        if then is not None:  # what the command line asked for (`connect --name`)
+            then()
 
     def layout(self, s: Scene) -> None:
         s.gradient(0, 0, th.WIDTH, th.HEIGHT, (16, 18, 40), (34, 22, 40))

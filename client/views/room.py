@@ -189,8 +189,10 @@ class RoomView(BaseView):
                        height: float) -> None:
         tr = self.tr
         room = self.room
-        self.panel(s, left, bottom, width, height, tr("room.choose"))
-        if self.model.spectator or self.model.seat is None:
+        watching = self.model.spectator or self.model.seat is None
+        self.panel(s, left, bottom, width, height,
+                   tr("room.watching" if watching else "room.choose"))
+        if watching:
             s.text(tr("room.spectating"), left + width / 2, bottom + height / 2, 15, th.MUTED,
                    anchor_x="center")
             return

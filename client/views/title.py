@@ -177,7 +177,9 @@ class TitleView(BaseView):
             side = "center" if abs(math.cos(a)) < 0.3 else "left" if math.cos(a) > 0 else "right"
             if side == "center":
                 ly += 8 if math.sin(a) > 0 else -8
-            s.text(self.tr.cls(cls), lx, ly, 13, th.MUTED, anchor_x=side, anchor_y="center")
+            room = lx - 6 if side == "right" else th.WIDTH / 2 - lx if side == "left" else 160
+            s.text(self.tr.cls(cls), lx, ly, 13, th.MUTED, anchor_x=side, anchor_y="center",
+                   max_width=room)  # (a name left of the circle stops at the window's edge)
         # the Command Spell at the centre
         for k in range(3):
             a = math.pi / 2 + 2 * math.pi * k / 3

@@ -68,3 +68,19 @@ def test_another_system_asks_first_and_the_answer_is_remembered(window: Any, rea
     again = start(window, reactor)
     assert again.current.name == "title" and again.tr.lang == "ko"
     assert os.environ["LANG"] == "C"  # still a system the client cannot go by
+
+
+def test_a_name_on_the_command_line_waits_for_the_language_answer(window: Any, reactor: Any,
+                                                                  system_lang: Any) -> None:
+    """`connect HOST --name N` (or `play --name N`) on a first start: the language is asked
+    first, and what the command line asked for runs once it is answered (issue 32: it
+    skipped the question)."""
+    from grailwar.client.app import GrailApp
+
+    system_lang("C")
+    app = GrailApp(reactor, remember=True, window=window, name="Rin")
+    done: list[str] = []
+    app.start_when_ready(done.append, "connected")
+    assert app.current.name == "language" and done == []
+    app.current.click("lang:ja")
+    assert done == ["connected"] and app.tr.lang == "ja"

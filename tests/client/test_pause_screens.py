@@ -93,8 +93,14 @@ def test_closing_mid_game_asks_and_continue_later_keeps_the_game_paused(kept: An
     app.request_close()
     app.pump(seconds=0.02)
     assert not app.closing and app.current.region_by_id("close_ok") is not None
+    asking = app.local.lobby.rooms[room]  # the clocks stand still while it asks (issue 32)
+    assert asking.paused is not None and asking.bot_driver.calls == {}
+    left = asking.time_left()
+    app.pump(seconds=1.2)
+    assert asking.time_left() == left
     app.current.click("close_cancel")
     assert not app.closing and "close_ask" not in app.ui.extra
+    assert asking.paused is None  # back to the game: it runs again
     app.request_close()
     app.pump(seconds=0.02)
     app.current.click("close_ok")  # Continue later

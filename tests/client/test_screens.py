@@ -109,6 +109,10 @@ def test_title_renders_in_each_language(app: Any, lang: str) -> None:
     assert region is not None and region.enabled
     assert colours_in(image, region) > 8, "the button's label is drawn"
     assert app.tr("app.title") in [label for label, _x, _y in view.base.labels]
+    names = {app.tr.cls(c) for c in CLASSES}  # the circle's class names, whole in the window
+    drawn = [t for key, items in view.base.pool.used.items() for t in items if key[0] in names]
+    assert len(drawn) == 7 and all(t.left >= 0 and t.right <= th.WIDTH for t in drawn), \
+        [(t.text, t.left) for t in drawn if t.left < 0]
 
 
 def test_bad_name_and_bad_address_get_a_message_not_a_traceback(app: Any) -> None:
@@ -477,3 +481,13 @@ def test_the_lobby_asks_for_the_rooms_every_five_seconds_while_shown(app: Any) -
         app.show("title")
     finally:
         app.reactor = reactor  # the fixture's teardown pumps the real one
+
+
+def test_a_spectators_room_panel_says_it_watches(app: Any) -> None:
+    """A spectator's side panel is titled as watching, not 'Choose your Servant' (issue 32)."""
+    app.model.handle({"t": "welcome", "version": 1, "server": "grailwar"})
+    app.model.handle({"t": "joined", "room": 1, "seat": -1, "token": "", "spectator": True})
+    app.model.handle({"t": "room", "room": room_public(started=False)})
+    render(app, "room")
+    labels = [label for label, _x, _y in app.current.base.labels]
+    assert app.tr("room.watching") in labels and app.tr("room.choose") not in labels

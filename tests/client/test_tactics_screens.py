@@ -6,7 +6,7 @@ the room. The battle is `tactics_battle` (the tour's staged one), moved on with 
 from __future__ import annotations
 
 import operator
-from typing import Any
+from typing import Any, NamedTuple
 
 import pytest
 from grailwar.client import theme as th
@@ -154,6 +154,13 @@ def test_the_tactics_events_read_as_lines_in_every_language(lang: str) -> None:
 
 
 # --- the screens ---------------------------------------------------------------------------------
+class Box(NamedTuple):
+    left: float
+    bottom: float
+    width: float
+    height: float
+
+
 def show(app: Any, state: Any, seat: int) -> None:
     """The messages of `seat` joining the game at `state`, with 60 s for each prompted seat."""
     join(app, seat)
@@ -192,6 +199,13 @@ def test_zones_are_shaded_in_their_owners_colour_and_blocking_terrain_is_hatched
         assert count(image, region[wall], HATCH) > 40, f"{screen}: the hatching"
         assert count(image, region[plain], HATCH) == 0, screen
         assert app.tr("tactics.blocking") in region[wall].help
+    # the map's blocking square keeps its name legible: no hatching under the name's text
+    image = render(app, "game")
+    view = app.current
+    name = next(t for key, items in view.base.pool.used.items() for t in items
+                if key[0] == cells[wall].name)
+    box = Box(name.left, name.bottom, name.content_width, name.content_height)
+    assert count(image, box, HATCH) == 0, "the hatching runs through the square's name"
 
 
 def test_a_ruled_out_attack_is_drawn_disabled_with_its_reason_and_never_sent(app: Any) -> None:

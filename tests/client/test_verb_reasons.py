@@ -156,3 +156,18 @@ def test_the_pass_verb_is_on_the_declaration_bar_with_its_help() -> None:
     verb = next(v for v in m.verbs() if v.key == "PassPriority")
     assert verb.enabled and verb.label == m.tr("verb.PassPriority")
     assert "Ambush" in verb.help
+
+
+@pytest.mark.parametrize("lang", ["ja", "ko"])
+def test_each_encounter_intent_explains_itself(lang: str) -> None:
+    """Prevent and Steal (and negotiate, battle) each say what they do on hover, not the
+    Encounter's generic help (issue 32)."""
+    from test_model import model_for
+
+    m = model_for(new_game(seed=1), lang, 0)
+    tr = m.tr
+    helps = {intent: m.option({"type": "DeclareEncounter", "seat": 0, "target": 1,
+                               "intent": intent}).help
+             for intent in ("negotiate", "battle", "prevent", "steal")}
+    assert helps == {intent: tr(f"intent_help.{intent}") for intent in helps}
+    assert len(set(helps.values())) == 4 and tr("verb_help.DeclareEncounter") not in helps.values()

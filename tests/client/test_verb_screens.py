@@ -114,6 +114,9 @@ def test_a_noble_phantasm_with_one_target_still_asks(app: Any, lang: str,
     target = next(a["target"] for a in app.model.legal if a["type"] == "DeclareNoblePhantasm")
     assert any(tr.np_name(camp["noble_phantasm"]) in t and app.model.who(target) in t
                for t in labels)
+    np = tr.np_by_id(camp["noble_phantasm"])  # what firing it will spend (issue 32)
+    cost = tr("confirm.np_cost", cards=f"{tr.card(np.card)}×{np.cards}", mp=np.mp)
+    assert cost in labels
     assert view.region_by_id("verb:Ready") is None, "only the dialog is live"
     shot(app, render(app, "battle"), "confirm-np", tmp_path)
     assert view.click("confirm_cancel")

@@ -1,9 +1,10 @@
 """The real PostgreSQL and Redis the cluster tests talk to (loopback, the machine's own).
 
-`GRAILWAR_TEST_PG` / `GRAILWAR_TEST_REDIS` name them (defaults: the local services). Each test
-gets a database of its own, created for it and dropped after it. Without a service the tests
-that need it are skipped with the reason, except under CI=true, where a missing service is a
-failure: CI never passes by skipping them."""
+`GRAILWAR_TEST_PG` / `GRAILWAR_TEST_REDIS` name them (defaults: the local services; for
+PostgreSQL its `postgres` database, which every server has, only to create the tests' own).
+Each test gets a database of its own, created for it and dropped after it. Without a service
+the tests that need it are skipped with the reason, except under CI=true, where a missing
+service is a failure: CI never passes by skipping them."""
 
 from __future__ import annotations
 
@@ -16,7 +17,7 @@ from urllib.parse import urlsplit
 
 import pytest
 
-PG = os.environ.get("GRAILWAR_TEST_PG", "postgresql://postgres@127.0.0.1:5432/test")
+PG = os.environ.get("GRAILWAR_TEST_PG", "postgresql://postgres@127.0.0.1:5432/postgres")
 REDIS = os.environ.get("GRAILWAR_TEST_REDIS", "redis://127.0.0.1:6379/0")
 
 

@@ -1,0 +1,120 @@
+"""The battle screen's presenter: combatants, the round, the strike under way, the dice.
+A part of `ClientModel` (mixed in)."""
+
+from __future__ import annotations
+
+from collections.abc import Iterable
+from typing import Any
+
+from ...shared.engine.text import dice_line
+from .. import campaign_text
+from ..battle_feed import formula, latest_strike, opposed_targets
+
+
+class BattlePresenter:
+    """The battle under way (mixed into `ClientModel`)."""
+
+    # --- the battle -----------------------------------------------------------------------------
+    def battle(self, now: float) -> dict[str, Any] | None:
+        view = self.view
+        if not view or not view.get("battle"):
+            return None
+        b = view["battle"]
+        tr = self.tr
+        n = tr.rules.numbers
+        refill_round = ((max(b["round"], 1) - 1) // n.hand_refill_every + 1) * n.hand_refill_every
+        order = list(b["order"]) or list(b["seats"])
+        actor = b.get("actor")
+        tactics = self.tactics()
+        zones = {z["seat"]: z for z in (tactics or {}).get("zoc", ())}
+        combatants = []
+        for c in b["combatants"]:
+            seat = c["seat"]
+            camp = self.camp(seat)
+            np_status = ""
+            if c["np_target"] >= 0:
+                total = self.np_charge(seat)
+                elapsed = max(0, b["round"] - c["np_round"])
+                np_status = tr("battle.np_declared", target=self.who(c["np_target"]))
+                if total is not None:
+                    np_status += " · " + (tr("battle.np_ready") if elapsed >= total else
+                                          tr("battle.np_charge", n=elapsed, total=total))
+            flags = []
+            if c["disengage_round"] >= 0:
+                flags.append(tr("battle.disengaging"))
+            if c["fleeing"]:
+                flags.append(tr("battle.fleeing"))
+            if c["war_roar"]:
+                flags.append(tr("battle.war_roar"))
+            if seat in b.get("truce", []):
+                flags.append(tr("battle.truce"))
+            if b["stage"] == "round_start" and seat in b.get("ready", []):
+                flags.append(tr("battle.ready"))
+            flags.extend(campaign_text.stance_flags(self, seat))
+            uses = None
+            if tactics is not None:
+                flags.extend(tr(key) for key, part in (("tactics.seizing", "seize"),
+                                                       ("tactics.enduring", "endure"))
+                             if seat in tactics.get(part, ()))
+                if self.module_option("tactics", "concentration"):
+                    uses = tactics["uses"][seat]
+            combatants.append({
+                "seat": seat, "cls": camp["cls"], "hp": camp["hp"], "max_hp": camp["max_hp"],
+                "alive": camp["alive"], "in": seat in b["seats"], "acting": seat == actor,
+                "np": np_status, "flags": flags, "pos": camp["pos"], "mine": seat == self.me,
+                "hand_size": camp["hand_size"], "buffs": camp.get("buffs", []),
+                "spells": camp["spells"], "uses": uses, "zone": zones.get(seat),
+            })
+        pending = b.get("pending")
+        reaction = None
+        if pending:
+            kind = tr("battle.np_attack") if pending.get("noble_phantasm") else \
+                tr.card(pending.get("kind", ""))
+            reaction = {
+                "attacker": pending["attacker"], "target": pending["target"], "kind": kind,
+                "total": pending.get("total"), "critical": pending.get("critical"),
+                "fumble": pending.get("fumble"),
+                "mine": pending["target"] == self.me and self.prompt_kind == "reaction",
+                "seconds": self.seconds_left(pending["target"], now)
+                if self.prompt_kind == "reaction" else None,
+            }
+        return {
+            "purpose": b["purpose"], "square": self.fighters_square(b), "round": b["round"],
+            "refill_round": refill_round, "refill_now": b["round"] == refill_round,
+            "order": order, "cursor": b["cursor"], "actor": actor, "stage": b["stage"],
+            "combatants": combatants, "pending": reaction, "seats": list(b["seats"]),
+            "tactics": tactics is not None, "strike": latest_strike(self.events),
+        }
+
+    def fighters_square(self, b: dict[str, Any]) -> int:
+        """Where the battle is now: the square most of its fighters stand on (they move in
+        battle), the square it broke out on while it holds as many."""
+        squares = [self.camp(x)["pos"] for x in b["seats"]] or [b["square"]]
+        return max(dict.fromkeys([b["square"], *squares]), key=squares.count)
+
+    def np_charge(self, seat: int) -> int | None:
+        """Rounds a Noble Phantasm needs to charge, if this seat knows which one it is."""
+        camp = self.camp(seat)
+        np_id = camp.get("noble_phantasm")  # one's own camp, or a rival known to tier 2
+        np = self.tr.np_by_id(np_id) if np_id else None
+        return np.charge if np else None
+
+    def dice(self, limit: int = 6, seats: Iterable[int] | None = None) -> list[dict[str, Any]]:
+        """The latest dice rolls (of `seats`, if given), newest last, for the dice tray."""
+        wanted = set(seats) if seats is not None else None
+        every = [e for e in self.events if e.get("type") == "DiceRolled"]
+        against = opposed_targets(every)
+        rolls = [(e, vs) for e, vs in zip(every, against, strict=True)
+                 if wanted is None or e.get("seat") in wanted]
+        out = []
+        for e, vs in rolls[-limit:]:
+            out.append({
+                "seat": e.get("seat", -1), "who": self.who(e.get("seat")),
+                "purpose": self.tr(f"dice.{e.get('purpose', 'other')}")
+                if self.tr.has(f"dice.{e.get('purpose', 'other')}") else e.get("purpose", ""),
+                "dice": e.get("dice", ""), "faces": list(e.get("faces") or []),
+                "total": e.get("total"), "mod": e.get("mod", 0),
+                "result": e.get("result") or "",
+                "line": dice_line(e, self.tr.lang), "formula": formula(e, vs),
+            })
+        return out
