@@ -11,6 +11,7 @@ import copy
 from typing import TYPE_CHECKING, Any
 
 from ..shared.engine import Action, Event, GameState, events_for, legal_actions, view_for
+from ..shared.engine.modules import summoning_choice
 from ..shared.engine.text import event_line
 from ..shared.protocol import message
 from .feeds import PublicPart, ViewFeed, wire_form
@@ -170,6 +171,8 @@ class Delivery:
             **self.summary(), "owner": self.owner,
             "options": dict(self.options),
             "module_options": copy.deepcopy(self.module_options),
+            # the module that summons the Servants, if one does: [module, option, value]
+            "summoned_by": summoning_choice(self.modules, self.module_options),
             "seat_list": [{"seat": s.index, "cls": s.cls, "kind": s.kind, "name": s.name,
                            "level": s.level, "connected": s.member is not None,
                            "ready": s.kind == "bot" or s.ready,

@@ -16,6 +16,8 @@ from ..gfx import Region, Scene, TextField, legible, text_width
 if TYPE_CHECKING:
     from ..app import GrailApp
 
+NOTICE_H = 44  # a notice's height (one line)
+
 
 def button_label(label: str, width: float, height: float, size: float) -> tuple[float, int]:
     """How a button draws its label: its size and lines. Two lines (at 12 at most) rather than
@@ -65,6 +67,7 @@ class BaseView(arcade.View):
         self.mouse = (-1.0, -1.0)
         self.scroll: dict[str, int] = {}
         self.notice_shown: Any = None
+        self.notice_box: tuple[float, float, float, float] | None = None  # where it was drawn
         self.fbo: Any = None
 
     # --- conveniences ---------------------------------------------------------------------------
@@ -474,22 +477,39 @@ class BaseView(arcade.View):
             o.text(text, x + 10, y + height - 10, 12, th.INK, anchor_y="top", width=width - 20)
 
     def draw_notice(self, s: Scene) -> None:
+        """The current notice, where no control of the screen sits under it (`notice_place`),
+        and a sticky one's close button."""
         notice = self.model.current_notice(self.now())
         self.notice_shown = notice
+        self.notice_box = None
         if notice is None:
             return
         colour = th.VERMILION_DARK if notice.level == "error" else (40, 110, 90)
-        width = 720
-        left = (th.WIDTH - width) / 2
-        s.shadow(left, 18, width, 44)
-        s.box(left, 18, width, 44, colour, th.GOLD, 1)
+        left, bottom, width = self.notice_place()
+        self.notice_box = (left, bottom, width, NOTICE_H)
+        s.shadow(left, bottom, width, NOTICE_H)
+        s.box(left, bottom, width, NOTICE_H, colour, th.GOLD, 1)
         room = 100 if notice.sticky else 0  # a sticky one's close button, at its right end
-        s.text(notice.text, th.WIDTH / 2 - room / 2, 40, 14, th.WHITE, anchor_x="center",
-               anchor_y="center", max_width=width - 30 - room)
+        s.text(notice.text, left + (width - room) / 2, bottom + NOTICE_H / 2, 14, th.WHITE,
+               anchor_x="center", anchor_y="center", max_width=width - 30 - room)
         if notice.sticky:
-            self.button(s, "notice_close", left + width - 96, 24, 88, 32,
+            self.button(s, "notice_close", left + width - 96, bottom + 6, 88, 32,
                         self.tr("top.close_notice"), self.model.close_notice, style="ghost",
                         size=13)
+
+    def notice_place(self) -> tuple[float, float, float]:
+        """Where a notice goes (left, bottom, width): the first place, from the bottom centre
+        up, then left and right, where it covers no control (a button, a field, a card: a
+        region with a label or a click); the bottom centre if the screen has no such place."""
+        controls = [r for r in self.regions if r.label or r.on_click is not None]
+        for width in (720.0, 520.0):
+            for bottom in range(18, int(th.HEIGHT - NOTICE_H - 70), 12):
+                for left in ((th.WIDTH - width) / 2, 12.0, th.WIDTH - width - 12):
+                    if not any(r.left < left + width and left < r.left + r.width
+                               and r.bottom < bottom + NOTICE_H and bottom < r.bottom + r.height
+                               for r in controls):
+                        return left, float(bottom), width
+        return (th.WIDTH - 720) / 2, 18.0, 720.0
 
     def title_text(self, s: Scene, text: str, x: float, y: float, size: float = 26,
                    colour: tuple[int, ...] = th.GOLD, anchor_x: str = "left") -> None:

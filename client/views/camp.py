@@ -597,12 +597,12 @@ class CampView(InGameView):
         s.text(state, left + width - 14, y, 11, th.INK_SOFT, anchor_x="right", max_width=180)
         self.add_region(f"bond:{i}", left - 6, y - 6, width, 24,
                         help=tr("campaign.bond_help", grade=row["grade"], top=top))
-        acts = row["award"] + row["resolve"]
-        if row["resolve"]:  # the resolutions' head, in the holder column by the first of them
-            first = len(row["award"]) // 3 + 1
-            s.text(tr("campaign.resolve_head"), left + 140, y - 6 - first * (ACTION_H + 6)
-                   + ACTION_H / 2, 11, th.INK_SOFT, anchor_x="right", anchor_y="center",
-                   max_width=130)
-        if acts:
-            y = self.actions_grid(s, acts, left + 150, y - 6, width - 164, 3, short=True)
-        return y
+        y -= 6
+        if row["award"]:
+            y = self.actions_grid(s, row["award"], left + 150, y, width - 164, 3, short=True)
+        if row["resolve"]:  # on rows of their own, headed in the holder column (the head
+            # stood before an award button when both shared a row)
+            s.text(tr("campaign.resolve_head"), left + 140, y - 6 - ACTION_H / 2, 11,
+                   th.INK_SOFT, anchor_x="right", anchor_y="center", max_width=130)
+            y = self.actions_grid(s, row["resolve"], left + 150, y, width - 164, 3, short=True)
+        return y if row["award"] or row["resolve"] else y + 6

@@ -89,8 +89,10 @@ class RoomView(BaseView):
         self.add_region("priority", x, y - 6, t.content_width, 22,
                         help=tr("lobby.priority_s_help"))
         x += t.content_width + 24
-        t = s.text(tr("room.summoning", mode=tr(f"lobby.summoning_{o['summoning']}")), x,
-                   y, 13, th.GOLD)
+        by = room.get("summoned_by")  # a module's summoning (the campaign's relic draft)
+        mode = tr(f"option_value.{by[0]}.{by[1]}.{by[2]}") if by and tr.has(
+            f"option_value.{by[0]}.{by[1]}.{by[2]}") else tr(f"lobby.summoning_{o['summoning']}")
+        t = s.text(tr("room.summoning", mode=mode), x, y, 13, th.GOLD)
         self.add_region("summoning", x, y - 6, t.content_width, 22,
                         help=tr("lobby.summoning_help"))
         if modules:  # the rules modules, shown to everyone; each explained on hover

@@ -64,6 +64,7 @@ class Module:
     options: ClassVar[Mapping[str, OptionSpec]] = {}
     requires: ClassVar[tuple[str, ...]] = ()  # modules this one turns on
     timers: ClassVar[Mapping[str, RoomTimer]] = {}  # room timers its prompt kinds name
+    summoning_option: ClassVar[str] = ""  # the option whose value `summons` goes by
 
     def __init__(self, rules: Ruleset, values: Mapping[str, Any]) -> None:
         self.rules = rules
@@ -294,6 +295,18 @@ def summoned_by(names: Sequence[str], options: Mapping[str, Mapping[str, Any]]) 
     """How the modules of a game (normalized) summon its Servants (`Module.summons`): "" when
     none does."""
     return next((how for n in names if (how := MODULES[n].summons(options[n]))), "")
+
+
+def summoning_choice(names: Sequence[str], options: Mapping[str, Mapping[str, Any]]
+                     ) -> list[Any] | None:
+    """[module, option, value] of the module that summons a game's Servants, for a client to
+    name that value (its `option_value.<module>.<option>.<value>` text); None: the room's own
+    switch summons them."""
+    for n in names:
+        cls = MODULES[n]
+        if cls.summoning_option and cls.summons(options[n]):
+            return [n, cls.summoning_option, options[n][cls.summoning_option]]
+    return None
 
 
 def normalize(modules: Sequence[str] = (),

@@ -402,6 +402,13 @@ def test_the_bonds_show_holder_target_polarity_grade_and_their_actions(app: Any,
     resolve = view.region_by_id("act:ResolveBond:0")
     assert resolve.label == tr("campaign.effect.funds")
     assert shown.count(tr("campaign.resolve_head")) == 3  # one head per bond it may resolve
+    heads = [t for key, items in view.base.pool.used.items() for t in items
+             if key[0] == tr("campaign.resolve_head")]
+    for head in heads:  # each heads a row of resolutions only (issue 32: it stood before 深める)
+        row = [r for r in view.regions if r.id.startswith("act:") and r.left < 848  # (bonds)
+               and r.bottom <= head.y <= r.bottom + r.height]
+        assert row and all(r.id.startswith("act:ResolveBond:") for r in row), \
+            [r.id for r in row]
     assert [(a["holder"], a["target"]) for a in b["set"]] == [
         ("servant", CASTER)] * 2 + [("master", LANCER)] * 2 + [("master", CASTER)] * 2
     assert len([r for r in view.regions if r.id.startswith("act:SetBond:")]) == 6
@@ -792,15 +799,17 @@ def inside_its_button(view: Any, ids: tuple[str, ...]) -> None:
 @pytest.mark.parametrize("lang", LANGS)
 def test_a_campaign_room_shows_its_day_0_and_draft_timers(app: Any, lang: str) -> None:
     """The room's header names the campaign's own timers beside the modules, within the
-    window, and says on hover what each is for."""
+    window, and says on hover what each is for; its summoning is the relic draft's."""
     app.set_lang(lang)
     join(app)
     room = room_public(started=False, seats=7)
-    room.update(modules=["campaign"], module_options={"campaign": {"summoning": "relic"}})
+    room.update(modules=["campaign"], module_options={"campaign": {"summoning": "relic"}},
+                summoned_by=["campaign", "summoning", "relic"])
     room["options"].update(setup_s=600, draft_s=90)
     app.model.handle({"t": "room", "room": room})
     render(app, "room")
-    view, tr = app.current, app.tr
+    view, tr = app.current, app.tr  # the header names the relic draft, not 召喚：ランダム
+    assert tr("room.summoning", mode=tr("option_value.campaign.summoning.relic")) in labels(app)
     region = view.region_by_id("module_timers")
     assert tr("timer.setup_s") in region.help and tr("timer.draft_s") in region.help
     drawn = [text for items in view.base.pool.used.values() for text in items

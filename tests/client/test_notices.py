@@ -5,6 +5,7 @@ from __future__ import annotations
 
 from typing import Any
 
+import pytest
 from grailwar.shared.engine import events_for
 from test_battle_feed import has, play_until
 from test_model import model_for
@@ -102,3 +103,29 @@ def test_the_saved_to_notice_stays_with_its_path_until_closed(app: Any) -> None:
     assert app.model.current_notice(now + 700) is None
     render(app, "title")
     assert app.current.region_by_id("notice_close") is None
+
+
+@pytest.mark.parametrize("lang", ["ja", "ko"])
+def test_a_notice_covers_no_control_on_any_screen(app: Any, lang: str) -> None:
+    """A notice is drawn where no button, field or card sits under it (issue 32: toasts at the
+    bottom centre hid the investigation targets, the chat input, the cards and 部屋を作成)."""
+    from test_model import play_game
+
+    app.set_lang(lang)
+    for stop, screens in ((lambda s: s.day == 1 and s.turn == 1, ("game", "dossier", "log")),
+                          (lambda s: s.battle is not None, ("battle", "game"))):
+        state, events = play_game(seed=4, stop=stop)
+        join(app)
+        app.model.handle({"t": "events", "events": events, "log": []})
+        app.model.handle(state_msg(state, 0, {str(x): 60 for x in state.prompt.seats}))
+        for screen in ("title", "lobby", *screens):
+            app.model.notify(app.tr("error.name_empty") * 3, "info")
+            render(app, screen)
+            view = app.current
+            box = view.notice_box
+            assert box is not None, screen
+            left, bottom, width, height = box
+            under = [r.id for r in view.regions if (r.label or r.on_click is not None)
+                     and r.left < left + width and left < r.left + r.width
+                     and r.bottom < bottom + height and bottom < r.bottom + r.height]
+            assert not under, (screen, box, under)

@@ -28,6 +28,7 @@ def test_the_campaign_options_reach_the_room_list_the_store_and_the_game() -> No
     room = owner.proto.room
     assert room.public()["module_options"] == {"campaign": {"summoning": "relic",
                                                             "tags": "random"}}
+    assert room.public()["summoned_by"] == ["campaign", "summoning", "relic"]  # for the header
     owner.send("add_bot", cls="lancer")
     owner.send("start")
     assert room.state.settings.options == {"campaign": {"summoning": "relic", "tags": "random"}}

@@ -79,6 +79,8 @@ class Campaign(Module):
                              doc="C14.1: choosing a relic in the relic draft"),
     }
 
+    summoning_option = "summoning"
+
     @classmethod
     def summons(cls, values: Mapping[str, Any]) -> str:
         """C14.1: `random` deals the classes and Servants, `relic` drafts them on day 0 (the
