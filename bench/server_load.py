@@ -9,13 +9,15 @@
 2. The load: `grailwar serve` in its own process; R rooms of seven `BotPlayer`s (the engine's
    normal bot) over real TCP, in `--procs` client processes (2 by default), each one reactor
    holding whole rooms. Every room is created by one of its players with the shortest timers
-   the protocol allows (declarations 30 s, main action 10 s, reaction and other prompts 5 s).
+   the protocol allows (declarations 30 s, main action 10 s, reaction and other prompts 5 s,
+   a module's own timers at their least: the campaign's day 0 60 s, its relic draft 30 s).
    A player declares at a random moment in the first `--window` seconds of each declaration
    window (uniform; its second decision in the same window, a declaration after a Move, within
    `--follow-up` s), and answers a battle prompt within `--battle-think` s. A prompt the room
-   times as a declaration (`declare_s`: the campaign's day-0 setup, where a camp shops, wears
-   and prepares) is such a window too. Only whole rooms count; the measurement starts once
-   every room has started its game and lasts `--seconds` (or until every game is over).
+   times as a person's read (`declare_s`, or a module's own timer: the campaign's day-0 setup,
+   where a camp shops, wears and prepares, and its relic draft) is such a window too. Only
+   whole rooms count; the measurement starts once every room has started its game and lasts
+   `--seconds` (or until every game is over).
 
 Prints (one JSON object with --json): `rooms`, `clients`, `p50_ms` and `p99_ms` (an action sent
 → its ack received), `broadcast_p99_ms` (an action sent → the last of the room's seven players
@@ -84,6 +86,7 @@ import msgpack
 from grailwar.cli import modules as module_args
 from grailwar.client.botclient import BotPlayer
 from grailwar.client.net import ServerConnection
+from grailwar.shared.engine.modules import room_timers
 from grailwar.shared.engine.prompts import PROMPTS
 from grailwar.shared.protocol import PROTOCOL_VERSION, SECONDS, FrameBuffer, decode
 from grailwar.shared.protocol import encode as encode_message
@@ -97,9 +100,12 @@ GC_TOTALS = re.compile(r"garbage collector: (\d+) collections, ([\d.]+) s of CPU
 LISTENING = re.compile(rb"grailwar server on 127\.0\.0\.1:(\d+)")
 ECHO_LISTENING = re.compile(rb"echo on (\d+)")
 HEADER = struct.Struct(">I")
-# The prompts timed like a declaration (the campaign's day-0 setup too): a window to decide in.
-WINDOWS = frozenset(kind for kind, spec in PROMPTS.items() if spec.timer == "declare_s")
-ROOM_OPTIONS = {"seats": 7, "declare_s": 30, "main_s": 10, "reaction_s": 5, "prompt_s": 5}
+# The prompts a person reads and plans: a declaration window, and a module's prompt with a room
+# timer of its own (the campaign's day-0 setup and relic draft): a window to decide in.
+WINDOWS = frozenset(kind for kind, spec in PROMPTS.items()
+                    if spec.timer == "declare_s" or spec.timer in room_timers())
+ROOM_OPTIONS = {"seats": 7, "declare_s": 30, "main_s": 10, "reaction_s": 5, "prompt_s": 5,
+                **{key: timer.lo for key, (_module, timer) in room_timers().items()}}
 
 
 def quantile(values: list[float], q: float) -> float:
