@@ -1,9 +1,10 @@
 """`grailwar play --text`: the terminal game against bots in every other seat.
 
-It prints what your seat sees and the numbered list of your legal actions in the chosen
-language, named as the desktop client names them (its view-model, `client/model.py`), and reads
-your choice. `grailwar play` itself opens the desktop client (`cli/client.py` registers it, with
-`connect` and `tour`).
+Before each of your prompts it prints a short status and where every camp stands, then the
+verbs you may use now, numbered; a verb with several choices (targets, squares) asks for one
+next. Everything is named as the desktop client names it (its view-model, `client/model.py`),
+in the chosen language; `h` explains, `b` goes back to the verbs. `grailwar play` itself opens
+the desktop client (`cli/client.py` registers it, with `connect` and `tour`).
 """
 
 from __future__ import annotations
@@ -14,7 +15,7 @@ import sys
 from typing import TextIO
 
 from ..client import config
-from ..client.i18n import LANGS
+from ..client.i18n import LANGS, Tr
 from ..client.model import ClientModel, verb_of
 from ..client.tour import state_message
 from ..shared.bots import make_bot
@@ -35,11 +36,52 @@ def status(model: ClientModel) -> str:
         f"{tr('panel.hand')} {hand}", tr("panel.position", square=model.square_name(me["pos"]))))
 
 
-def action_line(model: ClientModel, action: dict) -> str:
-    """An action as the client's button and menu name it: "移動: 市役所", "Rest"."""
-    verb = model.tr(f"verb.{verb_of(action)}")
-    label = model.option(action).label
-    return label if label == verb else f"{verb}: {label}"
+def camps_line(model: ClientModel) -> str:
+    """Where every living camp stands: "セイバー 西町住宅街 · アーチャー 市役所 …"."""
+    return " · ".join(f"{model.tr.cls(c['cls'])} {model.square_name(c['pos'])}"
+                      for c in model.view["camps"] if c["alive"])
+
+
+def ask(model: ClientModel, stdin: TextIO, out: TextIO) -> dict | None:
+    """The verb, then (when it has several) its option: the chosen legal action; None at the
+    end of the input."""
+    tr = model.tr
+    verbs = [v for v in model.verbs() if v.enabled]
+    while True:
+        print("  " + "  ".join(f"{i + 1}: {v.label} ({len(v.options)})" if len(v.options) > 1
+                               else f"{i + 1}: {v.label}" for i, v in enumerate(verbs)), file=out)
+        choice = read(stdin, out, tr, len(verbs))
+        if choice is None:
+            return None
+        if choice < 0:
+            continue
+        options = [o for o in verbs[choice].options if o.action is not None]
+        if len(options) == 1:
+            return options[0].action
+        for i, option in enumerate(options):
+            print(f"    {i + 1}: {option.label}", file=out)
+        picked = read(stdin, out, tr, len(options))
+        if picked is None:
+            return None
+        if picked >= 0:
+            return options[picked].action
+
+
+def read(stdin: TextIO, out: TextIO, tr: Tr, count: int) -> int | None:
+    """A number from 1 to `count`, as an index; -1 for `b`, `h` or anything else (said why);
+    None at the end of the input."""
+    line = stdin.readline()
+    if not line:
+        return None
+    text = line.strip().lower()
+    if text in ("h", "help", "?"):
+        print("  " + tr("text.help"), file=out)
+        return -1
+    if text.isdigit() and 1 <= int(text) <= count:
+        return int(text) - 1
+    if text != "b":
+        print("  " + tr("text.pick", n=count), file=out)
+    return -1
 
 
 def language(args: argparse.Namespace) -> str:
@@ -66,18 +108,13 @@ def run(args: argparse.Namespace, stdin: TextIO = sys.stdin, out: TextIO = sys.s
         legal = legal_actions(state, seat)
         if seat == me:
             model.handle(state_message(state, me))
-            print(f"\n{status(model)} -- {tr('prompt.' + model.prompt_kind)}", file=out)
-            for i, action in enumerate(model.legal):
-                print(f"  {i:>3}: {action_line(model, action)}", file=out)
-            line = stdin.readline()
-            if not line:  # Ctrl-D mid-game: how a game is played over several evenings
+            print(f"\n{status(model)}\n  {camps_line(model)}\n"
+                  f"{tr('prompt.' + model.prompt_kind)}", file=out)
+            chosen = ask(model, stdin, out)
+            if chosen is None:  # Ctrl-D mid-game: how a game is played over several evenings
                 print("\n" + tr("text.not_kept"), file=out)
                 return 0
-            try:
-                action = legal[int(line)]
-            except (ValueError, IndexError):
-                print("  " + tr("text.pick"), file=out)
-                continue
+            action = legal[model.legal.index(chosen)]
         else:
             bot = bots[seat]
             action = bot.choose(view_for(state, seat) if bot.needs_view else None, legal)
@@ -85,6 +122,8 @@ def run(args: argparse.Namespace, stdin: TextIO = sys.stdin, out: TextIO = sys.s
             line = model.event_text(event)  # as the client's log words it ("" for none)
             if line:
                 print("  " + line, file=out)
+        if seat == me and verb_of(action.to_dict()) == "Move" and me in state.prompt.seats:
+            print("  " + tr("text.move_free"), file=out)  # a Move costs no declaration
     winner = tr("end.winner", cls=tr.cls(state.camps[state.winner].cls)) if state.winner >= 0 \
         else tr("end.no_winner")
     print(f"\n{tr('end.title')}: {winner}", file=out)

@@ -316,7 +316,11 @@ class Scene:
 
 
 _ADVANCES: dict[tuple[str, float, bool], dict[str, float]] = {}
-_NO_LINE_START = set("、。，．,.)）」』】〕〉》！？!?ー…・·:：;；%％")
+# Japanese line breaking (kinsoku): no line starts with closing punctuation or a small kana,
+# none ends with an opening bracket (it goes down with what it opens)
+_NO_LINE_START = set("、。，．,.)）」』】〕〉》！？!?ー…・·:：;；%％"
+                     "ぁぃぅぇぉっゃゅょゎゕゖァィゥェォッャュョヮヵヶ")
+_NO_LINE_END = set("「『（(【〔〈《")
 
 
 def _is_cjk(ch: str) -> bool:
@@ -373,10 +377,14 @@ def wrap(text: str, width: float, font_name: str = theme.SANS, size: float = 13,
         for tok in split:
             tok_w = sum(advance(c, font_name, size, bold) for c in tok)
             if line and line_w + tok_w > width and tok != " " and tok[0] not in _NO_LINE_START:
-                lines.append(line.rstrip())
-                line, line_w = "", 0.0
-                if tok == " ":
-                    continue
+                kept = line.rstrip(" ")
+                carry = ""
+                while kept and kept[-1] in _NO_LINE_END:
+                    kept, carry = kept[:-1], kept[-1] + carry
+                if kept.strip():  # (a line of openers only stays as it is)
+                    lines.append(kept.rstrip())
+                    line = carry
+                    line_w = sum(advance(c, font_name, size, bold) for c in carry)
             line += tok
             line_w += tok_w
         lines.append(line.rstrip())

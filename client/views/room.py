@@ -229,6 +229,14 @@ class RoomView(BaseView):
                         tr(f"room.level_{self.level}"), self.cycle_level, style="ghost", size=13,
                         help=tr("room.bot_level_help"))
         if self.is_owner():
+            others = [x for x in room["seat_list"]
+                      if x["kind"] == "human" and x["seat"] != self.model.seat]
+            if others and not room.get("started"):  # who said they are ready (issue 32)
+                ready = sum(1 for x in others if x.get("ready"))
+                s.text(tr("room.ready_count", ready=ready, players=len(others)),
+                       left + width - 16, y + 78, 13,
+                       th.JADE if ready == len(others) else th.GOLD, anchor_x="right",
+                       anchor_y="center", max_width=width - 360)
             self.button(s, "start", left + 16, y, width - 32, 52, tr("room.start"),
                         lambda: self.send("start"), style="primary", size=18,
                         help=tr("room.start_help"))

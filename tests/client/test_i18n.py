@@ -128,3 +128,19 @@ def test_korean_messages_show_no_particle_markers() -> None:
     for key in catalog("ko"):
         assert not re.search(r"\((가|를|는|과|으)\)", tr(key, **fill)), key
     assert Tr("ja")("event.Moved", who="セイバー", square="市役所") == "セイバーが市役所へ移動。"
+
+
+def test_japanese_lines_break_by_the_kinsoku_rules(app: Any) -> None:
+    """No line ends with an opening bracket (it goes down with what it opens) and none starts
+    with a small kana or closing punctuation; Korean breaks between words (issue 32)."""
+    from grailwar.client.gfx import text_width, wrap
+
+    unit = text_width("あ")
+    opener = wrap("あいうえ「かきくけこ」", unit * 5.5).split("\n")
+    assert opener[0] == "あいうえ" and opener[1].startswith("「"), opener
+    small = wrap("あいうえおっとりした", unit * 5.5).split("\n")
+    assert not any(line[:1] in "っゃゅょァィゥェォッャュョ、。」" for line in small), small
+    assert wrap("かきくけこ。」", unit * 5.5).split("\n")[-1][:1] not in "。」"
+    sentence = "방을 만들면 내 자리 말고는 모든 자리를"
+    korean = wrap(sentence, text_width("방을 만들면 내 ")).split("\n")
+    assert [w for line in korean for w in line.split()] == sentence.split(" "), korean

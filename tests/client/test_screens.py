@@ -369,6 +369,25 @@ def test_a_guest_in_the_room_says_it_is_ready(app: Any) -> None:
     assert sent[-1] == {"t": "ready", "ready": False}
 
 
+def test_the_owner_sees_how_many_players_are_ready(app: Any) -> None:
+    """Beside the Start button the owner reads how many of the other players said they are
+    ready (issue 32: a guest's 準備完了 changed nothing the owner could see)."""
+    join(app, seat=0)
+    room = room_public(started=False, seats=3)
+    room["seat_list"][1].update(kind="human", name="凛", bot_playing=False, ready=True)
+    room["seat_list"][2].update(kind="human", name="桜", bot_playing=False, ready=False)
+    app.model.handle({"t": "room", "room": room})
+    render(app, "room")
+    tr = app.tr
+    shown = [label for label, _x, _y in app.current.base.labels]
+    assert tr("room.ready_count", ready=1, players=2) in shown
+    room["seat_list"][2]["ready"] = True
+    app.model.handle({"t": "room", "room": room})
+    render(app, "room")
+    shown = [label for label, _x, _y in app.current.base.labels]
+    assert tr("room.ready_count", ready=2, players=2) in shown
+
+
 def test_the_korean_battle_banner_reads_with_the_right_particles(app: Any) -> None:
     """The reaction banner picks 이/가 and 으로/로 by the word before them, no "이(가)"."""
     state, events = play_game(seed=4, stop=lambda s: s.battle is not None
