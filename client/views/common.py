@@ -18,6 +18,7 @@ TABS = ("game", "battle", "dossier", "log")
 CAMPAIGN_TABS = ("game", "battle", "camp", "dossier", "log")  # the campaign adds its sheet
 OPTIONS_PER_PAGE = 10
 ZONE_MIX = 0.42  # how far a zone of control moves its squares' paper toward the owner's colour
+PAUSE_LEFT = 500  # the pause banner starts right of every screen's title (a battle's: 20-490)
 HATCH = (118, 106, 96)  # the hatching of blocking terrain (tactics)
 VERB_W, VERB_H, VERB_SIZE = 140, 42, 14  # a verb button at its widest, its height, its text
 VERB_GAP, VERB_ROW_GAP = 6, 8  # between two verbs of a row; between two rows (the badges)
@@ -296,15 +297,16 @@ class InGameView(BaseView):
                     style="primary" if resume else "ghost", size=13)
 
     def paused_banner(self, s: Scene, top: float) -> None:
-        """Across the screen under the header: the game is paused, and who may resume it."""
-        tr, height = self.tr, 48
-        s.rect(0, top - height, th.WIDTH, height, (*th.VERMILION_DARK, 240))
-        s.rect(0, top - height, th.WIDTH, 2, th.GOLD)
-        t = s.text(tr("pause.banner"), 24, top - height / 2, 19, th.WHITE, font="serif",
-                   anchor_y="center", max_width=360)
+        """Under the header, right of the screen's title (a battle's name, the city's: never
+        covered): the game is paused, and who may resume it."""
+        tr, height, left = self.tr, 48, PAUSE_LEFT
+        s.rect(left, top - height, th.WIDTH - left, height, (*th.VERMILION_DARK, 240))
+        s.rect(left, top - height, th.WIDTH - left, 2, th.GOLD)
+        t = s.text(tr("pause.banner"), left + 20, top - height / 2, 19, th.WHITE, font="serif",
+                   anchor_y="center", max_width=240)
         hint = "pause.banner_owner" if self.model.may_resume else "pause.banner_other"
-        s.text(tr(hint), 24 + t.content_width + 24, top - height / 2, 14, th.TEXT,
-               anchor_y="center", max_width=th.WIDTH - t.content_width - 72)
+        s.text(tr(hint), left + 40 + t.content_width, top - height / 2, 14, th.TEXT,
+               anchor_y="center", max_width=th.WIDTH - left - t.content_width - 56)
 
     # --- the action bar -------------------------------------------------------------------------
     def prompt_line(self) -> str:

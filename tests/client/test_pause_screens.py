@@ -208,3 +208,28 @@ def test_a_new_game_never_wipes_the_log_another_client_is_playing_on(tmp_path: P
         os.close(fd)
     save.start_afresh()
     assert save.held() is None and not save.db.exists()
+
+
+@pytest.mark.parametrize("lang", ["ja", "ko"])
+def test_the_pause_banner_leaves_the_battles_title_in_sight(app: Any, lang: str) -> None:
+    """The pause banner runs right of the screen's title: a battle's name stays readable
+    (issue 32: the banner covered it)."""
+    from grailwar.client.views.common import PAUSE_LEFT
+    from test_model import play_game
+    from test_screens import join, render, room_public, state_msg
+
+    app.set_lang(lang)
+    state, events = play_game(seed=4, stop=lambda s: s.battle is not None)
+    join(app)
+    app.model.handle({"t": "events", "events": events, "log": []})
+    app.model.handle(state_msg(state, 0, {str(x): 60 for x in state.prompt.seats}))
+    app.model.handle({"t": "room", "room": {**room_public(started=True), "paused": True}})
+    render(app, "battle")
+    view, tr = app.current, app.tr
+    banner = [t for key, items in view.live.pool.used.items() for t in items
+              if key[0] == tr("pause.banner")]
+    name = tr("battle.title", square=app.model.square_name(app.model.view["battle"]["square"]))
+    title = [t for key, items in view.base.pool.used.items() for t in items
+             if key[0].startswith(name)]
+    assert banner and banner[0].left >= PAUSE_LEFT
+    assert title and all(t.right <= PAUSE_LEFT for t in title), [t.text for t in title]
