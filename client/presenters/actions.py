@@ -211,6 +211,8 @@ class Actions:
         return heads
 
     def option(self, a: dict[str, Any]) -> Option:
+        """One legal action as its menu shows it: a label, a hover text, and what it points at
+        (a target, a square, a card)."""
         tr = self.tr
         kind = a["type"]
         me = self.me
@@ -255,35 +257,43 @@ class Actions:
             use = a["use"]
             return Option(tr(f"tactics.use.{use}"), a,
                           "\n".join((tr(f"tactics.use_help.{use}"), self.uses_left())))
-        if kind == "Attack":
-            card = a["card"]
+        if kind in ("Attack", "React"):
+            return self.card_option(a, help_text, whom(target))
+        if kind == "ChooseReward":
+            return Option(self.reward_label(a["reward"]), a, help_text)
+        if kind == "UseCommandSpell":
+            return self.spell_option(a)
+        return Option(tr(f"verb.{verb_of(a)}"), a, help_text)
+
+    def card_option(self, a: dict[str, Any], help_text: str, whom: str) -> Option:
+        """An Attack (its target, and its card kind: Luck with or without a card) or a React
+        (its reaction, with its card or none)."""
+        tr, card = self.tr, a["card"]
+        if a["type"] == "Attack":
             kind_name = tr.card(a["kind"])
             if a["kind"] == "L":
                 how = tr("option.with_card", kind=kind_name, card=tr.card(card)) if card else \
                     tr("option.no_card", kind=kind_name)
             else:
                 how = kind_name
-            return Option(f"{whom(target)} · {how}", a, help_text, card=card, target=target)
-        if kind == "React":
-            card = a["card"]
-            verb = tr(f"verb.{verb_of(a)}")
-            label = tr("option.with_card", kind=verb, card=tr.card(card)) if card else \
-                tr("option.no_card", kind=verb)
-            return Option(label, a, help_text, card=card)
-        if kind == "ChooseReward":
-            return Option(self.reward_label(a["reward"]), a, help_text)
-        if kind == "UseCommandSpell":
-            spell = a["spell"]
-            name = tr("option.spell", name=tr.spell(spell), cost=tr.spell_cost(spell))
-            arg = a.get("arg", "")
-            if arg:
-                shown = tr.square(self.view["map"], int(arg)) if arg.isdigit() else \
-                    "".join(tr.card(c)[:1] for c in arg)
-                name = tr("option.spell_arg", name=name, arg=shown)
-            square = int(arg) if arg.isdigit() else -1
-            return Option(name, a, tr.spell_text(spell), square=square, group=spell,
-                          danger=self.is_suicide(a))
-        return Option(tr(f"verb.{verb_of(a)}"), a, help_text)
+            return Option(f"{whom} · {how}", a, help_text, card=card, target=a["target"])
+        verb = tr(f"verb.{verb_of(a)}")
+        label = tr("option.with_card", kind=verb, card=tr.card(card)) if card else \
+            tr("option.no_card", kind=verb)
+        return Option(label, a, help_text, card=card)
+
+    def spell_option(self, a: dict[str, Any]) -> Option:
+        """A Command Spell: its name and cost, and its argument (a square, or cards)."""
+        tr, spell = self.tr, a["spell"]
+        name = tr("option.spell", name=tr.spell(spell), cost=tr.spell_cost(spell))
+        arg = a.get("arg", "")
+        if arg:
+            shown = tr.square(self.view["map"], int(arg)) if arg.isdigit() else \
+                "".join(tr.card(c)[:1] for c in arg)
+            name = tr("option.spell_arg", name=name, arg=shown)
+        square = int(arg) if arg.isdigit() else -1
+        return Option(name, a, tr.spell_text(spell), square=square, group=spell,
+                      danger=self.is_suicide(a))
 
     def confirmation(self, action: dict[str, Any]) -> Question | None:
         """The question to ask before sending `action`; None: send it at once. The text names

@@ -16,6 +16,7 @@ class BattlePresenter:
 
     # --- the battle -----------------------------------------------------------------------------
     def battle(self, now: float) -> dict[str, Any] | None:
+        """The battle under way as the battle screen draws it (None: no battle)."""
         view = self.view
         if not view or not view.get("battle"):
             return None
@@ -31,33 +32,8 @@ class BattlePresenter:
         for c in b["combatants"]:
             seat = c["seat"]
             camp = self.camp(seat)
-            np_status = ""
-            if c["np_target"] >= 0:
-                total = self.np_charge(seat)
-                elapsed = max(0, b["round"] - c["np_round"])
-                np_status = tr("battle.np_declared", target=self.who(c["np_target"]))
-                if total is not None:
-                    np_status += " · " + (tr("battle.np_ready") if elapsed >= total else
-                                          tr("battle.np_charge", n=elapsed, total=total))
-            flags = []
-            if c["disengage_round"] >= 0:
-                flags.append(tr("battle.disengaging"))
-            if c["fleeing"]:
-                flags.append(tr("battle.fleeing"))
-            if c["war_roar"]:
-                flags.append(tr("battle.war_roar"))
-            if seat in b.get("truce", []):
-                flags.append(tr("battle.truce"))
-            if b["stage"] == "round_start" and seat in b.get("ready", []):
-                flags.append(tr("battle.ready"))
-            flags.extend(campaign_text.stance_flags(self, seat))
-            uses = None
-            if tactics is not None:
-                flags.extend(tr(key) for key, part in (("tactics.seizing", "seize"),
-                                                       ("tactics.enduring", "endure"))
-                             if seat in tactics.get(part, ()))
-                if self.module_option("tactics", "concentration"):
-                    uses = tactics["uses"][seat]
+            np_status = self.np_status(b, c)
+            flags, uses = self.combat_flags(b, seat, tactics)
             combatants.append({
                 "seat": seat, "cls": camp["cls"], "hp": camp["hp"], "max_hp": camp["max_hp"],
                 "alive": camp["alive"], "in": seat in b["seats"], "acting": seat == actor,
@@ -85,6 +61,40 @@ class BattlePresenter:
             "combatants": combatants, "pending": reaction, "seats": list(b["seats"]),
             "tactics": tactics is not None, "strike": latest_strike(self.events),
         }
+
+    def np_status(self, b: dict[str, Any], c: dict[str, Any]) -> str:
+        """A combatant's declared Noble Phantasm: at whom, and its charge or readiness."""
+        if c["np_target"] < 0:
+            return ""
+        tr = self.tr
+        total = self.np_charge(c["seat"])
+        elapsed = max(0, b["round"] - c["np_round"])
+        status = tr("battle.np_declared", target=self.who(c["np_target"]))
+        if total is not None:
+            status += " · " + (tr("battle.np_ready") if elapsed >= total else
+                               tr("battle.np_charge", n=elapsed, total=total))
+        return status
+
+    def combat_flags(self, b: dict[str, Any], seat: int,
+                     tactics: dict[str, Any] | None) -> tuple[list[str], int | None]:
+        """A combatant's marks (disengaging, fleeing, truce, ready, the modules' own) and its
+        concentration uses left (None: not counted in this game)."""
+        tr = self.tr
+        c = next(x for x in b["combatants"] if x["seat"] == seat)
+        flags = [tr(key) for key, on in (
+            ("battle.disengaging", c["disengage_round"] >= 0), ("battle.fleeing", c["fleeing"]),
+            ("battle.war_roar", c["war_roar"]), ("battle.truce", seat in b.get("truce", [])),
+            ("battle.ready", b["stage"] == "round_start" and seat in b.get("ready", [])))
+            if on]
+        flags.extend(campaign_text.stance_flags(self, seat))
+        uses = None
+        if tactics is not None:
+            flags.extend(tr(key) for key, part in (("tactics.seizing", "seize"),
+                                                   ("tactics.enduring", "endure"))
+                         if seat in tactics.get(part, ()))
+            if self.module_option("tactics", "concentration"):
+                uses = tactics["uses"][seat]
+        return flags, uses
 
     def fighters_square(self, b: dict[str, Any]) -> int:
         """Where the battle is now: the square most of its fighters stand on (they move in

@@ -55,6 +55,7 @@ class LogPresenter:
         return [t for k, t in self.log_lines(limit) if k in DICE_KINDS]
 
     def event_text(self, e: dict[str, Any]) -> str:
+        """An event in the log's words: one line, "" for an event the log does not tell."""
         tr = self.tr
         kind = e.get("type", "")
         if kind in colossus.EVENTS:
@@ -67,6 +68,25 @@ class LogPresenter:
             purpose = tr(purpose_key) if tr.has(purpose_key) else e.get("purpose", "")
             return f"{who} {purpose}: {dice_line(e, tr.lang)}"
         target = self.who(e.get("target"))
+        line = self._turn_line(kind, e, who, target)
+        if line is None:
+            line = self._battle_line(kind, e, who, target)
+        if line is not None:
+            return line
+        if kind == "GameEnded":
+            return tr("event.GameEnded")
+        if kind == "SeatEvent":
+            return tr(f"seats.{e['what']}", who=self.seat_label(e["seat"], e["name"]),
+                      s=e.get("seconds", 0))
+        key = f"event.{kind}"
+        if tr.has(key):
+            return tr(key, who=who, target=target, round=e.get("round"),
+                      rounds=e.get("rounds"), hp=e.get("hp"), amount=e.get("amount"))
+        return ""
+
+    def _turn_line(self, kind: str, e: dict[str, Any], who: str, target: str) -> str | None:
+        """A turn's event in words (None: not one of these)."""
+        tr = self.tr
         if kind == "TurnStarted":
             return tr("event.TurnStarted", day=e.get("day"), turn=tr(f"turn.{e.get('turn')}"))
         if kind == "Moved":
@@ -100,6 +120,11 @@ class LogPresenter:
         if kind == "InterventionAnswered":
             return tr("event.InterventionAnswered", who=who,
                       choice=tr("event.joins" if e.get("join") else "event.stays"))
+        return None
+
+    def _battle_line(self, kind: str, e: dict[str, Any], who: str, target: str) -> str | None:
+        """A battle's event in words (None: not one of these)."""
+        tr = self.tr
         if kind in ("Attacked", "Reacted"):
             card = e.get("kind", "")
             name = {"G": tr("verb.ReactGuard")}.get(card, tr.card(card))
@@ -125,16 +150,7 @@ class LogPresenter:
                       result=result)
         if kind == "SkillUsed" and e.get("skill"):
             return tr("event.SkillUsedNamed", who=who, skill=tr.skill(e["skill"]))
-        if kind == "GameEnded":
-            return tr("event.GameEnded")
-        if kind == "SeatEvent":
-            return tr(f"seats.{e['what']}", who=self.seat_label(e["seat"], e["name"]),
-                      s=e.get("seconds", 0))
-        key = f"event.{kind}"
-        if tr.has(key):
-            return tr(key, who=who, target=target, round=e.get("round"),
-                      rounds=e.get("rounds"), hp=e.get("hp"), amount=e.get("amount"))
-        return ""
+        return None
 
     # --- the end --------------------------------------------------------------------------------
     def result(self) -> dict[str, Any] | None:
