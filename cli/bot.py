@@ -5,7 +5,7 @@ from __future__ import annotations
 import argparse
 from typing import Any
 
-from ..shared.protocol import DEFAULT_PORT
+from ..shared.protocol import DEFAULT_PORT, LEVELS
 from .client import add_tls_arguments, tls_pin
 
 
@@ -13,7 +13,7 @@ def register(sub: argparse._SubParsersAction) -> None:
     p = sub.add_parser("bot", help="join a room on a server as a bot player")
     p.add_argument("--connect", required=True, help="HOST[:PORT]")
     p.add_argument("--room", required=True, help="room name or id")
-    p.add_argument("--level", default="heuristic")
+    p.add_argument("--level", default="normal", choices=LEVELS)
     p.add_argument("--name", default="bot")
     p.add_argument("--seed", type=int, default=0)
     add_tls_arguments(p)

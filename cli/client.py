@@ -10,7 +10,7 @@ import os
 import sys
 
 from ..shared.engine.data import CLASSES
-from ..shared.protocol import SUMMONING
+from ..shared.protocol import LEVELS, SUMMONING
 from . import modules as module_args
 
 
@@ -27,7 +27,7 @@ def register(sub: argparse._SubParsersAction) -> None:
                    help="the terminal game instead of the window (no graphics needed)")
     p.add_argument("--cls", default="saber", choices=CLASSES, help="your Servant's class")
     p.add_argument("--seed", type=int, default=None, help="(--text) the game's seed")
-    p.add_argument("--bots", default="heuristic", choices=("random", "heuristic"),
+    p.add_argument("--bots", default="normal", choices=LEVELS,
                    help="(--text) the bots' level")
     p.add_argument("--summoning", default=SUMMONING[0], choices=SUMMONING,
                    help="random: the seed draws each Servant from its class's roster; choose: "

@@ -27,9 +27,9 @@ def register(sub: argparse._SubParsersAction) -> None:
     p = sub.add_parser("simulate", help="play whole games between bots and print statistics")
     p.add_argument("--games", type=int, default=100)
     p.add_argument("--seed", type=int, default=0)
-    p.add_argument("--bots", default="heuristic",
+    p.add_argument("--bots", default="normal",
                    help="one bot level for every seat, or a comma list per seat "
-                        "(random, heuristic)")
+                        "(random, easy, normal, hard: the levels of rooms and tournaments)")
     p.add_argument("--classes", default=",".join(CLASSES),
                    help="comma list of the classes that take part (2 to 7)")
     p.add_argument("--servants", default="",
