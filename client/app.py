@@ -10,6 +10,7 @@ arrive between frames on the same thread; nothing in a frame waits for the netwo
 from __future__ import annotations
 
 import time
+from collections.abc import Callable
 from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
@@ -437,38 +438,38 @@ class GrailApp:
             self.go_lobby()
 
     def play_local(self, cls: str | None = None) -> bool:
-        """Start (once) the embedded server, then make a room with bots in every other seat."""
-        if not self.check_player_name():
-            return False
-        self.save_settings()
-        if not self.start_local(fresh=True):
-            return False
+        """Start (once) the embedded server, then make a room with bots in every other seat
+        (`play --name`: straight to the room)."""
         cls = cls or self.pending_local_class
-        session = self.new_session()
-        name = self.settings["name"].strip()
 
-        def create() -> None:
+        def create(session: Any) -> None:
+            name = self.settings["name"].strip()
             room_name = self.tr("lobby.room_name_default", name=name)[:32]
             session.send("create_room", name=room_name, cls=cls, summoning=self.local_summoning,
                          **self.local_modules)
             self.ui.extra["fill_bots"] = True
 
-        session.on_welcome.append(create)
-        session.connect("127.0.0.1", self.local.port)
-        return True
+        return self._local_session(create)
 
     def open_local_lobby(self) -> bool:
         """Local play from the title: the embedded server, then the lobby's create panel as on
         a server (the modules, their options and timers, the summoning), with bots filling
         every other seat of the room made there."""
+        if not self._local_session(lambda session: self.show("lobby")):
+            return False
+        self.playing_local = True
+        return True
+
+    def _local_session(self, welcomed: Callable[[Any], None]) -> bool:
+        """The player's name checked and kept, the embedded server started (afresh), and a
+        connection to it; `welcomed(session)` once it greets us."""
         if not self.check_player_name():
             return False
         self.save_settings()
         if not self.start_local(fresh=True):
             return False
         session = self.new_session()
-        self.playing_local = True
-        session.on_welcome.append(lambda: self.show("lobby"))
+        session.on_welcome.append(lambda: welcomed(session))
         session.connect("127.0.0.1", self.local.port)
         return True
 

@@ -11,7 +11,6 @@ import copy
 from typing import TYPE_CHECKING, Any
 
 from ..shared.engine import Action, Event, GameState, events_for, legal_actions, view_for
-from ..shared.engine.modules import summoning_choice
 from ..shared.engine.text import event_line
 from ..shared.protocol import message
 from .feeds import PublicPart, ViewFeed, wire_form
@@ -37,6 +36,7 @@ class Delivery:
     options: dict[str, Any]
     modules: tuple[str, ...]
     module_options: dict[str, dict[str, Any]]
+    summoning_choice: list[Any] | None  # [module, option, value] of a module's summoning
     state: GameState | None
     history: list[Event]
     chat_log: ChatLog
@@ -172,7 +172,7 @@ class Delivery:
             "options": dict(self.options),
             "module_options": copy.deepcopy(self.module_options),
             # the module that summons the Servants, if one does: [module, option, value]
-            "summoned_by": summoning_choice(self.modules, self.module_options),
+            "summoned_by": self.summoning_choice,
             "seat_list": [{"seat": s.index, "cls": s.cls, "kind": s.kind, "name": s.name,
                            "level": s.level, "connected": s.member is not None,
                            "ready": s.kind == "bot" or s.ready,

@@ -68,7 +68,7 @@ class Room(Membership, Delivery, Pausing):
         self.modules, self.module_options = game_modules(options)
         # A module that summons the Servants itself (`Module.summons`): the room's
         # own switch then has no Servant to choose (docs/rules.md "Summoning and day 0").
-        self.summoned_by = summoned_by(self.modules, self.module_options)
+        self.summoned_by, self.summoning_choice = summoned_by(self.modules, self.module_options)
         self.options["summoning"] = "random" if self.summoned_by else options.get(
             "summoning", "random")
         fewest = fewest_camps(self.modules, self.module_options)

@@ -3,6 +3,7 @@ rules modules; join as a player or a spectator; the password prompt of a locked 
 
 from __future__ import annotations
 
+from collections.abc import Sequence
 from typing import Any
 
 from twisted.internet.task import LoopingCall
@@ -132,15 +133,12 @@ class LobbyView(BaseView):
         if isinstance(value, bool) or not choices:
             self.module_options[name][option] = not value
         else:
-            self.module_options[name][option] = choices[(choices.index(value) + 1) % len(choices)]
+            self.module_options[name][option] = stepped(choices, value)
         self.fit_seats()
 
     def step_timer(self, key: str) -> None:
         """A module's timer steps to its next choice."""
-        choices = room_timers()[key][1].choices
-        value = self.timers[key]
-        self.timers[key] = choices[(choices.index(value) + 1) % len(choices)] \
-            if value in choices else choices[0]
+        self.timers[key] = stepped(room_timers()[key][1].choices, self.timers[key])
 
     def join(self, room: dict[str, Any], spectator: bool) -> None:
         if room.get("locked"):
@@ -174,9 +172,7 @@ class LobbyView(BaseView):
             self.create()
 
     def cycle(self, key: str, choices: tuple, step: int) -> None:
-        values = list(choices)
-        i = values.index(self.options[key]) if self.options[key] in values else 0
-        self.options[key] = values[(i + step) % len(values)]
+        self.options[key] = stepped(choices, self.options[key], step)
         self.invalidate()
 
     # --- drawing --------------------------------------------------------------------------------
@@ -449,6 +445,13 @@ class LobbyView(BaseView):
             tr("lobby.ok"), tr("lobby.cancel"),
             lambda left, bottom, width: self.field(o, "join_password", left + 24, bottom + 80,
                                                    width - 48))
+
+
+def stepped(choices: Sequence[Any], value: Any, step: int = 1) -> Any:
+    """The choice `step` places after `value`, round the end (counted from the first when
+    `value` is none of them): each stepper and option button of the create panel."""
+    i = choices.index(value) if value in choices else 0
+    return choices[(i + step) % len(choices)]
 
 
 def padlock(s: Scene, x: float, y: float) -> None:

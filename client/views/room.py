@@ -11,6 +11,7 @@ from ..gfx import Scene
 from .base import BaseView
 from .chatpane import chat_box, scroll_key, send_chat, shown_channel
 from .common import presence_tag, token
+from .lobby import stepped
 
 ROW_H = 66
 CHAT_TABS = ("whisper", "room")  # before the start there is no negotiation, but whispers
@@ -25,7 +26,7 @@ class RoomView(BaseView):
 
     def cycle_level(self) -> None:
         """The next level, for the seated bots (the server's `bot_level`) and those added."""
-        self.level = LEVELS[(LEVELS.index(self.level) + 1) % len(LEVELS)]
+        self.level = stepped(LEVELS, self.level)
         self.send("bot_level", level=self.level)
 
     def on_enter(self, field: str) -> None:

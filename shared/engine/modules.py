@@ -291,22 +291,19 @@ def fewest_camps(names: Sequence[str], options: Mapping[str, Mapping[str, Any]])
     return min((MODULES[n].fewest_camps(options[n]) for n in names), default=2)
 
 
-def summoned_by(names: Sequence[str], options: Mapping[str, Mapping[str, Any]]) -> str:
-    """How the modules of a game (normalized) summon its Servants (`Module.summons`): "" when
-    none does."""
-    return next((how for n in names if (how := MODULES[n].summons(options[n]))), "")
-
-
-def summoning_choice(names: Sequence[str], options: Mapping[str, Mapping[str, Any]]
-                     ) -> list[Any] | None:
-    """[module, option, value] of the module that summons a game's Servants, for a client to
-    name that value (its `option_value.<module>.<option>.<value>` text); None: the room's own
-    switch summons them."""
+def summoned_by(names: Sequence[str], options: Mapping[str, Mapping[str, Any]]
+                ) -> tuple[str, list[Any] | None]:
+    """How the modules of a game (normalized) summon its Servants: the `Module.summons`
+    phrase, and [module, option, value] for a client to name that value (its
+    `option_value.<module>.<option>.<value>` text; None without a `summoning_option`); ("",
+    None) when the room's own switch summons them."""
     for n in names:
         cls = MODULES[n]
-        if cls.summoning_option and cls.summons(options[n]):
-            return [n, cls.summoning_option, options[n][cls.summoning_option]]
-    return None
+        how = cls.summons(options[n])
+        if how:
+            option = cls.summoning_option
+            return how, [n, option, options[n][option]] if option else None
+    return "", None
 
 
 def normalize(modules: Sequence[str] = (),
