@@ -89,9 +89,9 @@ class TitleView(BaseView):
     def layout(self, s: Scene) -> None:
         tr = self.tr
         s.gradient(0, 0, th.WIDTH, th.HEIGHT, (16, 18, 40), (34, 22, 40))
-        self.magic_circle(s, 325, 405, 245)
-        # the panel
+        # the panel, right of the circle
         left, bottom, width, height = 690, 90, 530, 620
+        self.magic_circle(s, 325, 405, 245, left - 10)
         s.shadow(left, bottom, width, height, 5, 6, (0, 0, 0, 120))
         s.box(left, bottom, width, height, (30, 33, 52, 240), th.GOLD_DARK, 1)
         s.rect(left, bottom + height - 6, width, 6, th.VERMILION)
@@ -147,8 +147,9 @@ class TitleView(BaseView):
         s.text(tr("title.footer"), left + width / 2, bottom + 26, 12, th.FAINT,
                anchor_x="center", max_width=width - 30)
 
-    def magic_circle(self, s: Scene, cx: float, cy: float, r: float) -> None:
-        """A summoning circle: rings, a heptagram, the seven classes at its points."""
+    def magic_circle(self, s: Scene, cx: float, cy: float, r: float, right: float) -> None:
+        """A summoning circle: rings, a heptagram, the seven classes at its points, their
+        names between the window's left edge and `right`."""
         s.circle(cx, cy, r + 18, (40, 30, 60, 120), 64)
         s.ring(cx, cy, r, 3, (*th.GOLD, 200), 96)
         s.ring(cx, cy, r - 14, 1.5, (*th.GOLD, 140), 96)
@@ -177,9 +178,9 @@ class TitleView(BaseView):
             side = "center" if abs(math.cos(a)) < 0.3 else "left" if math.cos(a) > 0 else "right"
             if side == "center":
                 ly += 8 if math.sin(a) > 0 else -8
-            room = lx - 6 if side == "right" else th.WIDTH / 2 - lx if side == "left" else 160
+            room = lx - 6 if side == "right" else right - lx if side == "left" else 160
             s.text(self.tr.cls(cls), lx, ly, 13, th.MUTED, anchor_x=side, anchor_y="center",
-                   max_width=room)  # (a name left of the circle stops at the window's edge)
+                   max_width=room)
         # the Command Spell at the centre
         for k in range(3):
             a = math.pi / 2 + 2 * math.pi * k / 3

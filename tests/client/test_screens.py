@@ -109,10 +109,11 @@ def test_title_renders_in_each_language(app: Any, lang: str) -> None:
     assert region is not None and region.enabled
     assert colours_in(image, region) > 8, "the button's label is drawn"
     assert app.tr("app.title") in [label for label, _x, _y in view.base.labels]
-    names = {app.tr.cls(c) for c in CLASSES}  # the circle's class names, whole in the window
+    names = {app.tr.cls(c) for c in CLASSES}  # the circle's class names: whole, in the window
     drawn = [t for key, items in view.base.pool.used.items() for t in items if key[0] in names]
-    assert len(drawn) == 7 and all(t.left >= 0 and t.right <= th.WIDTH for t in drawn), \
-        [(t.text, t.left) for t in drawn if t.left < 0]
+    assert len(drawn) == 7 and all(t.left >= 0 and t.right <= 690 for t in drawn), \
+        [(t.text, t.left, t.right) for t in drawn]  # (690: the title panel's left edge)
+    assert not any("…" in t.text for t in drawn), [t.text for t in drawn]
 
 
 def test_bad_name_and_bad_address_get_a_message_not_a_traceback(app: Any) -> None:
