@@ -1,10 +1,10 @@
 """`--modules` and `--option` for every command and bench that sets a game up.
 
-    --modules tactics --option tactics.concentration=false
-    --scenario colossus_raid --option colossus.colossus_day=2
+    --modules NAME[,NAME] --option NAME.OPTION=VALUE
+    --scenario SCENARIO --option NAME.OPTION=VALUE
 
-`--scenario NAME` is the colossus module with its `scenario` option (docs/rules.md "The
-colossus"): the same as `--modules colossus --option colossus.scenario=NAME`.
+`--scenario SCENARIO` is the module whose options include `scenario` (`scenario_module`), with
+that option: the same as `--modules NAME --option NAME.scenario=SCENARIO`.
 
 An option's value is read by the type of its default (bool: true/false, on/off, yes/no, 1/0;
 int; str). The result is `engine.modules.normalize`'s (names, options), so a bad name or value
@@ -17,21 +17,41 @@ import argparse
 import sys
 from typing import Any
 
-from ..shared.engine.modules import MODULES, normalize
-from ..shared.modules.colossus import SCENARIOS
+from ..shared.engine.modules import MODULES, OptionSpec, normalize
 
 BOOLS = {"true": True, "on": True, "yes": True, "1": True,
          "false": False, "off": False, "no": False, "0": False}
+
+
+def scenario_module() -> tuple[str, OptionSpec] | None:
+    """The module whose options include `scenario`, and that option (None: no module has
+    one)."""
+    return next(((name, cls.options["scenario"]) for name, cls in MODULES.items()
+                 if "scenario" in cls.options), None)
+
+
+def option_example() -> str:
+    """`MODULE.OPTION=VALUE` for the first option of the registry, set off its default."""
+    for name, cls in MODULES.items():
+        for option, spec in cls.options.items():
+            value = spec.default
+            if type(value) is bool:
+                return f"{name}.{option}={str(not value).lower()}"
+            return f"{name}.{option}={value}"
+    return "MODULE.OPTION=VALUE"
 
 
 def add_arguments(parser: argparse.ArgumentParser) -> None:
     parser.add_argument("--modules", default="", metavar="NAME[,NAME]",
                         help=f"rules modules to switch on ({', '.join(MODULES) or 'none'})")
     parser.add_argument("--option", action="append", default=[], metavar="MODULE.OPTION=VALUE",
-                        help="a module's option, e.g. tactics.concentration=false (repeatable)")
-    parser.add_argument("--scenario", default="", choices=("", *SCENARIOS),
-                        help="a scenario module: colossus (in a Grail War) or colossus_raid "
-                             "(the cooperative room); it switches the colossus module on")
+                        help=f"a module's option, e.g. {option_example()} (repeatable)")
+    scenario = scenario_module()
+    if scenario is not None:
+        name, spec = scenario
+        parser.add_argument("--scenario", default="", choices=("", *spec.choices),
+                            help=f"the {name} module with its scenario option ({spec.doc}); "
+                                 f"it switches the {name} module on")
 
 
 def parse(modules: str, options: list[str], scenario: str = ""
@@ -41,8 +61,11 @@ def parse(modules: str, options: list[str], scenario: str = ""
     normalize(names)
     given: dict[str, dict[str, Any]] = {}
     if scenario:
-        names.append("colossus")
-        given["colossus"] = {"scenario": scenario}
+        found = scenario_module()
+        if found is None:
+            raise ValueError(f"--scenario {scenario!r}: no module has a scenario option")
+        names.append(found[0])
+        given[found[0]] = {"scenario": scenario}
     for item in options:
         key, eq, text = item.partition("=")
         module, dot, name = key.strip().partition(".")
@@ -84,6 +107,6 @@ def _value(module: str, name: str, text: str) -> Any:
 
 
 def describe(options: dict[str, dict[str, Any]]) -> str:
-    """`tactics(concentration=False)`: the modules on with their options, for a report line."""
+    """`name(option=value, ...)`: the modules on with their options, for a report line."""
     return " ".join(f"{name}({', '.join(f'{k}={v}' for k, v in values.items())})"
                     for name, values in options.items())

@@ -13,9 +13,11 @@ from pathlib import Path
 from typing import Any
 
 from ..shared.engine import RulesError, apply, default_action, from_dict, new_game, to_text
+from ..shared.engine.modules import MODULES, Module
 from ..shared.engine.state import GameState
 from ..shared.engine.text import event_line
 from ..shared.engine.view import omniscient_view
+from .modules import scenario_module
 
 CAMP_FIELDS = {"pos": int, "hp": int, "mp": int, "master_mp": int, "spells": int, "hand": str}
 
@@ -48,17 +50,22 @@ def setup(spec: dict[str, Any]) -> GameState:
         options = spec["options"]
         if not isinstance(options, dict) or not all(isinstance(v, dict)
                                                     for v in options.values()):
-            raise ScenarioError("options: one table per module, e.g. [options.tactics]")
+            raise ScenarioError(f"options: one table per module, e.g. [options.{_example()}]")
         kwargs["options"] = options
-    if "scenario" in spec:  # the colossus module with its scenario option (docs/scenarios.md)
-        kwargs["modules"] = [*kwargs.get("modules", []), "colossus"]
-        kwargs["options"] = {**kwargs.get("options", {}), "colossus": {
-            **kwargs.get("options", {}).get("colossus", {}), "scenario": spec["scenario"]}}
+    if "scenario" in spec:  # the module with a scenario option, with it (docs/scenarios.md)
+        found = scenario_module()
+        if found is None:
+            raise ScenarioError("scenario: no module has a scenario option")
+        name = found[0]
+        kwargs["modules"] = [*kwargs.get("modules", []), name]
+        kwargs["options"] = {**kwargs.get("options", {}), name: {
+            **kwargs.get("options", {}).get(name, {}), "scenario": spec["scenario"]}}
     state = new_game(**kwargs)
     module_state = spec.get("module_state", {})
     if not isinstance(module_state, dict) or not all(isinstance(v, dict)
                                                      for v in module_state.values()):
-        raise ScenarioError("module_state: one table per module, e.g. [module_state.colossus]")
+        raise ScenarioError("module_state: one table per module, e.g. "
+                            f"[module_state.{_example(with_state=True)}]")
     for name, values in module_state.items():
         m = next((m for m in state.modules if m.name == name), None)
         if m is None:
@@ -77,6 +84,16 @@ def setup(spec: dict[str, Any]) -> GameState:
                                     f"({', '.join(CAMP_FIELDS)})")
             setattr(target, key, value)
     return state
+
+
+def _example(with_state: bool = False) -> str:
+    """A module's name for an error's example: the first with options (`with_state`: the
+    first that takes a scenario's `[module_state.<name>]`)."""
+    for name, cls in MODULES.items():
+        takes_state = cls.scenario_state is not Module.scenario_state
+        if takes_state if with_state else cls.options:
+            return name
+    return "NAME"
 
 
 def run_steps(state: GameState, steps: list[dict[str, Any]]) -> tuple[GameState, list[dict]]:

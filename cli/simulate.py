@@ -13,13 +13,13 @@ from typing import Any
 
 from ..shared.bots import make_bot
 from ..shared.bots.match import run_match
-from ..shared.engine import core, dice, new_game
+from ..shared.bots.modules import parts
+from ..shared.engine import dice, new_game
 from ..shared.engine.data import CLASSES, default_ruleset
 from ..shared.engine.events import Event
 from ..shared.engine.game import summon
 from ..shared.engine.modules import normalize
 from ..shared.engine.state import GameState
-from ..shared.modules.campaign import state as campaign_state
 from . import modules as module_args
 
 
@@ -59,9 +59,9 @@ def simulate(games: int, seed: int, bots: list[str], classes: list[str],
     rounds: list[int] = []
     days: list[int] = []
     first_error = ""
-    giant = ColossusFigures() if "colossus" in modules else None
-    camp = CampaignFigures() if "campaign" in modules else None
-    watchers = [w.step for w in (giant, camp) if w is not None]
+    # each module's balance figures (`BotPart.figures`), in the game's module order
+    figures = {part.name: part.figures() for part in parts(modules) if part.figures is not None}
+    watchers = [f.step for f in figures.values()]
 
     def on_step(state: GameState, events: list[Event]) -> None:
         for step in watchers:
@@ -87,10 +87,8 @@ def simulate(games: int, seed: int, bots: list[str], classes: list[str],
             draws += 1
         rounds.extend(result.battle_rounds)
         days.append(result.days)
-        if giant is not None:
-            giant.game_over(state)
-        if camp is not None:
-            camp.game_over(state)
+        for f in figures.values():
+            f.game_over(state)
         if progress:
             done = (g + 1) * 30 // games
             sys.stderr.write(f"\r[{'#' * done}{'.' * (30 - done)}] {g + 1}/{games}")
@@ -112,86 +110,9 @@ def simulate(games: int, seed: int, bots: list[str], classes: list[str],
         "median_game_days": statistics.median(days) if days else None,
         "first_error": first_error,
     }
-    if giant is not None:
-        out["colossus"] = giant.summary()
-    if camp is not None:
-        out["campaign"] = camp.summary()
+    for name, f in figures.items():
+        out[name] = f.summary()
     return out
-
-
-class CampaignFigures:
-    """The campaign's growth figures (spec 002 §7): each living camp's Master level and pool
-    size (cards) when day 7 opens, or at the game's end for a game over sooner."""
-
-    DAY = 7
-
-    def __init__(self) -> None:
-        self.levels: list[int] = []
-        self.pools: list[int] = []
-        self.taken = False
-        self.reached = 0
-
-    def step(self, state: GameState, events: list[Event]) -> None:
-        if not self.taken and state.day >= self.DAY:
-            self.reached += 1
-            self.take(state)
-
-    def take(self, state: GameState) -> None:
-        self.taken = True
-        for camp in state.camps:
-            if camp.alive:
-                self.levels.append(campaign_state.record(state, camp.seat).level)
-                self.pools.append(len(core.composition(state, camp)))
-
-    def game_over(self, state: GameState) -> None:
-        if not self.taken:
-            self.take(state)
-        self.taken = False
-
-    def summary(self) -> dict[str, Any]:
-        return {"median_level_day7": statistics.median(self.levels) if self.levels else None,
-                "median_pool_day7": statistics.median(self.pools) if self.pools else None,
-                "levels_day7": dict(sorted(Counter(self.levels).items())),
-                "games_reaching_day7": self.reached}
-
-
-class ColossusFigures:
-    """The colossus's balance figures (docs/rules.md "The colossus"): how often it is
-    destroyed, how often it drinks the vein, the raids it takes to fell, the raids' lengths,
-    and the cooperative room's wins."""
-
-    def __init__(self) -> None:
-        self.destroyed = self.vein = self.won = 0
-        self.raids_to_fell: list[int] = []
-        self.raid_rounds: list[int] = []
-        self.raids = 0
-        self.reason = ""
-
-    def step(self, state: GameState, events: list[Event]) -> None:
-        for e in events:
-            if e.type == "RaidEnded":
-                self.raid_rounds.append(e.data["rounds"])
-            elif e.type == "GameEnded":
-                self.reason = e.data["reason"]
-
-    def game_over(self, state: GameState) -> None:
-        st = state.mods["colossus"]
-        self.raids += st.raids
-        if st.destroyed:
-            self.destroyed += 1
-            self.raids_to_fell.append(st.raids)
-        self.vein += self.reason == "colossus"
-        self.won += bool(st.winners)
-        self.reason = ""
-
-    def summary(self) -> dict[str, Any]:
-        return {"destroyed": self.destroyed, "reached_vein": self.vein, "raid_room_won": self.won,
-                "raids": self.raids,
-                "median_raids_to_fell": statistics.median(self.raids_to_fell)
-                if self.raids_to_fell else None,
-                "raids_to_fell": dict(sorted(Counter(self.raids_to_fell).items())),
-                "median_raid_rounds": statistics.median(self.raid_rounds)
-                if self.raid_rounds else None}
 
 
 def run(args: argparse.Namespace) -> int:
@@ -223,8 +144,10 @@ def run(args: argparse.Namespace) -> int:
             print(f"    {servant:<16} {n:>5}/{played:<5} {100 * n / max(1, played):5.1f}%")
         print(f"battles {summary['battles']}  median rounds {summary['median_battle_rounds']}  "
               f"median days {summary['median_game_days']}")
-        if "colossus" in summary:
-            print("colossus " + "  ".join(f"{k} {v}" for k, v in summary["colossus"].items()))
+        for part in parts(summary["modules"]):
+            line = part.figures.line(summary[part.name]) if part.figures is not None else None
+            if line is not None:
+                print(line)
         if summary["first_error"]:
             print(summary["first_error"], file=sys.stderr)
     return 1 if summary["errors"] else 0

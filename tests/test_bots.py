@@ -18,11 +18,12 @@ from grailwar.shared.bots import (
     HeuristicBot,
     RandomBot,
     make_bot,
-    tactical,
 )
 from grailwar.shared.bots.determinize import sample_hand, state_from_view
 from grailwar.shared.bots.hard import candidates, evaluate
 from grailwar.shared.bots.match import run_match
+from grailwar.shared.bots.modules import PARTS
+from grailwar.shared.bots.modules import tactics as tactics_part
 from grailwar.shared.bots.policy import rollout_action
 from grailwar.shared.bots.tournament import elo, summary, wilson
 from grailwar.shared.engine import legal_actions, new_game, play, view_for
@@ -710,13 +711,17 @@ def test_hard_spells_are_cast_with_concentration() -> None:
     arrow, song = UseSkill(0, "demon_breaking_arrow", 1), UseSkill(0, "bog_song", 1)
     assert arrow in legal and song in legal
     bot = HeuristicBot(1)
-    field = tactical.read(view_for(s, 0), RULES)
-    assert bot._cast(arrow, legal, field) == ConcentrateCast(0, "demon_breaking_arrow", 1)
-    assert bot._cast(song, legal, field) == song
+    part = PARTS["tactics"]
+    view = view_for(s, 0)
+    me = view["camps"][0]
+    assert tactics_part.read(view, RULES) is not None
+    assert part.cast(bot, view, me, arrow, legal) == ConcentrateCast(0, "demon_breaking_arrow", 1)
+    assert part.cast(bot, view, me, song, legal) == song
     st = s.mods["tactics"]
     s.set_mod("tactics", st._replace(uses=(1, *st.uses[1:])))
     legal = legal_actions(s, 0)
-    assert bot._cast(arrow, legal, tactical.read(view_for(s, 0), RULES)) == arrow
+    view = view_for(s, 0)
+    assert part.cast(bot, view, view["camps"][0], arrow, legal) == arrow
 
 
 def test_rollout_policy_concentrates_only_to_dodge_when_low(

@@ -3,8 +3,8 @@ healing ended in a draw more often than not, because the bot idled when it shoul
 
 from __future__ import annotations
 
-from grailwar.shared.bots.campaign import _shop
 from grailwar.shared.bots.heuristic import FIT, HeuristicBot
+from grailwar.shared.bots.modules.campaign import _shop
 from grailwar.shared.engine import apply, legal_actions, turns, view_for
 from grailwar.shared.engine.actions import (
     Action,
@@ -79,7 +79,7 @@ def test_the_walk_to_a_shop_waits_while_a_fight_is_on_offer():
         st.update(s, 0, funds=20, worn=())
         view = view_for(s, 0)
         return _shop(view, view["camps"][0], legal_actions(s, 0),
-                     lambda a, b: HeuristicBot(1)._distance(view, a, b))
+                     lambda a, b: HeuristicBot(1).distance(view, a, b))
     assert isinstance(shop_step(war(True, apart=True)), Move)
     assert shop_step(war(True)) is None
 

@@ -17,9 +17,8 @@ hidden value is drawn from `rng`, consistent with what the view shows:
   investigation tiers, its stored Buster and Quick bonuses and the skills it used this round;
 - the argument of a rival's hidden declaration (the class it investigates, the turn-action
   skill it uses) and the effect of a buff whose source the view hides ("skill", "np");
-- what a rules module hides (`Module.rebuild` and `Module.sample`: the colossus's part factors
-  and dodges left; the campaign's rival records, from a fresh contract's values and what the
-  seat's points revealed, never the true ones);
+- what a rules module hides (`Module.rebuild`, `Module.sample` and `Module.rebuild_camp`:
+  each module draws its own hidden values, never the true ones; docs/modules.md);
 - the dice: the generator is reseeded from `rng`, so the future dice are unknown too.
 """
 
@@ -70,7 +69,7 @@ def state_from_view(view: dict[str, Any], rules: Ruleset, rng: random.Random) ->
     shown = [c.clone() for c in camps]
     for m in state.modules:  # the set-up first, then what the view shows of each module
         m.setup(state)
-    # A set-up may change the camps (the campaign's day 0 deals classes, a tag adds a stroke):
+    # A set-up may change the camps (a module's day 0 deals classes, a tag adds a stroke):
     # they are the view's, so what the set-up drew never stands in for what the view shows.
     state.camps[:] = shown
     for m in state.modules:

@@ -162,7 +162,7 @@ class HardBot:
             seats = state.prompt.seats
             seat = next(iter(seats)) if len(seats) == 1 else rng.choice(sorted(seats))
             legal = legal_actions(state, seat)
-            if not legal:  # a sampled campaign battle can leave a rival nothing to play: the
+            if not legal:  # a sampled module's battle can leave a rival nothing to play: the
                 self.last["stuck"] = self.last.get("stuck", 0) + 1  # playout ends there, counted
                 break
             play(state, rollout_action(state, seat, legal, rng))

@@ -5,10 +5,10 @@ own view (`determinize.py`). Inside such an imagined game every camp is moved by
 which reads the imagined state directly (a view per step would cost more than the step). It
 plays like the normal bot in a few lines: rest when hurt or before the Master would sleep, fight
 weaker rivals, fire Noble Phantasms, attack with the strongest card, defend with the counter.
-With the tactics module on it also dodges Noble Phantasms, keeps a ranged Servant out of melee
-(one step back from a foe's square when a zone holds it) and walks around the zones of foes it
-is not heading for; lines of fire need nothing, the legal attacks already respect them. In the
-colossus's raids it climbs and strikes (`_RAID`).
+With rules modules on it asks the bot part of each (`bots.modules`): at the prompt kinds a
+module adds (`BotPart.rollout`), for the battlefield of a Main Action (`BotPart.ground`: who
+keeps out of melee, where a Move is held) and before the counter card of a Reaction
+(`BotPart.rollout_reaction`).
 """
 
 from __future__ import annotations
@@ -37,19 +37,7 @@ from ..engine.actions import (
     Wait,
 )
 from ..engine.state import Camp, GameState
-from ..modules.colossus import Colossus
-from ..modules.colossus.actions import (
-    AttackPart,
-    Climb,
-    ClimbAttack,
-    ClimbMove,
-    ClimbNoblePhantasm,
-    EndClimb,
-    FireAtPart,
-    Mount,
-)
-from ..modules.tactics import Concentrate, Tactics
-from .tactical import SHOOTERS, ZONE_COST
+from .modules import PLAIN, parts
 
 _ATTACK_VALUE = {"B": 3.0, "A": 2.0, "Q": 1.5, "L": 0.0}
 
@@ -63,16 +51,10 @@ def distance(s: GameState, a: int, b: int) -> int:
     return abs(a % w - b % w) + abs(a // w - b // w)
 
 
-def tactics(s: GameState) -> Tactics | None:
-    """The game's tactics module, if it is on."""
-    return next((m for m in s.modules if isinstance(m, Tactics)), None)
-
-
 def rollout_action(s: GameState, seat: int, legal: list[Action], rng: random.Random) -> Action:
     """One action for `seat` at the current prompt, from `legal` (never empty): the policy's
-    choice, or the first legal action where a module narrowed the prompt past it (the
-    campaign: only KeepDeclaration or Action Restriction after declaring, C7.10; only the
-    growth choice while one is pending)."""
+    choice, or the first legal action where a module narrowed the prompt past it (only the
+    actions a module leaves after a declaration, or while a choice of its own is pending)."""
     action = _policy(s, seat, legal, rng)
     return action if action in legal else legal[0]
 
@@ -98,19 +80,11 @@ def _policy(s: GameState, seat: int, legal: list[Action], rng: random.Random) ->
         return AnswerIntervention(seat, ratio(camp) > 0.8 and rng.random() < 0.3)
     if kind == "critical":
         return ChooseReward(seat, "hp" if ratio(camp) < 0.6 else "card:B")
-    if kind == "climb_step":  # up: the highest tile within the roll
-        tiles = next(m for m in s.modules if isinstance(m, Colossus)).data.tiles
-        return max(legal, key=lambda a: tiles[a.tile].height)
-    preferred = _RAID.get(kind, ())
-    return next((a for want in preferred for a in legal if type(a) is want), legal[0])
-
-
-# The colossus's raids (docs/rules.md §11): the first legal action of the first type listed.
-_RAID: dict[str, tuple[type, ...]] = {
-    "raid_start": (DeclareNoblePhantasm, Climb, Ready),
-    "raid_ground": (FireAtPart, AttackPart, Wait),
-    "climb": (Mount, ClimbNoblePhantasm, ClimbAttack, ClimbMove, EndClimb),
-}
+    for part in parts(s.settings.modules):  # a prompt kind a module adds
+        action = part.rollout(s, seat, legal, rng)
+        if action is not None:
+            return action
+    return legal[0]
 
 
 def _declare(s: GameState, camp: Camp, legal: list[Action], rng: random.Random) -> Action:
@@ -158,9 +132,10 @@ def _round_start(s: GameState, camp: Camp, legal: list[Action], rng: random.Rand
 
 def _main(s: GameState, camp: Camp, legal: list[Action], rng: random.Random) -> Action:
     seat = camp.seat
-    module = tactics(s)
-    shooter = module is not None and module.data.weapon(camp.servant.id, camp.cls) in SHOOTERS
-    zones: frozenset[int] = module.controlled(s, seat) if module is not None else frozenset()
+    ground = next((g for part in parts(s.settings.modules)
+                   if (g := part.ground(s, camp)) is not None), PLAIN)
+    shooter = ground.ranged
+    zones = ground.held
     best: Action | None = None
     best_value = -1e9
     moves: list[Move] = []
@@ -192,21 +167,21 @@ def _main(s: GameState, camp: Camp, legal: list[Action], rng: random.Random) -> 
         foes = [s.camps[x] for x in s.battle.seats if x != seat]
         if foes:
             target = min(foes, key=lambda c: c.hp)
-            own = module.radius(target) if module is not None else 0
+            own = ground.free(target)
 
             def cost(m: Move) -> int:
                 d = distance(s, m.to, target.pos)
-                return d + (ZONE_COST if m.to in zones and d > own else 0)
+                return d + (ground.cost if m.to in zones and d > own else 0)
 
             return min(moves, key=cost)
     return Wait(seat) if Wait(seat) in legal else legal[0]
 
 
 def _reaction(s: GameState, camp: Camp, legal: list[Action], rng: random.Random) -> Action:
-    if ratio(camp) < 0.35 and tactics(s) is not None:  # a hit it may not survive
-        dodge = Concentrate(camp.seat, "dodge")
-        if dodge in legal:
-            return dodge
+    for part in parts(s.settings.modules):
+        action = part.rollout_reaction(s, camp, legal, rng)
+        if action is not None:
+            return action
     guard = None
     for a in legal:
         if type(a) is React:

@@ -21,7 +21,7 @@ class RandomBot:
     def choose(self, view: dict[str, Any] | None, legal: list[Action]) -> Action:
         # The types in the order they first appear, then only the chosen type's actions: the
         # same draws as grouping every action by its type, with one Python loop, not two (a
-        # campaign declaration offers 150 actions).
+        # module's declaration may offer 150 actions).
         kinds = list(dict.fromkeys(map(type, legal)))
         kind = self.rng.choice(kinds)
         return self.rng.choice([a for a in legal if type(a) is kind])
