@@ -46,11 +46,12 @@ def register(sub: argparse._SubParsersAction) -> None:
     t.add_argument("--out", required=True, help="folder for the PNG files")
     t.add_argument("--lang", choices=("ja", "ko", "en"), default="ja")
     t.add_argument("--seed", type=int, default=None, help="the scripted game's seed")
-    t.add_argument("--modules", default="", help="tactics or campaign: that module's screens "
-                   "instead (staged moments fed to the client as the server's messages)")
-    t.add_argument("--scenario", default="", choices=("", "colossus", "colossus_raid"),
-                   help="colossus: the colossus's screens in a Grail War (raids staged with "
-                        "forced dice); colossus_raid: the same in its raid room")
+    t.add_argument("--modules", default="", help="a rules module (comma-separated for several): "
+                   "its screens instead, staged moments fed to the client as the server's "
+                   "messages (the last in registry order that has a tour)")
+    t.add_argument("--scenario", default="", metavar="NAME",
+                   help="a scenario module's screens in that scenario (the module whose "
+                        "`scenario` option takes NAME)")
     t.add_argument("--size", type=window_size_arg, default=None,
                    help="the window's size, WIDTHxHEIGHT (default 1280x800; e.g. 1366x768)")
     t.set_defaults(run=run_tour)
@@ -196,6 +197,9 @@ def run_tour(args: argparse.Namespace) -> int:
     try:
         files = tour(args.out, args.lang, args.seed if args.seed is not None else TOUR_SEED,
                      tuple(m for m in args.modules.split(",") if m), args.size, args.scenario)
+    except ValueError as err:  # a module or scenario without a tour
+        print(f"grailwar tour: {err}", file=sys.stderr)
+        return 2
     except Exception as err:
         if "display" in str(err).lower() or "NoSuchDisplay" in err.__class__.__name__:
             print("grailwar tour: no display; set ARCADE_HEADLESS=1", file=sys.stderr)

@@ -30,7 +30,9 @@ def register(sub: argparse._SubParsersAction) -> None:
     p = sub.add_parser("scenario", help="run a scenario file (setup, forced dice, actions)")
     p.add_argument("file", type=Path)
     p.add_argument("--json", action="store_true", help="print the events and state as JSON")
-    p.add_argument("--lang", default="ja", choices=("ja", "ko", "en"))
+    p.add_argument("--lang", default="en", choices=("ja", "ko", "en"),
+                   help="the dice lines' result words (default en, as the rest of the lines; ja "
+                        "and ko write them as their dice bots do)")
     p.set_defaults(run=run)
 
 

@@ -21,6 +21,7 @@ from ..shared.engine.game import summon
 from ..shared.engine.modules import normalize
 from ..shared.engine.state import GameState
 from . import modules as module_args
+from .progress import Progress
 
 
 def register(sub: argparse._SubParsersAction) -> None:
@@ -66,6 +67,7 @@ def simulate(games: int, seed: int, bots: list[str], classes: list[str],
     def on_step(state: GameState, events: list[Event]) -> None:
         for step in watchers:
             step(state, events)
+    bar = Progress(games, progress)
     for g in range(games):
         levels = bots if len(bots) == len(classes) else bots[:1] * len(classes)
         game_seed = dice.series_seed(seed, g)
@@ -89,11 +91,8 @@ def simulate(games: int, seed: int, bots: list[str], classes: list[str],
         days.append(result.days)
         for f in figures.values():
             f.game_over(state)
-        if progress:
-            done = (g + 1) * 30 // games
-            sys.stderr.write(f"\r[{'#' * done}{'.' * (30 - done)}] {g + 1}/{games}")
-    if progress:
-        sys.stderr.write("\n")
+        bar.tick(g + 1)
+    bar.close()
     out = {
         "games": games,
         "modules": list(modules),

@@ -17,6 +17,7 @@ from ..shared.bots import LEVELS
 from ..shared.bots.base import ALIASES
 from ..shared.bots.tournament import duel_specs, run_games, summary
 from . import modules as module_args
+from .progress import Progress
 
 
 def register(sub: argparse._SubParsersAction) -> None:
@@ -54,16 +55,11 @@ def run(args: argparse.Namespace) -> int:
     for i, (a, b) in enumerate(itertools.combinations(levels, 2)):
         specs += duel_specs(a, b, args.games, args.seed + 100_000 * i, budget_s=args.budget,
                             iterations=args.iterations, modules=modules, options=options)
-    show = sys.stderr.isatty() and not args.json
-
-    def progress(done: int, total: int) -> None:
-        if show:
-            sys.stderr.write(f"\r{done}/{total} games")
-
+    bar = Progress(len(specs), sys.stderr.isatty() and not args.json)
     result = {"modules": list(modules), "options": options,
-              **summary(run_games(specs, jobs=args.jobs, progress=progress), levels)}
-    if show:
-        sys.stderr.write("\n")
+              **summary(run_games(specs, jobs=args.jobs, progress=lambda done, _n: bar.tick(done)),
+                        levels)}
+    bar.close()
     if args.json:
         print(json.dumps(result))
         return 0

@@ -18,7 +18,6 @@ from typing import Any
 from ..shared.engine.prompts import PROMPTS
 from ..shared.protocol import LEFT_PAUSED, MAX_LISTED, SUMMONING
 from . import config
-from .colossus import raid_of
 from .i18n import Tr
 from .letterbox import (
     MIN_HEIGHT,
@@ -148,9 +147,9 @@ class GrailApp:
     # --- screens --------------------------------------------------------------------------------
     def view(self, name: str) -> Any:
         if name not in self.views:
-            from .views import VIEW_CLASSES
+            from .views import view_class
 
-            self.views[name] = VIEW_CLASSES[name](self)
+            self.views[name] = view_class(name)(self)
         return self.views[name]
 
     @property
@@ -579,22 +578,22 @@ class GrailApp:
                 self.ui.reset()
             view = msg["view"]
             battle = view.get("battle")
-            raid = raid_of(view)
+            screen = self.model.battle_screen  # "battle", or a module's own fight's screen
             key = (battle["purpose"], battle["opener"], battle["target"], view["day"],
-                   view["turn"]) if battle else ("raid", view["day"], view["turn"]) if raid \
-                else None
+                   view["turn"]) if battle else (screen, view["day"], view["turn"]) \
+                if screen != "battle" else None
             new_battle = key is not None and key != self.ui.extra.get("battle")
             self.ui.extra["battle"] = key
-            screen = self.model.battle_screen
             if view.get("over"):
                 if name not in ("end", "log", "dossier"):
                     self.show("end")
             elif name in ("room", "lobby", "title", "end") or (
-                    name in ("game", "day0") and name != self.model.home_screen and not key):
+                    name in self.model.home_screens() and name != self.model.home_screen
+                    and not key):
                 self.show(screen if key else self.model.home_screen)
             elif name == "game" and key and (new_battle or self._prompted_in_battle(view)):
                 self.show(screen)  # a battle breaks out, or it needs this seat
-            elif name in ("battle", "raid") and (key is None or name != screen):
+            elif name in self.model.fight_screens() and (key is None or name != screen):
                 self.show(screen if key else self.model.home_screen)
         elif kind == "left":
             self.ui.reset()
@@ -603,7 +602,8 @@ class GrailApp:
             else:
                 self.go_lobby()
         elif kind == "error" and msg.get("code") in ("bad_token", "room_not_found") \
-                and self.model.room_id is None and name in ("game", "battle", "raid", "room"):
+                and self.model.room_id is None \
+                and name in {"room", *self.model.home_screens(), *self.model.fight_screens()}:
             self.go_lobby()
 
     def _prompted_in_battle(self, view: dict[str, Any]) -> bool:

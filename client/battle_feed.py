@@ -73,16 +73,19 @@ def part_label(tr: Tr, key: str) -> str:
     return tr(f"strike.part_{key}") if tr.has(f"strike.part_{key}") else key
 
 
-def damage_line(tr: Tr, amount: int, parts: list[tuple[str, int]]) -> str:
-    """"12 = カード 8 + バスター 2 + 筋力補正 2": the amount and where it came from."""
-    if not parts:
-        return str(amount)
-    terms = []
+def terms(tr: Tr, parts: list[tuple[str, int]]) -> str:
+    """"カード 8 + バスター 2 − 距離 7": parts in words, each with its sign."""
+    out = []
     for i, (key, value) in enumerate(parts):
         sign = "−" if value < 0 else "+"
         term = f"{part_label(tr, key)} {abs(value)}"
-        terms.append(term if i == 0 and value >= 0 else f"{sign} {term}")
-    return f"{amount} = " + " ".join(terms)
+        out.append(term if i == 0 and value >= 0 else f"{sign} {term}")
+    return " ".join(out)
+
+
+def damage_line(tr: Tr, amount: int, parts: list[tuple[str, int]]) -> str:
+    """"12 = カード 8 + バスター 2 + 筋力補正 2": the amount and where it came from."""
+    return f"{amount} = {terms(tr, parts)}" if parts else str(amount)
 
 
 def np_title(tr: Tr, fired: dict[str, Any]) -> str:

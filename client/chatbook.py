@@ -90,7 +90,7 @@ def line_text(line: dict[str, Any], tr: Tr) -> str:
         return line.get("text", "")
     if "terms" not in roll:
         return tr("chatlog.secret_roll")
-    text = roll_line(roll, tr("chatlog.success"), tr("chatlog.failure"))
+    text = roll_line(roll, tr("chatlog.success"), tr("chatlog.failure"), tr.lang)
     words = line.get("text", "").split(None, 1)
     if len(words) > 1:
         text += f"  {words[1]}"

@@ -77,12 +77,21 @@ def catalog(lang: str) -> dict[str, str]:
     return _flatten(tomllib.loads(path.read_text(encoding="utf-8")))
 
 
+def with_module_strings(lang: str) -> dict[str, str]:
+    """The catalog with the strings of the modules' client parts (`ClientPart.strings`) that
+    bring their own; the catalog itself when none does."""
+    from .modules import every_part  # (the parts' modules import this one)
+
+    extra = {k: v for part in every_part() for k, v in part.strings(lang).items()}
+    return {**catalog(lang), **extra} if extra else catalog(lang)
+
+
 class Tr:
     """Translate keys in one language; a missing key shows as the key itself (never a crash)."""
 
     def __init__(self, lang: str = "en", rules: Ruleset | None = None) -> None:
         self.lang = lang if lang in LANGS else "en"
-        self.messages = catalog(self.lang)
+        self.messages = with_module_strings(self.lang)
         self._rules = rules
 
     @property

@@ -1,4 +1,4 @@
-"""The local game kept between runs (issue 13: a campaign spans evenings).
+"""The local game kept between runs (issue 13: a long game spans evenings).
 
 `grailwar play`'s embedded server writes its room log to `local.db` in the user's data folder
 (the server's own SQLite store: the game comes back exactly, replayed from its seed and

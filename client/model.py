@@ -13,9 +13,9 @@ import time
 from typing import Any
 
 from ..shared.protocol import LEFT_PAUSED, text_fault
-from . import campaign, campaign_text, colossus
 from .chatbook import ChatBook
 from .i18n import Tr
+from .modules import ClientPart, parts_on
 from .presenters.actions import Actions
 from .presenters.battle_view import BattlePresenter
 from .presenters.board import Board
@@ -136,7 +136,7 @@ class ClientModel(Actions, Board, BattlePresenter, Dossier, LogPresenter):
             spell = e.get("spell", "")
             return self.tr("notice.command_spell", who=self.who(e.get("seat")),
                            spell=self.tr.spell(spell), effect=self.tr.spell_text(spell))
-        return colossus.notice(self, e) or campaign_text.notice(self, e)
+        return next((text for part in self.parts() if (text := part.notice(self, e))), "")
 
     def _on_chat_message(self, msg: dict[str, Any], now: float) -> None:
         self.chat.add({k: v for k, v in msg.items() if k != "t"}, len(self.events))
@@ -302,20 +302,46 @@ class ClientModel(Actions, Board, BattlePresenter, Dossier, LogPresenter):
     def my_turn(self) -> bool:
         return bool(self.legal)
 
+    def parts(self) -> list[ClientPart]:
+        """The client parts of this game's modules (`client.modules`), in registry order."""
+        return parts_on(self.modules())
+
     @property
     def in_battle(self) -> bool:
-        """A battle or a colossus raid is on (anyone may watch it on the battle tab)."""
-        return bool(self.view and (self.view.get("battle") or colossus.raid_of(self.view)))
+        """A battle or a module's own fight is on (anyone may watch it on the battle tab)."""
+        return bool(self.view and (self.view.get("battle") or self.battle_screen != "battle"))
 
     @property
     def battle_screen(self) -> str:
-        """The screen of the battle tab: the raid's while one is on."""
-        return "raid" if colossus.raid_of(self.view) else "battle"
+        """The screen of the battle tab: a module's own fight's while one is on."""
+        view = self.view or {}
+        return next((p.fight_screen for p in self.parts() if view and p.fighting(view)),
+                    "battle")
 
     @property
     def home_screen(self) -> str:
-        """The screen a running game comes back to: day 0's while it lasts, else the map."""
-        return "day0" if campaign.day0_phase(self.view) else "game"
+        """The screen a running game comes back to: a module's phase before day 1 while it
+        lasts, else the map."""
+        view = self.view or {}
+        return next((p.prelude_screen for p in self.parts() if view and p.in_prelude(view)),
+                    "game")
+
+    def home_screens(self) -> set[str]:
+        """Every screen `home_screen` may name in this game."""
+        return {"game", *(p.prelude_screen for p in self.parts() if p.prelude_screen)}
+
+    def fight_screens(self) -> set[str]:
+        """Every screen `battle_screen` may name in this game."""
+        return {"battle", *(p.fight_screen for p in self.parts() if p.fight_screen)}
+
+    def module_tabs(self) -> tuple[str, ...]:
+        """The header tabs this game's modules add (their own screens)."""
+        view = self.view or {}
+        return tuple(t for p in self.parts() if view and p.tabs_on(view) for t in p.tabs)
+
+    def tab_news(self, tab: str) -> bool:
+        """Something on a module's tab waits for this seat."""
+        return any(p.tab_news(self, tab) for p in self.parts())
 
     @property
     def over(self) -> bool:
@@ -338,9 +364,9 @@ class ClientModel(Actions, Board, BattlePresenter, Dossier, LogPresenter):
         module = (self.view or {}).get("modules", {}).get(name)
         return None if module is None else module.get("options", {}).get(option)
 
-    def tactics(self) -> dict[str, Any] | None:
-        """The tactics module's public state (zones, blocking squares, concentration), if on."""
-        module = (self.view or {}).get("modules", {}).get("tactics")
+    def module_state(self, name: str) -> dict[str, Any] | None:
+        """A module's public state in the running game (its view's), if on."""
+        module = (self.view or {}).get("modules", {}).get(name)
         return module["state"] if module else None
 
     def camp(self, seat: int) -> dict[str, Any]:
@@ -348,8 +374,10 @@ class ClientModel(Actions, Board, BattlePresenter, Dossier, LogPresenter):
 
     def who(self, seat: int | None) -> str:
         """A camp as players name it: its class (and the player's name from the room)."""
-        if seat == colossus.COLOSSUS:
-            return self.tr("colossus.name")
+        named = next((n for p in self.parts() if seat is not None
+                      and (n := p.seat_name(self, seat)) is not None), None)
+        if named is not None:
+            return named
         if seat is None or seat < 0 or not self.view or seat >= len(self.view["camps"]):
             return "—"
         return self.tr.cls(self.camp(seat)["cls"])

@@ -6,10 +6,9 @@ their Servants (the tour picks one), then the seat's choices come from the engin
 bot, with the planned investigations first so the dossier shows the deduction. Each screen is
 captured when the game reaches it. Works with ARCADE_HEADLESS=1.
 
-`--modules tactics` shows the tactics module's screens instead: a staged battle
-(`tactics_battle`) fed to the client as the server's messages, with no server. `--scenario
-colossus` (or `colossus_raid`, the raid room) shows the colossus's: raids staged with forced
-dice (`tour_colossus`), fed the same way.
+`--modules NAME` shows that module's screens instead (its client part's `tour`: staged
+moments fed to the client as the server's messages, with no server); `--scenario NAME` those of
+the module whose scenario it is.
 """
 
 from __future__ import annotations
@@ -17,19 +16,14 @@ from __future__ import annotations
 from pathlib import Path
 from typing import Any
 
-from ..shared.engine import apply, events_for, legal_actions, new_game, view_for
-from ..shared.engine.actions import (
-    AnswerIntervention,
-    DeclareEncounter,
-    DeclareWait,
-)
-from ..shared.engine.data import CLASSES, default_ruleset
+from ..shared.engine import events_for, legal_actions, view_for
+from ..shared.engine.data import CLASSES
 from ..shared.engine.events import Event
+from ..shared.engine.modules import MODULES
 from ..shared.engine.state import GameState
-from ..shared.modules.colossus import SCENARIOS
-from ..shared.modules.tactics import Concentrate
 from ..shared.protocol import PROTOCOL_VERSION
 from .driver import AutoPlayer
+from .modules import parts_on
 
 SAMPLE_CHAT = {
     "ja": ("よろしくお願いします。聖杯は私がいただきます。", "お手柔らかに。"),
@@ -42,7 +36,6 @@ TOUR_MOTD = {"ja": "今夜23時から10分間メンテナンスします。",
              "ko": "오늘 밤 11시부터 10분간 점검합니다.",
              "en": "Maintenance tonight at 23:00 UTC, for ten minutes."}
 TOUR_SEED = 1  # the scripted game's; the dossier comment below holds for it
-TACTICS_SEED = 20240611  # the staged tactics battle's (its screens and tests rely on it)
 TOUR_ROLL = "1D100<=60"  # rolled by the server in the chat (its own dice, not the game's)
 TOUR_SERVANT = "hua_mulan"  # the tour's Saber, chosen in the room
 # The tour's own investigations, class by class to a tier; the other rivals stay at tier 0.
@@ -50,10 +43,6 @@ TOUR_SERVANT = "hua_mulan"  # the tour's Saber, chosen in the room
 # Noble Phantasm seen firing (two candidates left), Lancer deduced from tier 1, Rider known
 # by tier 2, Berserker deduced from its Noble Phantasm alone, Caster and Assassin all three.
 TOUR_INVESTIGATIONS = {"lancer": 1, "rider": 2}
-# The staged tactics battle on Akatsukigahama: Caster on 18 (x4 y2), Lancer two squares below on
-# 32 behind the blocking Business District (25), Saber four squares away on 22, out of sight.
-TACTICS_CLASSES = ("caster", "lancer", "saber")
-TACTICS_SQUARES = (18, 32, 22)
 
 
 def state_message(state: GameState, seat: int | None,
@@ -77,25 +66,6 @@ def feed(m: Any, state: GameState, events: list[Event], seat: int, modules: list
     m.handle({"t": "history", "first": True, "events": events_for(events, seat), "log": [],
               "chat": []})
     m.handle(state_message(state, seat, {str(x): 60 for x in state.prompt.seats}))
-
-
-def tactics_battle(seed: int = TACTICS_SEED) -> tuple[GameState, list[Event]]:
-    """A tactics battle at the round start of round 1, staged so that every mark shows: Caster
-    (seat 0) meets Lancer, Saber joins, then the three stand on TACTICS_SQUARES, where a blocking
-    square cuts Caster's line of fire to Lancer and Saber is out of Caster's sight; Lancer has
-    declared a concentration roll for the initiative. Returns the state and its events."""
-    own = [default_ruleset().servants[c].id for c in TACTICS_CLASSES]  # the staging needs them
-    s = new_game(seed=seed, classes=TACTICS_CLASSES, modules=["tactics"], servants=own)
-    for seat, square in enumerate((17, 17, 18)):  # Saber near enough to join
-        s.edit(seat).pos = square
-    events: list[Event] = []
-    for action in (DeclareEncounter(0, 1, "battle"), DeclareWait(2), AnswerIntervention(2, True),
-                   Concentrate(1, "initiative")):
-        s, new = apply(s, action)
-        events.extend(new)
-    for seat, square in enumerate(TACTICS_SQUARES):
-        s.edit(seat).pos = square
-    return s, events
 
 
 class Tour:
@@ -138,112 +108,6 @@ class Tour:
         region = view.region_by_id(rid)
         if region is not None:
             view.point_at(region)
-
-    def tactics(self) -> list[Path]:
-        """The tactics module's screens: the map with the zones of control and blocking terrain,
-        the battle with a ruled-out target's reason, the concentration options."""
-        app, m = self.app, self.app.model
-        state, events = tactics_battle()
-        seat = 0
-        names = [PLAYER.get(self.lang, "Ayaka"), "", ""]
-        m.handle({"t": "welcome", "version": PROTOCOL_VERSION, "server": "tour"})
-        m.handle({"t": "joined", "room": 1, "seat": seat, "token": "", "spectator": False})
-        m.handle({"t": "room", "room": {"modules": ["tactics"], "seat_list": [
-            {"seat": i, "kind": "bot" if i else "human", "name": name, "level": "normal"}
-            for i, name in enumerate(names)]}})
-        m.handle({"t": "events", "events": events_for(events, seat), "log": []})
-        m.handle(state_message(state, seat, {str(x): 60 for x in state.prompt.seats}))
-        app.show("game")
-        self.hover("cell:34")  # blocking terrain under Lancer's zone (its tooltip hides little)
-        self.shot("tactics_map")
-        app.show("battle")
-        app.current.click("verb:UseSkill")
-        ruled_out = next(i for i, o in enumerate(app.current.current_options()) if o.reason)
-        self.hover(f"opt:{ruled_out}")
-        self.shot("tactics_battle")
-        app.ui.reset()
-        app.current.click("verb:Concentrate")
-        self.hover("opt:0")
-        self.shot("tactics_concentrate")
-        return self.files
-
-    def colossus(self, scenario: str = "colossus") -> list[Path]:
-        """The colossus's screens. In a Grail War: its stomp with the hit roll a raider
-        answers, a climber choosing where to climb (the tiles it may end on lit), the raid a
-        round later with a climber the next step will shake off, and the city map with its way
-        to the Dragon Vein after the raid. In the raid room: that raid, and the room won when
-        it falls."""
-        from .tour_colossus import climbing_raid, felled, marched, shaken_raid, stomped
-
-        app = self.app
-        war = scenario == "colossus"
-        prefix = "colossus" if war else "raid_room"
-        modules = ["tactics", "colossus"]
-        player = PLAYER.get(self.lang, "Ayaka")
-
-        def show(staged: Any, screen: str, seat: int = 0) -> None:
-            feed(app.model, staged.state, staged.events, seat, modules, player)
-            app.show(screen)
-
-        if war:
-            staged = stomped(scenario)
-            show(staged, "raid", min(staged.state.prompt.seats))  # the raider answering
-            self.shot(f"{prefix}_reaction")
-            show(climbing_raid(scenario), "raid")
-            app.current.click("verb:ClimbTo")  # the tiles it may end on, as the menu lists
-            app.current.on_mouse_motion(0, 0, 0, 0)  # the click's hover would hide the prompt
-            self.shot(f"{prefix}_climb")
-        show(shaken_raid(scenario), "raid")
-        self.shot(f"{prefix}_raid")
-        if war:
-            show(marched(scenario), "game")
-            self.hover("verb:DeclareRaid")
-            self.shot(f"{prefix}_map")
-        else:  # its win: every camp left standing
-            show(felled(scenario), "end")
-            self.shot(f"{prefix}_end")
-        return self.files
-
-    def campaign(self) -> list[Path]:
-        """The campaign's screens, each at a staged moment (`tour_campaign`): the sheet with a
-        level's growth to choose (both steps) and points to spend, gear and the shop, the
-        stances with an arrangement being edited, the bonds, the dossier's points, day 0's
-        relic draft and setup (and its stance editor), a battle's stance choice and a stance
-        seen through; then the lobby's campaign options."""
-        from .tour_campaign import SHOTS, feed_staged
-
-        app = self.app
-        player = PLAYER.get(self.lang, "Ayaka")
-        for name, stage, screen, page in SHOTS:
-            app.ui.reset()
-            app.ui.extra.clear()  # no draft of one moment's stances carried into the next
-            feed_staged(app.model, stage(), player=player)
-            if page:
-                app.view(screen).page = page
-            app.show(screen)
-            view = app.current
-            if name == "campaign_stances":  # the new Quick card picked and moved left
-                view.click("stance_card:attack:5")
-                for _ in range(3):
-                    view.click("move:attack:-1")
-            if name == "campaign_setup_stances":  # a magecraft trait being picked for Defense
-                view.click("trait:defense:magecraft_grade")
-                view.click("trait_arg:defense:curse")
-            if name == "campaign_battle":
-                view.click("verb:ChooseStance")
-            view.on_mouse_motion(0, 0, 0, 0)
-            if name == "campaign_map":  # the spirit-form camp's square, its hover text
-                self.hover(f"cell:{app.model.camp(1)['pos']}")
-            self.shot(name)
-        app.model.reset_room()
-        app.show("lobby")
-        lobby = app.current
-        lobby.stop_refreshing()  # no server to ask for rooms
-        lobby.click("page:rules")
-        lobby.click("module:campaign")
-        lobby.on_mouse_motion(0, 0, 0, 0)
-        self.shot("campaign_lobby")
-        return self.files
 
     def run(self) -> list[Path]:
         app = self.app
@@ -406,27 +270,37 @@ def demo_host(reactor: Any, port: int, player: str, name: str, password: str | N
     return conn
 
 
+def scenario_module(scenario: str) -> str:
+    """The module whose `scenario` option takes `scenario` ("" for none)."""
+    return next((name for name, cls in MODULES.items()
+                 if scenario in getattr(cls.options.get("scenario"), "choices", ())), "")
+
+
 def run_tour(out: str | Path, lang: str = "ja", seed: int = TOUR_SEED,
              modules: tuple[str, ...] = (), size: tuple[int, int] | None = None,
              scenario: str = "") -> list[Path]:
-    """The scripted game's screens, or with `modules` ("tactics") that module's screens, or
-    with `scenario` (colossus, colossus_raid) the colossus's, in a window of `size` (the
-    design's 1280x800 unless given)."""
-    unknown = set(modules) - {"tactics", "colossus", "campaign"}
+    """The scripted game's screens, or with `modules` the first one's screens (its client
+    part's `tour`), or with `scenario` those of the module whose scenario it is, in a window
+    of `size` (the design's 1280x800 unless given)."""
+    if scenario:
+        owner = scenario_module(scenario)
+        if not owner:
+            known = [c for cls in MODULES.values()
+                     for c in getattr(cls.options.get("scenario"), "choices", ())]
+            raise ValueError(f"the tour has no screens for scenario {scenario!r} "
+                             f"(scenarios: {', '.join(known)})")
+        modules = (owner,)
+    toured = parts_on(modules)
+    unknown = set(modules) - {p.name for p in toured}
     if unknown:
         raise ValueError(f"the tour has no screens for module(s) {', '.join(sorted(unknown))}")
-    if "colossus" in modules and not scenario:
-        scenario = "colossus"
-    if scenario and scenario not in SCENARIOS:
-        raise ValueError(f"the tour has no screens for scenario {scenario!r} "
-                         f"(scenarios: {', '.join(SCENARIOS)})")
     tour = Tour(out, lang, seed, size=size)
     try:
-        if scenario:
-            return tour.colossus(scenario)
-        if "campaign" in modules:
-            return tour.campaign()
-        return tour.tactics() if modules else tour.run()
+        for part in reversed(toured):  # the last in registry order: the one the others serve
+            files = part.tour(tour, scenario)
+            if files is not None:
+                return files
+        return tour.run()
     finally:
         for note in tour.notes:
             print(f"tour: {note}")

@@ -9,8 +9,8 @@ from dataclasses import dataclass, field
 from typing import Any, NamedTuple
 
 from ..shared.protocol import CLOSED_BY_OPERATOR, LEFT_PAUSED
-from . import campaign_text, colossus
 from .i18n import Tr
+from .modules import every_part
 
 MAX_EVENTS = 3000
 DICE_KINDS = ("dice", "critical", "fumble")
@@ -22,9 +22,6 @@ LEFT_TEXTS = {"left": "error.left_left", "kicked": "error.left_kicked",
 # The verbs a rules module adds to the shared prompt records, with the module and the option
 # that switch them on: `PROMPTS` is the same for every game, so a game without the module must
 # not show them (not even greyed).
-# The verbs whose targets a tactics line of fire or sight may rule out (the `what` of each
-# `ruled_out` entry of the module's view).
-RULED_OUT_VERBS = {"Attack": "attack", "UseSkill": "skill", "ConcentrateCast": "skill"}
 
 # Why a verb without a legal action is greyed (`ClientModel.why_disabled`'s table of rules):
 # these sets echo the engine's rules, read from the seat's view only.
@@ -35,10 +32,8 @@ SLEEP_VERBS = frozenset({"DeclareWait", "DeclareRest"})
 
 # Actions that spend what a camp has once (a Command Spell's strokes, the Noble Phantasm's
 # charge and MP): the screen asks before it sends them, even with one choice only.
-CONFIRM_KINDS = frozenset({"UseCommandSpell", "DeclareNoblePhantasm", "UseNoblePhantasm",
-                           "FireAtPart", "ClimbNoblePhantasm"})
-# The question a confirmation asks, where another action's says it (the colossus's firings).
-CONFIRM_TITLES = {"FireAtPart": "UseNoblePhantasm", "ClimbNoblePhantasm": "UseNoblePhantasm"}
+# A module's actions that fire a Noble Phantasm are its part's `np_firings`.
+CONFIRM_KINDS = frozenset({"UseCommandSpell", "DeclareNoblePhantasm", "UseNoblePhantasm"})
 
 
 # The action bar of each prompt kind, in display order, comes from its record (`PROMPTS`). A
@@ -118,9 +113,6 @@ class Cell:
     battle: bool = False
     eaten: bool = False
     mine: bool = False
-    zoc: tuple[int, ...] = ()  # seats whose active zone of control covers it (tactics)
-    zoc_idle: tuple[int, ...] = ()  # seats whose inactive zone covers it
-    blocking: bool = False  # it blocks lines of fire (tactics terrain)
 
 
 def event_kind(e: dict[str, Any]) -> str:
@@ -136,8 +128,8 @@ def event_kind(e: dict[str, Any]) -> str:
     if kind in ("BattleOpened", "BattleStarted", "BattleEnded", "RoundStarted", "Attacked",
                 "Reacted", "AttackResolved", "DamageDealt", "NoblePhantasmFired",
                 "NoblePhantasmDeclared", "LeftBattle", "ConcentrationDeclared",
-                "ConcentrationRolled", "SkillResisted") or kind in colossus.BATTLE_EVENTS \
-            or kind in campaign_text.BATTLE_EVENTS:
+                "ConcentrationRolled", "SkillResisted") \
+            or any(kind in part.battle_events for part in every_part()):
         return "battle"
     return "event"
 

@@ -2,7 +2,7 @@
 
 Why. An action is acknowledged as soon as it is durable, and its room's views wait for the next
 reactor turn (`Room._after_change`), so that the acknowledgement never waits behind them. But
-a turn that read many actions (200 busy rooms) then made all their views at once: campaign
+a turn that read many actions (200 busy rooms) then made all their views at once: seed-002
 rooms at 200 (`bench/server_load.py`) had turns of 60-90 ms doing nothing else, and every
 action that arrived meanwhile waited for its acknowledgement behind all of them.
 
@@ -12,7 +12,7 @@ the rooms changed; each turn sends the waiting rooms' views until `BUDGET` secon
 arrived meanwhile. A room that changes again while it waits stays in its place: its views then
 carry both changes (its events in order, the latest view), as they did before.
 
-Measured (200 campaign rooms, 60 s, two pairs): the acting player's p99 60 and 96 ms → 11.6 and
+Measured (200 seed-002 rooms, 60 s, two pairs): the acting player's p99 60 and 96 ms → 11.6 and
 9.1 ms. The views themselves wait as long as before: this orders the work, it does not shrink
 it (the broadcast p99 stayed at 100-150 ms on a server 75% busy). The base game, 40% busy,
 hardly fills a slice: unchanged.

@@ -6,18 +6,18 @@ a minute of 200 busy rooms (`bench/server_load.py`), and a closed room is freed 
 (`tests/server/test_collector.py`). What a collection costs is its scan, of whatever was
 allocated since the last one and is still alive. The rooms' views, offers and records are
 replaced at every action, so that young generation never stops filling: CPython's collector
-started one every 50,000 net allocations, and with 200 campaign rooms each scanned 100,000
+started one every 50,000 net allocations, and with 200 seed-002 rooms each scanned 100,000
 objects or more. An earlier policy froze every survivor of a young collection so that it was
 scanned once only; the young collections still took 60-190 ms each, 30 a minute, 6-11 of them
-over 100 ms, and those pauses made the campaign rooms' p99 (69-148 ms). Collecting young on a
+over 100 ms, and those pauses made the seed-002 rooms' p99 (69-148 ms). Collecting young on a
 timer instead (every 0.1-0.5 s) shortened the pauses but doubled the collector's CPU (the views
 that outlive a short interval get scanned), and left 30 ms pauses twice a second. A full
-collection whenever the process had grown by 64 MB (or a quarter) ran twice while 200 campaign
+collection whenever the process had grown by 64 MB (or a quarter) ran twice while 200 seed-002
 rooms warmed up, 700-770 ms each.
 
 What instead. The count never starts a collection. A full collection (every object) frees the
 cycles every `FULL_EVERY` seconds, and logs what it found and how long it took: about a
-second at 200 campaign rooms (~245 MB), once an hour, as the earlier policy's was.
+second at 200 seed-002 rooms (~245 MB), once an hour, as the earlier policy's was.
 """
 
 from __future__ import annotations

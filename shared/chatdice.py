@@ -15,13 +15,14 @@ import unicodedata
 from dataclasses import dataclass
 from typing import Any
 
+from .engine.text import dice_arrow
+
 MAX_DICE = 100  # per term
 MAX_FACES = 1000
 MAX_TERMS = 10
 MAX_NUMBER = 1_000_000  # a constant term or a target
 _TERM = re.compile(r"([+-]?)(?:(\d*)D(\d+)|(\d+))")
 _COMMAND = re.compile(r"(S?)((?:[+-]?(?:\d*D\d+|\d+))+)(?:(<=|>=|<>|<|>|=)([+-]?\d+))?")
-SEP = " ＞ "
 
 
 class DiceError(ValueError):
@@ -116,8 +117,8 @@ def succeeds(total: int, comparison: str, target: int) -> bool:
             "<": total < target, ">": total > target, "=": total == target}[comparison]
 
 
-def roll_line(data: dict[str, Any], success: str, failure: str) -> str:
-    """The roll as the dice bot prints it; `success`/`failure` are the words of a language."""
+def roll_line(data: dict[str, Any], success: str, failure: str, lang: str = "ja") -> str:
+    """The roll as the dice bot prints it; `success`/`failure` are the words of `lang`."""
     steps = ""
     for i, term in enumerate(data["terms"]):
         if i or term["sign"] < 0:
@@ -134,4 +135,4 @@ def roll_line(data: dict[str, Any], success: str, failure: str) -> str:
         parts.append(str(data["total"]))
     if "success" in data:
         parts.append(success if data["success"] else failure)
-    return SEP.join(parts)
+    return dice_arrow(lang).join(parts)

@@ -96,7 +96,7 @@ class Field:
     """One field: its type (int, str, bool, dict, list, or a tuple of them for a value that
     may be any), whether required, its limits, and for a list or map the declaration of each
     item (a map's values) and of each key. A nested fault names its place in the message
-    (`modules[1]`, `options['tactics']['concentration']`) and is an error of the top field."""
+    (`modules[1]`, `options['<module>']['<option>']`) and is an error of the top field."""
 
     type: type | tuple[type, ...]
     required: bool = True
@@ -200,7 +200,7 @@ SEAT_EVENTS = ("dropped", "bot_took_over", "returned", "left", "kicked")
 # time a hard bot may think per decision, `bot_pace_ms` the pause of a bot in a battle no human
 # fights in (so that those watching can follow it; 0: no pause), in milliseconds.
 # priority_s: the priority phase that opens each turn (docs/rules.md §3.3); 0 = none.
-# The modules add the timers of their own prompts (`Module.timers`: the campaign's day 0 and
+# The modules add the timers of their own prompts (`Module.timers`: seed 002's day 0 and
 # relic draft), room settings like the rest in every room.
 SECONDS = {"declare_s": (30, 600, 300), "priority_s": (0, 120, 20), "main_s": (10, 600, 120),
            "reaction_s": (5, 300, 60), "prompt_s": (5, 300, 60), "bot_ms": (50, 5000, 1000),

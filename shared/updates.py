@@ -3,11 +3,11 @@ next `state`, exactly as the server would have sent it in full (docs/protocol.md
 
 The server sends after every action up to eight views of ~2.5 KB of which most is unchanged;
 the differences are what it has to encode and write, and the client still hands its screens
-and bots a full `state`. A module's state goes by its entries (`module_changes`): a campaign
+and bots a full `state`. A module's state goes by its entries (`module_changes`): seed 002's
 view holds every camp's record, the relic list and a dossier per rival, and one of them
-changing sent all of it to every seat (three quarters of a campaign update's bytes). With the
+changing sent all of it to every seat (three quarters of such an update's bytes). With the
 "compact" feature a changed legal list names the actions the client holds by their index, and
-a changed map in the view (a battle's) or in a module's state (the campaign's summoning) goes
+a changed map in the view (a battle's) or in a module's state (seed 002's summoning) goes
 by its changed entries: a loaded server's updates were two thirds legal actions, battles sent
 their whole view at every step, and day 0 its whole relic list at every camp's readiness.
 """
@@ -75,8 +75,8 @@ def _changed_entries(new: Any, old: Any) -> dict[str, Any] | None:
 def module_entries(changes: dict[str, dict[str, Any]], old: dict[str, Any]
                    ) -> tuple[dict[str, dict[str, Any]], dict[str, dict[str, Any]]]:
     """`module_changes` split in two: the entries that go whole, and the entries that are maps
-    with the same keys as in `old` (a view's `modules`) by their changed entries (the
-    campaign's relic list stood beside who is ready on day 0, and went whole with it)."""
+    with the same keys as in `old` (a view's `modules`) by their changed entries (seed
+    002's relic list stood beside who is ready on day 0, and went whole with it)."""
     whole, nested = {}, {}
     for name, entries in changes.items():
         inner = map_changes(entries, old[name]["state"])

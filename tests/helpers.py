@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import random
 from collections.abc import Iterable, Sequence
 from dataclasses import replace
 
@@ -213,3 +214,16 @@ def wait_round(s: GameState) -> GameState:
         seat = min(s.prompt.seats)
         s, _ = apply(s, Ready(seat) if s.prompt.kind == "round_start" else Wait(seat))
     return s
+
+
+def random_states(seed: int, modules: tuple[str, ...], priority: bool,
+                  options: dict | None = None, steps: int = 500) -> list[GameState]:
+    """The states of a game whose prompted seats pick legal actions at random."""
+    rng = random.Random(seed)
+    state = new_game(seed=seed, modules=modules, options=options, priority_phase=priority)
+    states = [state]
+    while not state.over and len(states) < steps:
+        seat = rng.choice(sorted(state.prompt.seats))
+        state, _ = apply(state, rng.choice(legal_actions(state, seat)))
+        states.append(state)
+    return states

@@ -253,6 +253,19 @@ def test_ambusher_acts_first_in_round_one_only():
     assert s.battle.order == (1, 0)
 
 
+def test_a_hit_check_at_range_says_where_its_modifier_came_from():
+    """A hit check whose modifier has more than one part (issue 32: Saber's 2D6−1 at range,
+    unexplained) carries them: the card's stat, the range's penalty; one at melee, none."""
+    s = opening()
+    _, events = strike(s, "B", hit=11)
+    assert "parts" not in rolls(events, "hit")[0]
+    s, _ = act_all(s, Move(0, square_at(s, SQUARE, 2)))
+    _, events = strike(s, "B", hit=11)
+    roll = rolls(events, "hit")[0]
+    assert roll["parts"] == [["stat:str", check_mod(s, 0, "B")], ["range", -2 * N.ranged_penalty]]
+    assert sum(v for _, v in roll["parts"]) == roll["mod"]
+
+
 def test_first_strike_of_the_target_cancels_ambush_priority():
     """A target with a first_strike mod keeps the normal Agility order in round 1."""
     rules = with_skills(R, "archer", skill("t_first", "constant", first_strike=1))

@@ -108,18 +108,6 @@ def test_the_shipped_parts_are_found_without_being_named() -> None:
     assert not re.search("|".join(MODULES), door, re.IGNORECASE)
 
 
-def test_no_base_bot_nor_command_names_a_module() -> None:
-    """No file of `shared/bots/` outside `modules/`, nor of `cli/`, names a rules module (its
-    comments and docstrings included). `cli/client.py`, the desktop client's command, moves
-    onto the door with the client (issue 31)."""
-    names = re.compile("|".join(MODULES), re.IGNORECASE)
-    files = [*(ROOT / "shared" / "bots").glob("*.py"), *(ROOT / "cli").glob("*.py")]
-    named = [f"{p.relative_to(ROOT)}:{n}" for p in files if p.name != "client.py"
-             for n, line in enumerate(p.read_text(encoding="utf-8").splitlines(), 1)
-             if names.search(line)]
-    assert not named, named
-
-
 def test_a_second_part_of_one_module_is_refused(probe: ProbePart) -> None:
     with pytest.raises(ValueError, match="taken"):
         bot_door.register(ProbePart)

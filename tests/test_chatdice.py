@@ -6,6 +6,7 @@ import random
 
 import pytest
 from grailwar.shared.chatdice import DiceError, parse, roll, roll_line
+from grailwar.shared.engine.text import dice_line
 
 
 class Fixed(random.Random):
@@ -73,3 +74,16 @@ def test_the_bounds_themselves_roll() -> None:
     data = roll(command, random.Random(3))
     assert len(data["terms"][0]["dice"]) == 100
     assert all(1 <= d <= 1000 for d in data["terms"][0]["dice"])
+
+
+def test_english_lines_use_the_ascii_step_mark_and_japanese_and_korean_the_full_width() -> None:
+    """Issue 32: "(2D6+3) > 7[3,4]+3 > 10" in English; ＞ stays in ja and ko, in the chat and
+    in the game's dice lines alike."""
+    command = parse("2D6+3")
+    assert command is not None
+    rolled = roll(command, Fixed(3, 4))
+    assert roll_line(rolled, "success", "failure", "en") == "(2D6+3) > 7[3,4]+3 > 10"
+    assert roll_line(rolled, "성공", "실패", "ko") == "(2D6+3) ＞ 7[3,4]+3 ＞ 10"
+    event = {"dice": "2D6", "mod": -1, "faces": [6, 6], "total": 11, "result": "critical"}
+    assert dice_line(event, "en") == "(2D6-1) > 12[6,6]-1 > 11 > Critical"
+    assert dice_line(event, "ja").startswith("(2D6-1) ＞ 12[6,6]-1 ＞ 11 ＞ ")

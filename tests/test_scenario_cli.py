@@ -34,15 +34,16 @@ def write(tmp_path: Path, text: str) -> str:
 
 # --- the example scenarios -------------------------------------------------------------------
 def test_encounter_battle_with_forced_critical(capsys: pytest.CaptureFixture[str]) -> None:
-    """The Encounter opens a battle; the forced 6+6 is a critical in the dice-bot log (Japanese
-    by default); the reward card comes back to the attacker's hand; the timeout is a Wait."""
+    """The Encounter opens a battle; the forced 6+6 is a critical in the dice-bot log (English
+    by default, as the other lines are); the reward card comes back to the attacker's hand; the
+    timeout is a Wait."""
     code, out, err = run(capsys, str(HERE / "encounter_critical.toml"))
     assert (code, err) == (0, "")
     steps = re.findall(r"^== step (\d+): (.*)$", out, flags=re.M)
     assert [int(n) for n, _ in steps] == list(range(1, 8))
     assert "BattleStarted seats=[0, 1] square=10" in out
-    assert re.search(r"#0 hit: \(2D6[+-]\d+\) ＞ 12\[6,6\][+-]\d+ ＞ \d+ ＞ クリティカル", out)
-    assert "#0 damage: (2D10) ＞ 10[5,5]" in out
+    assert re.search(r"#0 hit: \(2D6[+-]\d+\) > 12\[6,6\][+-]\d+ > \d+ > Critical", out)
+    assert "#0 damage: (2D10) > 10[5,5]" in out
     assert "CriticalReward seat=0 reward=card:B" in out
     assert steps[-1][1] == "{'type': 'Wait', 'seat': 1}"
     final = out[out.index("\nday "):].strip().splitlines()
@@ -119,7 +120,7 @@ def test_tactics_scenario_seizes_the_initiative(capsys: pytest.CaptureFixture[st
     code, out, err = run(capsys, str(HERE / "tactics_initiative.toml"), "--lang", "en")
     assert (code, err) == (0, "")
     assert "ConcentrationDeclared seat=1 use=initiative" in out
-    assert "#1 concentration: (2D6+6>=10) ＞ 9[5,4]+6 ＞ 15 ＞ Success" in out
+    assert "#1 concentration: (2D6+6>=10) > 9[5,4]+6 > 15 > Success" in out
     assert "RoundStarted round=1 order=[1, 0]" in out
     assert out.rstrip().splitlines()[-1].startswith("tactics zoc 0 ")
 

@@ -9,12 +9,9 @@ from typing import Any
 
 from ...shared.engine.prompts import PROMPTS
 from ...shared.engine.turns import PRIORITY
-from .. import campaign, campaign_text, colossus
 from ..viewdata import (
     CONFIRM_KINDS,
-    CONFIRM_TITLES,
     PRIORITY_VERBS,
-    RULED_OUT_VERBS,
     SKILL_TIMINGS,
     SLEEP_VERBS,
     Option,
@@ -95,7 +92,7 @@ class Actions:
         record = PROMPTS.get(kind) or PROMPTS["main" if self.in_battle else "declare"]
         offered = {v for m in (self.view or {}).get("modules", {}).values()
                    for v in m.get("verbs", ())}
-        hidden = campaign.hidden_verbs(self)  # on the campaign screen instead
+        hidden = frozenset().union(*(p.hidden_verbs(self) for p in self.parts()))
         keys = tuple(k for k in record.verbs if (k not in record.verb_modules or k in offered)
                      and k not in hidden)
         extra = tuple(dict.fromkeys(verb_of(a) for a in self.legal
@@ -166,21 +163,9 @@ class Actions:
         return self.options(verb) + self.ruled_out_options(verb)
 
     def ruled_out_options(self, verb: str) -> list[Option]:
-        """Targets in reach that a line of fire or sight rules out (tactics T2), as options
-        shown disabled with the reason. They carry no action: nothing can send them."""
-        what = RULED_OUT_VERBS.get(verb)
-        entries = [r for r in (self.tactics() or {}).get("ruled_out", []) if r["what"] == what]
-        if not entries or not self.legal:
-            return []
-        tr = self.tr
-        if what == "attack":
-            aims = [(self.who(r["target"]), r) for r in entries]
-        else:  # every skill the seat may aim at another camp now, at each unseen target
-            skills = dict.fromkeys(a["skill"] for a in self.legal if a["type"] == verb
-                                   and a.get("target", -1) >= 0 and a["target"] != self.me)
-            aims = [(self.aimed(skill, r["target"]), r) for skill in skills for r in entries]
-        return [Option(f"× {label}", None, tr(f"tactics.ruled_out.{r['reason']}"),
-                       target=r["target"], reason=r["reason"]) for label, r in aims]
+        """Targets in reach that a module's rules rule out, as options shown disabled with the
+        reason. They carry no action: nothing can send them."""
+        return [o for part in self.parts() for o in part.ruled_out(self, verb)]
 
     def aimed(self, skill: str, target: int) -> str:
         """A skill and its target as an option names them."""
@@ -222,12 +207,10 @@ class Actions:
             return tr("option.self") if seat == me else self.who(seat)
 
         help_text = tr(f"verb_help.{verb_of(a)}")
-        raid_label = colossus.option_label(self, a)
-        if raid_label is not None:
-            return Option(raid_label, a, help_text, card=a.get("card", ""))
-        camp_label = campaign_text.option_label(self, a)
-        if camp_label is not None:
-            return Option(camp_label, a, campaign_text.option_help(self, a), target=target)
+        for part in self.parts():
+            own = part.option(self, a, help_text)
+            if own is not None:
+                return own
         if kind == "Move":
             name = tr.square(self.view["map"], a["to"])
             return Option(name, a, help_text, square=a["to"])
@@ -245,18 +228,11 @@ class Actions:
                           target=seat)
         if kind == "DeclareSkill":
             return Option(tr.skill(a["skill"]), a, tr.skill_text(a["skill"]))
-        if kind in ("UseSkill", "ConcentrateCast"):
+        if kind == "UseSkill":
             label = self.aimed(a["skill"], a.get("target", -1))
             if a.get("extra"):
                 label += " + " + tr.skill(a["extra"])
-            text = tr.skill_text(a["skill"])
-            if kind == "ConcentrateCast":
-                text = "\n".join((help_text, self.uses_left(), text))
-            return Option(label, a, text, target=a.get("target", -1))
-        if kind == "Concentrate":
-            use = a["use"]
-            return Option(tr(f"tactics.use.{use}"), a,
-                          "\n".join((tr(f"tactics.use_help.{use}"), self.uses_left())))
+            return Option(label, a, tr.skill_text(a["skill"]), target=a.get("target", -1))
         if kind in ("Attack", "React"):
             return self.card_option(a, help_text, whom(target))
         if kind == "ChooseReward":
@@ -300,6 +276,8 @@ class Actions:
         the Command Spell (cost, square or cards, what it does) or the Noble Phantasm and its
         target; Suicide asks in its own words, and its OK button says what it does."""
         kind = action["type"]
+        if any(kind in part.np_firings for part in self.parts()):
+            kind = "UseNoblePhantasm"  # a module's firing asks the same question
         if kind not in CONFIRM_KINDS:
             return None
         tr, option = self.tr, self.option(action)
@@ -316,19 +294,13 @@ class Actions:
             if np is not None:
                 text += "\n" + tr("confirm.np_cost", cards=f"{tr.card(np.card)}×{np.cards}",
                                   mp=np.mp)
-        return Question(tr(f"confirm.{CONFIRM_TITLES.get(kind, kind)}"), text, tr("confirm.ok"))
+        return Question(tr(f"confirm.{kind}"), text, tr("confirm.ok"))
 
     def is_suicide(self, action: dict[str, Any]) -> bool:
         """A Command Spell that kills one's own Servant (the `suicide` special)."""
         spell = self.tr.rules.command_spells.get(action.get("spell", "")) if \
             action["type"] == "UseCommandSpell" else None
         return spell is not None and spell.special == "suicide"
-
-    def uses_left(self) -> str:
-        """This seat's concentration rolls left in the battle."""
-        uses = (self.tactics() or {}).get("uses", [])
-        me = self.me
-        return self.tr("tactics.uses", n=uses[me] if me is not None and me < len(uses) else 0)
 
     def reward_label(self, reward: str) -> str:
         tr = self.tr

@@ -7,8 +7,7 @@ from collections.abc import Iterable
 from typing import Any
 
 from ...shared.engine.text import dice_line
-from .. import campaign_text
-from ..battle_feed import formula, latest_strike, opposed_targets
+from ..battle_feed import formula, latest_strike, opposed_targets, terms
 
 
 class BattlePresenter:
@@ -26,20 +25,20 @@ class BattlePresenter:
         refill_round = ((max(b["round"], 1) - 1) // n.hand_refill_every + 1) * n.hand_refill_every
         order = list(b["order"]) or list(b["seats"])
         actor = b.get("actor")
-        tactics = self.tactics()
-        zones = {z["seat"]: z for z in (tactics or {}).get("zoc", ())}
         combatants = []
         for c in b["combatants"]:
             seat = c["seat"]
             camp = self.camp(seat)
             np_status = self.np_status(b, c)
-            flags, uses = self.combat_flags(b, seat, tactics)
+            own = [part.combatant(self, b, seat) for part in self.parts()]
             combatants.append({
+                **{k: v for fields in own for k, v in fields.items()},
                 "seat": seat, "cls": camp["cls"], "hp": camp["hp"], "max_hp": camp["max_hp"],
                 "alive": camp["alive"], "in": seat in b["seats"], "acting": seat == actor,
-                "np": np_status, "flags": flags, "pos": camp["pos"], "mine": seat == self.me,
+                "np": np_status, "pos": camp["pos"], "mine": seat == self.me,
+                "flags": self.combat_flags(b, seat) + [f for x in own for f in x.get("flags", ())],
                 "hand_size": camp["hand_size"], "buffs": camp.get("buffs", []),
-                "spells": camp["spells"], "uses": uses, "zone": zones.get(seat),
+                "spells": camp["spells"],
             })
         pending = b.get("pending")
         reaction = None
@@ -59,7 +58,7 @@ class BattlePresenter:
             "refill_round": refill_round, "refill_now": b["round"] == refill_round,
             "order": order, "cursor": b["cursor"], "actor": actor, "stage": b["stage"],
             "combatants": combatants, "pending": reaction, "seats": list(b["seats"]),
-            "tactics": tactics is not None, "strike": latest_strike(self.events),
+            "strike": latest_strike(self.events),
         }
 
     def np_status(self, b: dict[str, Any], c: dict[str, Any]) -> str:
@@ -75,10 +74,9 @@ class BattlePresenter:
                                tr("battle.np_charge", n=elapsed, total=total))
         return status
 
-    def combat_flags(self, b: dict[str, Any], seat: int,
-                     tactics: dict[str, Any] | None) -> tuple[list[str], int | None]:
-        """A combatant's marks (disengaging, fleeing, truce, ready, the modules' own) and its
-        concentration uses left (None: not counted in this game)."""
+    def combat_flags(self, b: dict[str, Any], seat: int) -> list[str]:
+        """A combatant's marks: disengaging, fleeing, truce, ready (the modules' own are their
+        parts' `combatant` "flags")."""
         tr = self.tr
         c = next(x for x in b["combatants"] if x["seat"] == seat)
         flags = [tr(key) for key, on in (
@@ -86,15 +84,7 @@ class BattlePresenter:
             ("battle.war_roar", c["war_roar"]), ("battle.truce", seat in b.get("truce", [])),
             ("battle.ready", b["stage"] == "round_start" and seat in b.get("ready", [])))
             if on]
-        flags.extend(campaign_text.stance_flags(self, seat))
-        uses = None
-        if tactics is not None:
-            flags.extend(tr(key) for key, part in (("tactics.seizing", "seize"),
-                                                   ("tactics.enduring", "endure"))
-                         if seat in tactics.get(part, ()))
-            if self.module_option("tactics", "concentration"):
-                uses = tactics["uses"][seat]
-        return flags, uses
+        return flags
 
     def fighters_square(self, b: dict[str, Any]) -> int:
         """Where the battle is now: the square most of its fighters stand on (they move in
@@ -126,5 +116,6 @@ class BattlePresenter:
                 "total": e.get("total"), "mod": e.get("mod", 0),
                 "result": e.get("result") or "",
                 "line": dice_line(e, self.tr.lang), "formula": formula(e, vs),
+                "parts": terms(self.tr, [(str(k), int(v)) for k, v in e.get("parts") or ()]),
             })
         return out

@@ -23,12 +23,6 @@ class Board:
             battle_squares.add(battle["square"])
             battle_squares.update(self.camp(s)["pos"] for s in battle["seats"])
         eaten = set(view.get("eaten", []))
-        tactics = self.tactics() or {}
-        blocking = set(tactics.get("blocking", ()))
-        zones: dict[bool, dict[int, list[int]]] = {True: {}, False: {}}
-        for z in tactics.get("zoc", ()):  # listed during a battle only
-            for q in z["squares"]:
-                zones[z["active"]].setdefault(q, []).append(z["seat"])
         me = self.me
         out = []
         for i, sq in enumerate(grid.squares):
@@ -36,20 +30,13 @@ class Board:
             out.append(Cell(
                 i, sq.x, sq.y, sq.name.get(self.tr.lang), sq.leyline, camps, moves.get(i),
                 any(c["seat"] in targets for c in camps), i in battle_squares, i in eaten,
-                any(c["seat"] == me for c in camps), tuple(zones[True].get(i, ())),
-                tuple(zones[False].get(i, ())), i in blocking))
+                any(c["seat"] == me for c in camps)))
         return out
 
-    def cell_help(self, cell: Cell) -> list[str]:
-        """The tactics lines of a square's hover text: whose zones cover it, whether it blocks."""
-        tr = self.tr
-        lines = []
-        for key, seats in (("tactics.zone_of", cell.zoc), ("tactics.zone_idle_of", cell.zoc_idle)):
-            if seats:
-                lines.append(tr(key, list=", ".join(self.who(x) for x in seats)))
-        if cell.blocking:
-            lines.append(tr("tactics.blocking"))
-        return lines
+    def square_lines(self, square: int) -> list[str]:
+        """The modules' lines of a square's hover text (whose zones cover it, what walks
+        there)."""
+        return [line for part in self.parts() for line in part.square_lines(self, square)]
 
     def grid_size(self) -> tuple[int, int]:
         grid = self.tr.rules.maps[self.view["map"]] if self.view else None

@@ -7,7 +7,6 @@ from typing import Any
 
 from ...shared.engine.data import CLASSES, Servant
 from ...shared.engine.deduction import candidates
-from .. import campaign
 
 
 class Dossier:
@@ -23,7 +22,7 @@ class Dossier:
             return []
         tr = self.tr
         known = camp.get("known", {})
-        points = campaign.dossier(self)
+        extra = [(part.name, part.dossier(self)) for part in self.parts()]
         rows = []
         for other in view["camps"]:
             if other["seat"] == self.me:
@@ -52,8 +51,8 @@ class Dossier:
                 if servant is not None:
                     row["profile"] = servant.profile.get(tr.lang)
                     row["weakness"] = servant.weakness.get(tr.lang)
-            if other["seat"] in points:
-                row["campaign"] = points[other["seat"]]
+            row.update((name, rows[other["seat"]]) for name, rows in extra
+                       if other["seat"] in rows)
             rows.append(row)
         rows.sort(key=lambda r: CLASSES.index(r["cls"]))
         return rows

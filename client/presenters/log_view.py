@@ -6,7 +6,6 @@ from __future__ import annotations
 from typing import Any
 
 from ...shared.engine.text import dice_line
-from .. import campaign_text, colossus
 from ..chatbook import line_text
 from ..viewdata import (
     DICE_KINDS,
@@ -58,10 +57,12 @@ class LogPresenter:
         """An event in the log's words: one line, "" for an event the log does not tell."""
         tr = self.tr
         kind = e.get("type", "")
-        if kind in colossus.EVENTS:
-            return colossus.event_line(self, e)
-        if kind in campaign_text.EVENTS:
-            return campaign_text.event_line(self, e)
+        for part in self.parts():
+            line = part.event_line(self, e)
+            if line is not None:
+                return line
+        if any(part.hides_event(self, e) for part in self.parts()):
+            return ""
         who = self.who(e.get("seat"))
         if kind == "DiceRolled":
             purpose_key = f"dice.{e.get('purpose', 'other')}"
@@ -98,13 +99,7 @@ class LogPresenter:
             return tr("event.DeclaredHeld" if e.get("held") else "event.Declared", who=who,
                       kind=decl)
         if kind in ("ActionCancelled", "DeclarationWithdrawn"):
-            if colossus.raided(self.events, e):
-                return ""  # its Raid was spent: it fought in the raid another one opened
-            key = "event.cancelled_spirit_form" if e.get("reason") == "spirit_form" else \
-                f"event.{kind}"
-            return tr(key, who=who, kind=tr(f"decl.{e.get('kind')}"))
-        if kind == "SupplySet":  # the campaign's spirit form (seed 002 §0)
-            return tr("event.SupplySet_on" if e.get("on") else "event.SupplySet_off", who=who)
+            return tr(f"event.{kind}", who=who, kind=tr(f"decl.{e.get('kind')}"))
         if kind == "Researched":
             return tr("event.Researched_ok" if e.get("success") else "event.Researched_ng",
                       cls=tr.cls(e.get("cls")))
@@ -143,11 +138,6 @@ class LogPresenter:
             return tr("event.LeftBattle", who=who, how=how)
         if kind == "CommandSpellUsed":
             return tr("event.CommandSpellUsed", who=who, spell=tr.spell(e.get("spell", "")))
-        if kind in ("ConcentrationDeclared", "ConcentrationRolled"):
-            result = tr("event.concentration_ok" if e.get("success") else
-                        "event.concentration_ng")
-            return tr(f"event.{kind}", who=who, use=tr(f"tactics.use.{e.get('use')}"),
-                      result=result)
         if kind == "SkillUsed" and e.get("skill"):
             return tr("event.SkillUsedNamed", who=who, skill=tr.skill(e["skill"]))
         return None
@@ -164,5 +154,5 @@ class LogPresenter:
             "winner": winner, "cls": view["camps"][winner]["cls"] if winner >= 0 else None,
             "you": winner >= 0 and winner == self.me, "reason": reason, "day": self.day,
             "survivors": [c["seat"] for c in view["camps"] if c["alive"]],
-            "raid_won": reason == "colossus_destroyed",
-        }
+            "all_won": False,
+        } | {k: v for part in self.parts() for k, v in part.result(self, reason).items()}

@@ -1,8 +1,8 @@
 """Battle: the turn-order track, combatants with HP bars, the round and the refill countdown,
 Noble Phantasm charge, the reaction prompt with its countdown, dice results with criticals and
-fumbles shown as such, the Command Spell menu (a verb of the action bar). With the tactics
-module: a small city map of the zones of control and blocking terrain, and each camp's zone and
-concentration rolls left."""
+fumbles shown as such, the Command Spell menu (a verb of the action bar). A module may add a
+line to each combatant's box and a panel under the dice (its client part's `combatant_line`
+and `battle_tray`)."""
 
 from __future__ import annotations
 
@@ -13,11 +13,10 @@ from ...shared.engine.text import RESULT_WORDS
 from .. import theme as th
 from ..battle_feed import Strike, damage_line, np_titles
 from ..gfx import Scene
-from .common import HEADER_H, InGameView, paper, tactics_marks, token
+from .common import HEADER_H, InGameView, token
 
 ARENA = (16, 196, 884, 442)
 TRAY = (912, 196, 352, 540)
-ZONE_MAP_H = 262  # the tactics map's share of the tray, below the dice
 HAND = (16, 12, 388, 172)
 BAR = (416, 12, 848, 172)
 PIPS = {1: [(0, 0)], 2: [(-1, 1), (1, -1)], 3: [(-1, 1), (0, 0), (1, -1)],
@@ -43,9 +42,9 @@ class BattleView(InGameView):
         self.order_track(s, battle)
         self.arena(s, battle, *ARENA)
         left, bottom, width, height = TRAY
-        if battle["tactics"]:
-            self.zone_map(s, battle, left, bottom, width, ZONE_MAP_H)
-            bottom, height = bottom + ZONE_MAP_H + 12, height - ZONE_MAP_H - 12
+        for part in self.model.parts():
+            taken = part.battle_tray(self, s, battle, left, bottom, width)
+            bottom, height = bottom + taken, height - taken
         self.dice_tray(s, left, bottom, width, height,
                        seats=[c["seat"] for c in battle["combatants"]])
         self.hand(s, *HAND)
@@ -225,7 +224,8 @@ class BattleView(InGameView):
             s.text("▶ " + tr("battle.acting"), x + 12, yy, 13, th.GOLD, bold=True)
             yy -= 22
         if c["np"]:
-            s.box(x + 10, yy - 8, w - 20, 26, (70, 50, 20), th.GOLD, 1)
+            # (a 1-px border loses edges at 1024x640)
+            s.box(x + 10, yy - 8, w - 20, 26, (70, 50, 20), th.GOLD, 2)
             s.text(c["np"], x + 18, yy + 5, 12, th.GOLD, anchor_y="center", max_width=w - 36)
             yy -= 34
         for flag in c["flags"]:
@@ -247,7 +247,8 @@ class BattleView(InGameView):
         self.seal(s, x + w - 40, by + 10, 9, th.VERMILION, c["spells"])
         if c["pos"] != b["square"]:  # the header names the square the others stand on
             s.text(m.square_name(c["pos"]), x + 12, by + 30, 11, th.SKY, max_width=w - 24)
-        self.tactics_line(s, c, x + 12, by + 50, w - 24)
+        for part in m.parts():
+            part.combatant_line(self, s, c, x + 12, by + 50, w - 24)
         on_click = None
         if self.app.ui.verb:
             options = [o for o in m.options(self.app.ui.verb) if o.target == c["seat"]]
@@ -256,59 +257,6 @@ class BattleView(InGameView):
         ranks = tr.ranks(m.camp(c["seat"])["ranks"])
         self.add_region(f"combatant:{c['seat']}", x, y, w, h, on_click, True,
                         f"{tr.cls(cls)} {name}\n{ranks}")
-
-    def tactics_line(self, s: Scene, c: dict[str, Any], x: float, y: float,
-                     width: float) -> None:
-        """A combatant's zone of control (a swatch: filled when active, outlined when not)
-        and its concentration rolls left."""
-        tr = self.tr
-        zone, parts = c["zone"], []
-        swatch = zone is not None and zone["radius"] > 0
-        if swatch:
-            colour = th.class_colour(c["cls"])
-            if zone["active"]:
-                s.rect(x, y - 1, 12, 12, colour)
-            else:
-                s.frame(x, y - 1, 12, 12, colour, 2)
-            parts.append(tr("tactics.zone_active" if zone["active"] else "tactics.zone_idle",
-                            r=zone["radius"]))
-        if c["uses"] is not None:
-            parts.append(tr("tactics.uses", n=c["uses"]))
-        if parts:
-            dx = 18 if swatch else 0
-            s.text(" · ".join(parts), x + dx, y, 11, th.TEXT, max_width=width - dx)
-
-    def zone_map(self, s: Scene, b: dict[str, Any], left: float, bottom: float, width: float,
-                 height: float) -> None:
-        """The city around the battle: zones of control, blocking terrain, the combatants;
-        a lit square takes a battle Move."""
-        tr, m = self.tr, self.model
-        self.panel(s, left, bottom, width, height, tr("tactics.map"), hollow=True)
-        cols, rows = m.grid_size()
-        cw, ch = (width - 16) / cols, (height - 50) / rows
-        fighters = set(b["seats"])
-        targets = m.target_seats(self.app.ui.verb) if self.app.ui.verb else set()
-        for cell in m.cells():
-            x = left + 8 + cell.x * cw + 1
-            y = bottom + 8 + (rows - 1 - cell.y) * ch + 1
-            w, h = cw - 2, ch - 2
-            tint = paper(cell)
-            s.box(x, y, w, h, tint, th.PAPER_DARK, 1)
-            tactics_marks(s, m, cell, x, y, w, h, tint)
-            if cell.move is not None:
-                s.frame(x, y, w, h, th.SKY, 2)
-            if cell.index == b["square"]:
-                s.frame(x, y, w, h, th.VERMILION, 2)
-            camps = [c for c in cell.camps if c["seat"] in fighters]
-            r = min(9.0, h / 2 - 4)
-            for i, camp in enumerate(camps[:3]):
-                token(s, x + r + 4 + i * (w - 2 * r - 8) / max(1, len(camps[:3]) - 1), y + h / 2,
-                      r, camp["cls"], tr.short(camp["cls"]), mine=camp["seat"] == m.me,
-                      target=camp["seat"] in targets, size=9 if tr.lang != "en" else 7)
-            lines = [cell.name, *m.cell_help(cell)]
-            lines.extend(f"{tr.cls(c['cls'])} {m.player_name(c['seat'])}".strip() for c in camps)
-            on_click = partial(self.send, cell.move) if cell.move is not None else None
-            self.add_region(f"zone:{cell.index}", x, y, w, h, on_click, True, "\n".join(lines))
 
     def dice_tray(self, s: Scene, left: float, bottom: float, width: float,
                   height: float, seats: list[int] | None = None) -> None:
@@ -349,8 +297,11 @@ class BattleView(InGameView):
                 s.text(RESULT_WORDS[tr.lang].get(result, ""), left + width - 80, y + 24, 12,
                        th.RESULT_COLOURS.get(result, th.MUTED), anchor_x="right",
                        anchor_y="center")
+            if roll["parts"]:  # where the modifier came from (a hit's stat, range, ...)
+                s.text(roll["parts"], dx + 4, y + 24, 10, th.MUTED, anchor_y="center",
+                       max_width=left + width - (150 if result else 70) - dx - 4)
             self.add_region(f"roll:{y:.0f}", left + 10, y, width - 20, row_h - 6,
-                            help=roll["line"])
+                            help="\n".join(filter(None, (roll["line"], roll["parts"]))))
 
     def die(self, s: Scene, x: float, y: float, size: float, face: int, dice: str) -> None:
         s.box(x, y, size, size, (246, 240, 226), th.INK_SOFT, 1)

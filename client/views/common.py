@@ -6,8 +6,6 @@ from __future__ import annotations
 from typing import Any
 
 from .. import theme as th
-from ..campaign import state_of as campaign_state
-from ..campaign import to_do
 from ..gfx import Region, Scene, text_width
 from ..model import Cell, Option
 from .base import BaseView, label_legible
@@ -15,11 +13,10 @@ from .chatpane import chat_box, scroll_key
 
 HEADER_H = 52
 TABS = ("game", "battle", "dossier", "log")
-CAMPAIGN_TABS = ("game", "battle", "camp", "dossier", "log")  # the campaign adds its sheet
+COUNTDOWN_LEFT = th.WIDTH - 16 - 150  # the header's countdown, right of the tabs and Pause
+PAUSE_W = 72
 OPTIONS_PER_PAGE = 10
-ZONE_MIX = 0.42  # how far a zone of control moves its squares' paper toward the owner's colour
 PAUSE_LEFT = 500  # the pause banner starts right of every screen's title (a battle's: 20-490)
-HATCH = (118, 106, 96)  # the hatching of blocking terrain (tactics)
 VERB_W, VERB_H, VERB_SIZE = 140, 42, 14  # a verb button at its widest, its height, its text
 VERB_GAP, VERB_ROW_GAP = 6, 8  # between two verbs of a row; between two rows (the badges)
 # from the action bar's top to its first row of verbs: one row, more (2 px higher, so that two
@@ -81,37 +78,10 @@ def paper(cell: Cell) -> tuple[int, int, int]:
     return th.mix(tint, th.SKY, 0.24) if cell.move is not None else tint
 
 
-def tactics_marks(s: Scene, m: Any, cell: Cell, x: float, y: float, w: float, h: float,
-                  paper: tuple[int, int, int]) -> None:
-    """A square's tactics marks over its paper: a band per active zone of control in its
-    owner's camp colour with a strip of the pure colour on top (whose zone, at a glance), an
-    outline only per inactive zone, and hatching on terrain that blocks lines of fire."""
-    if cell.zoc:
-        bw = (w - 2) / len(cell.zoc)
-        for i, seat in enumerate(cell.zoc):
-            colour = th.class_colour(m.camp(seat)["cls"])
-            s.rect(x + 1 + i * bw, y + 1, bw, h - 2, th.mix(paper, colour, ZONE_MIX))
-            s.rect(x + 1 + i * bw, y + h - 5, bw, 4, colour)
-    for k, seat in enumerate(cell.zoc_idle):
-        inset = 3 + 4 * k
-        s.frame(x + inset, y + inset, w - 2 * inset, h - 2 * inset,
-                th.class_colour(m.camp(seat)["cls"]), 2)
-    if cell.blocking:
-        hatch(s, x + 1, y + 1, w - 2, h - 2, HATCH)
-
-
-def hatch(s: Scene, x: float, y: float, w: float, h: float, colour: tuple[int, ...],
-          step: int = 14, width: float = 2.5) -> None:
-    """Diagonal lines across a box (each line u - v = c, cut at the box's edges)."""
-    for c in range(step // 2 - int(h), int(w), step):
-        v0, v1 = max(0.0, -c), min(h, w - c)
-        s.line(x + v0 + c, y + v0, x + v1 + c, y + v1, width, colour)
-
-
 def verb_grid(labels: list[str], width: float) -> tuple[int, int, float]:
     """The action bar's verbs: how many rows, how many verbs a row holds, and each button's
     width. As few rows as keep every label legible (whole words, two lines at most, at 75 %
-    of its size or more): the campaign's round start offers ~14 verbs, which one row would
+    of its size or more): a module's round start may offer ~14 verbs, which one row would
     squeeze into broken words and ellipses."""
     n = max(1, len(labels))
     for rows in range(1, n + 1):
@@ -179,7 +149,8 @@ class InGameView(BaseView):
             self.paused_banner(s, top - 2)
         left = m.my_seconds_left(now) if m.connection == "connected" else None
         if left is not None:
-            s.box(right - 150, top + 8, 150, 36, th.VERMILION if left > 10 else (230, 60, 40),
+            s.box(COUNTDOWN_LEFT, top + 8, right - COUNTDOWN_LEFT, 36,
+                  th.VERMILION if left > 10 else (230, 60, 40),
                   th.GOLD, 1)
             s.text(f"{left // 60}:{left % 60:02d}", right - 75, top + 26, 20, th.WHITE,
                    bold=True, anchor_x="center", anchor_y="center")
@@ -217,8 +188,8 @@ class InGameView(BaseView):
 
         if scroll_key(self, symbol):
             return
-        shortcuts = {keys.F1: "game", keys.F2: "battle", keys.F3: "dossier", keys.F4: "log",
-                     keys.F6: "camp"}
+        shortcuts = {keys.F1: "game", keys.F2: "battle", keys.F3: "dossier", keys.F4: "log"}
+        shortcuts.update(zip((keys.F6, keys.F7, keys.F8), self.model.module_tabs(), strict=False))
         if symbol in shortcuts and shortcuts[symbol] in self.tabs():
             self.go_tab(shortcuts[symbol])
         elif symbol == keys.ESCAPE:
@@ -226,8 +197,9 @@ class InGameView(BaseView):
             self.invalidate()
 
     def tabs(self) -> tuple[str, ...]:
-        """The header's tabs: the campaign's sheet between the battle and the dossier."""
-        return CAMPAIGN_TABS if campaign_state(self.model.view) is not None else TABS
+        """The header's tabs: the modules' own (a character sheet) between the battle and the
+        dossier."""
+        return (*TABS[:2], *self.model.module_tabs(), *TABS[2:])
 
     def go_tab(self, tab: str) -> None:
         m = self.model
@@ -244,9 +216,9 @@ class InGameView(BaseView):
         s.rect(0, top, th.WIDTH, HEADER_H, th.BG2)
         s.rect(0, top - 2, th.WIDTH, 2, th.VERMILION)
         if view:
-            day0 = m.home_screen == "day0"  # the campaign's day before day 1
-            day = tr("turn.day_of", day=0 if day0 else m.day, limit=view["day_limit"])
-            turn = "" if day0 else view["turn"]
+            prelude = m.home_screen != "game"  # a module's day before day 1
+            day = tr("turn.day_of", day=0 if prelude else m.day, limit=view["day_limit"])
+            turn = "" if prelude else view["turn"]
             s.text(day, 20, top + 17, 17, th.TEXT, font="serif")
             x = 20 + 150
             for t in ("morning", "noon", "night"):  # the three turns of a day, current lit
@@ -260,19 +232,21 @@ class InGameView(BaseView):
                     help=tr("help.open_help"), style="ghost", size=16)
         x = 560
         tabs = self.tabs()
-        tab_w = 112 if len(tabs) == len(TABS) else 94  # five fit left of the countdown
+        pausing = m.may_pause or m.may_resume
+        room = COUNTDOWN_LEFT - 8 - x - (PAUSE_W + 6 if pausing else 0)
+        tab_w = min(112, room / len(tabs) - 6)  # the tabs and Pause left of the countdown
         for tab in tabs:
             enabled = tab != "battle" or m.in_battle
             selected = tab == self.tab
-            label = tr("tab.day0" if tab == "game" and m.home_screen == "day0" else f"tab.{tab}")
+            label = tr(f"tab.{m.home_screen}" if tab == "game" else f"tab.{tab}")
             self.button(s, f"tab:{tab}", x, top + 9, tab_w, 34, label,
                         lambda t=tab: self.go_tab(t), enabled=enabled,
                         style="selected" if selected else "ghost", size=14)
             if not selected and ((tab == "battle" and m.in_battle)
-                                 or (tab == "camp" and to_do(m))):
+                                 or m.tab_news(tab)):
                 s.circle(x + tab_w - 8, top + 38, 5, th.VERMILION)
             x += tab_w + 6
-        if m.may_pause or m.may_resume:
+        if pausing:
             self.pause_button(s, x, top + 9)  # right of the tabs
         # connection and timer
         right = th.WIDTH - 16
@@ -290,7 +264,7 @@ class InGameView(BaseView):
         """The owner's Pause; Resume while the game is paused (docs/protocol.md)."""
         resume = self.model.paused
         message = "resume_room" if resume else "pause_room"
-        self.button(s, "pause", left, bottom, 72, 34,
+        self.button(s, "pause", left, bottom, PAUSE_W, 34,
                     self.tr("pause.resume" if resume else "pause.pause"),
                     lambda: self.app.session.send(message),
                     help=self.tr("pause.resume_help" if resume else "pause.pause_help"),

@@ -1,19 +1,16 @@
-"""Dossier: what each of your investigations revealed about each class, tier by tier; in a
-campaign room, the information points by category against their maxima and what they
-revealed (spec 002 C1.1-C1.11), in place of the tiers."""
+"""Dossier: what each of your investigations revealed about each class, tier by tier; a module
+may draw its rows its own way (its client part's `dossier_row`: the information points)."""
 
 from __future__ import annotations
 
 from typing import Any
 
 from .. import theme as th
-from ..campaign import tag_name
 from ..gfx import Scene, text_width
 from .common import HEADER_H, InGameView, token
 
 COLS = (16, 250, 560, 860)  # class | tier 1 | tier 2 | tier 3 (left edges)
-# campaign: class | Servant points | Master points | cards and skills | true name (left edges)
-CAMPAIGN_COLS = (16, 196, 446, 696, 956)
+ROW_MARGIN = 8  # below the last row: its bottom line clear of the sheet's edge at 1024x640
 
 
 class DossierView(InGameView):
@@ -40,11 +37,9 @@ class DossierView(InGameView):
         s.box(left, bottom, width, height, th.PAPER, th.PAPER_DARK, 1)
         head_y = bottom + height - 34
         s.rect(left + 1, head_y - 4, width - 2, 37, th.PAPER2)
-        points = "campaign" in rows[0]
-        cols = CAMPAIGN_COLS if points else COLS
-        titles = (tr("panel.camps"), tr("campaign.dossier.servant"),
-                  tr("campaign.dossier.master"), tr("dossier.tier1"), tr("dossier.tier2")) \
-            if points else (tr("panel.camps"),
+        sheet = next((p for p in m.parts() if p.dossier_columns and p.name in rows[0]), None)
+        cols = sheet.dossier_columns if sheet else COLS
+        titles = sheet.dossier_titles(tr) if sheet else (tr("panel.camps"),
                             tr("dossier.tier", n=1) + " · " + tr("dossier.tier1"),
                             tr("dossier.tier", n=2) + " · " + tr("dossier.tier2"),
                             tr("dossier.tier", n=3) + " · " + tr("dossier.tier3"))
@@ -52,15 +47,15 @@ class DossierView(InGameView):
             s.text(title, x + 12, head_y + 10, 13, th.INK, bold=True, max_width=x2 - x - 20)
         for x in cols[1:]:
             s.rect(x, bottom + 6, 1, height - 12, th.PAPER_DARK)
-        row_h = (head_y - 4 - bottom) / len(rows)
+        row_h = (head_y - 4 - bottom - ROW_MARGIN) / len(rows)
         y = head_y - 4
         for i, row in enumerate(rows):
             y -= row_h
             if i % 2:
                 s.rect(left + 1, y, width - 2, row_h, (230, 219, 194))
             s.rect(left + 6, y, width - 12, 1, th.PAPER_DARK)
-            if points:
-                self.points_row(s, row, y, row_h)
+            if sheet:
+                sheet.dossier_row(self, s, row, y, row_h)
             else:
                 self.row(s, row, y, row_h)
 
@@ -140,58 +135,6 @@ class DossierView(InGameView):
         else:
             self.candidates(s, row, x, y, h, right - left - 24, left, right)
 
-    def points_row(self, s: Scene, row: dict[str, Any], y: float, h: float) -> None:
-        """A campaign row: the points on the Servant and on the Master by category against
-        their maxima (C1.6), the Master's sheet as far as they show it (C1.11), the cards and
-        skills (C1.7), the true name or the candidates and an NP seen fired (C1.8, C1.9)."""
-        tr = self.tr
-        c = row["campaign"]
-        cols = CAMPAIGN_COLS
-        self.class_cell(s, row, y, h, cols[1], row["tier"])
-        for k, (x, rows) in enumerate(((cols[1], c["servant_rows"]),
-                                       (cols[2], c["master_rows"]))):
-            step = min(18.0, (h - 12) / max(4, len(rows) + k))
-            yy = y + h - 8 - step
-            for category, value, top in rows:
-                self.points(s, tr(f"campaign.category.{category}"), value, top, x + 10, yy,
-                            cols[k + 2] - x - 20, step - 4)
-                yy -= step
-            if k:
-                self.master_seen(s, c, x + 10, yy - 2, cols[3] - x - 20)
-        self.add_region(f"points:{row['cls']}", cols[1], y, cols[3] - cols[1], h,
-                        help=tr("campaign.dossier.points_help", n=c["max"]))
-        self.composition(s, row, cols[3], cols[4], y, h)
-        self.identity(s, row, cols[4], th.WIDTH - 12, y, h)
-        if c.get("np") and "true_name" not in row:  # the NP seen fired (C1.9), its name too
-            np = c["np"]
-            s.text(tr("campaign.dossier.np_known", name=np["name"][tr.lang]),
-                   cols[4] + 12, y + 4, 10, th.VERMILION_DARK, anchor_y="bottom",
-                   max_width=th.WIDTH - 24 - cols[4] - 12)
-
-    def points(self, s: Scene, label: str, value: int, top: int, x: float, y: float,
-               width: float, height: float) -> None:
-        """One category: its name, a bar of its points, value / maximum (gold when full)."""
-        full = value >= top
-        s.text(label, x, y + height / 2, 10, th.INK, anchor_y="center", max_width=64)
-        self.bar(s, x + 66, y, width - 112, height, value, top,
-                 th.GOLD_DARK if full else th.SKY, dark=False)
-        s.text(f"{value}/{top}", x + width, y + height / 2, 10,
-               th.VERMILION_DARK if full else th.INK, bold=full, anchor_x="right",
-               anchor_y="center")
-
-    def master_seen(self, s: Scene, c: dict[str, Any], x: float, top: float,
-                    width: float) -> None:
-        """What the Master points revealed: name and tag, skills, MP, level and race."""
-        tr = self.tr
-        if "master_name" not in c:
-            return
-        line = c["master_name"][tr.lang]
-        if c.get("tag"):
-            line += " · " + tag_name(tr, c["tag"])
-        if "level" in c:
-            line += " · " + tr("campaign.level_short", n=c["level"])
-        s.text(line, x, top, 10, th.INK, bold=True, anchor_y="top", max_width=width)
-
     def skills(self, s: Scene, skills: list[str], left: float, top: float, width: float) -> None:
         """The revealed skills, name after name in lines, a slash between two on a line (the
         names have spaces); hovering a name shows its text."""
@@ -225,7 +168,7 @@ class DossierView(InGameView):
             s.text(listed(row["candidates"], w - 8, size), x, y + h - 28, size, th.INK,
                    anchor_y="top", width=int(w), max_lines=2)
         if "np_seen" in row:
-            s.text(tr("dossier.np_seen", what=row["np_seen"]), x, y + 4, 10, th.VERMILION_DARK,
+            s.text(tr("dossier.np_seen", what=row["np_seen"]), x, y + 2, 10, th.VERMILION_DARK,
                    anchor_y="bottom", width=int(w), max_lines=2)
         self.add_region(f"candidates:{row['cls']}", left, y, right - left, h,
                         help=f"{tr('dossier.candidates_help')}\n{row['candidates_help']}")

@@ -23,7 +23,7 @@ class EndView(InGameView):
         s.text(tr("end.title"), cx, 700, 30, th.GOLD, font="serif", anchor_x="center")
         if result is None:
             return
-        if result["raid_won"]:  # a raid room felled the colossus: every camp left wins
+        if result["all_won"]:  # a cooperative room's win: every camp left wins
             headline = tr("end.raid_won")
         elif result["winner"] >= 0:
             cls = result["cls"]
@@ -41,7 +41,7 @@ class EndView(InGameView):
                 tr("end.days", n=result["day"])]
         s.text("  ·  ".join(t for t in info if t), cx, 196, 15, th.MUTED, anchor_x="center")
         survivors = result["survivors"]
-        if (survivors and len(survivors) > 1) or result["winner"] < 0 or result["raid_won"]:
+        if (survivors and len(survivors) > 1) or result["winner"] < 0 or result["all_won"]:
             s.text(tr("end.survivors"), cx, 172, 12, th.MUTED, anchor_x="center")
             x = cx - (len(survivors) - 1) * 22
             for seat in survivors:

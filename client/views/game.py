@@ -4,12 +4,9 @@ action bar and the hand."""
 from __future__ import annotations
 
 from functools import partial
-from itertools import pairwise
 from typing import Any
 
-from .. import campaign as cp
 from .. import theme as th
-from ..colossus import asleep_until, map_marks
 from ..gfx import Scene, text_width
 from ..model import Cell
 from .common import (
@@ -19,11 +16,9 @@ from .common import (
     presence_mark,
     presence_name,
     presence_tag,
-    tactics_marks,
     token,
 )
 
-GIANT = (64, 52, 60)  # the colossus's figure on the map
 MAP = (16, 196, 764, 544)  # left, bottom, width, height
 SIDE = (792, 196, 472, 544)
 HAND = (16, 12, 388, 172)
@@ -55,12 +50,8 @@ class GameView(InGameView):
         self.panel(s, left, bottom, width, height, title, hollow=True)
         moves = m.move_actions()
         right = left + width - 16
-        giant = map_marks(view)
-        wakes = asleep_until(view)
-        status = tr("colossus.map_status", hp=giant["hp"], hp_max=giant["hp_max"],
-                    n=len(giant["ahead"])) if giant is not None else \
-            tr("colossus.map_asleep", day=wakes) if wakes is not None else ""
-        if status:  # its HP and how far it has still to walk (or when it wakes), on the title
+        status = " · ".join(filter(None, (p.map_status(m) for p in m.parts())))
+        if status:  # a module's figure (its HP, how far it has to walk), on the title
             t = s.text(status, right, bottom + height - 24, 12, th.VERMILION, bold=True,
                        anchor_x="right", max_width=width - 300)
             right -= t.content_width + 16
@@ -77,42 +68,20 @@ class GameView(InGameView):
         for cell in m.cells():
             x = gx + cell.x * cw
             y = gy + (rows - 1 - cell.y) * ch
-            self.cell(s, cell, x + 2, y + 2, cw - 4, ch - 4, selected_targets, giant)
+            self.cell(s, cell, x + 2, y + 2, cw - 4, ch - 4, selected_targets)
             centres[cell.index] = (x + cw / 2, y + ch / 2)
-        if giant is not None:
-            self.colossus_path(s, giant, centres, cw, ch)
-
-    def colossus_path(self, s: Scene, giant: dict[str, Any],
-                      centres: dict[int, tuple[float, float]], cw: float, ch: float) -> None:
-        """Its way to the Dragon Vein (a line of steps from its square), the vein ringed, and
-        the colossus itself: a standing figure on its square."""
-        squares = [giant["square"], *giant["ahead"]]
-        for a, b in pairwise(squares):
-            s.line(*centres[a], *centres[b], 4, th.alpha(th.VERMILION, 190))
-        for q in giant["ahead"]:
-            s.circle(*centres[q], 6, th.VERMILION_DARK)
-        vx, vy = centres[giant["vein"]]
-        s.ring(vx, vy, min(cw, ch) / 2 - 10, 3, th.VERMILION)
-        x, y = centres[giant["square"]]
-        x, y = x + cw / 2 - 26, y - 4
-        s.ring(x, y, 21, 2, th.BG)
-        s.circle(x, y, 19, th.VERMILION if giant["raid"] else th.GOLD)
-        s.circle(x, y, 16, GIANT)
-        s.circle(x, y + 7, 5, th.PAPER)  # its head over broad shoulders
-        s.rect(x - 9, y - 8, 18, 12, th.PAPER)
-        s.rect(x - 9, y - 12, 6, 5, th.PAPER)
-        s.rect(x + 3, y - 12, 6, 5, th.PAPER)
-        frac = giant["hp"] / max(1, giant["hp_max"])
-        s.rect(x - 20, y - 28, 40, 6, th.BG)
-        s.rect(x - 19, y - 27, 38 * frac, 4, th.VERMILION)
+        for part in m.parts():
+            part.map_overlay(s, m, centres, cw, ch)
 
     def cell(self, s: Scene, cell: Cell, x: float, y: float, w: float, h: float,
-             selected_targets: set[int], giant: dict[str, Any] | None = None) -> None:
+             selected_targets: set[int]) -> None:
         tr, m = self.tr, self.model
         rank = th.LEYLINE_DOTS.get(cell.leyline, 0)
         tint = paper(cell)
         s.box(x, y, w, h, tint, th.PAPER_DARK, 1)
-        tactics_marks(s, m, cell, x, y, w, h, tint)
+        plate = False
+        for part in m.parts():
+            plate = part.square_marks(s, m, cell, x, y, w, h, tint) or plate
         # leyline marks (bottom right): jade dots, a gold diamond for a Dragon Vein
         for k in range(min(rank, 3)):
             s.circle(x + w - 10 - k * 11, y + 10, 4, th.JADE)
@@ -123,7 +92,7 @@ class GameView(InGameView):
             s.triangle((x + 1, y + 1), (x + 16, y + 1), (x + 1, y + 16), th.VERMILION_DARK)
         name = s.text(cell.name, x + 5, y + h - 4, 10, th.INK, anchor_y="top",
                       width=int(w - 10), max_lines=2)
-        if cell.blocking:  # its name on a plate of its paper, above the hatching (shapes are
+        if plate:  # its name on a plate of its paper, above a module's marks (shapes are
             # drawn under every text of the scene)
             s.rect(x + 3, y + h - 6 - name.content_height, name.content_width + 5,
                    name.content_height + 4, tint)
@@ -136,10 +105,7 @@ class GameView(InGameView):
             s.line(x + w - 22, y + 22, x + w - 8, y + 8, 3, th.VERMILION)
         if cell.mine:
             s.frame(x + 3, y + 3, w - 6, h - 6, th.GOLD, 2)
-        for k in range(cp.vacant_on(m.view, cell.index)):  # a Master left without a Servant
-            s.diamond(x + w - 50 - k * 14, y + 12, 6, th.INK_SOFT)
         camps = cell.camps
-        spirit = cp.spirit_seats(m.view)
         if camps:
             r = 14 if len(camps) <= 3 else 11
             step = min(2 * r + 4, (w - 2 * r - 8) / max(1, len(camps) - 1)) if len(
@@ -150,8 +116,10 @@ class GameView(InGameView):
                 token(s, cx, y + r + 6, r, camp["cls"], tr.short(camp["cls"]),
                       mine=camp["seat"] == m.me, target=target,
                       size=12 if tr.lang != "en" else 10)
-                if camp["seat"] in spirit:  # spirit form: a pale ring, as if half there
-                    s.ring(cx, y + r + 6, r + 4, 2, th.SKY)
+                ring = next((c for p in m.parts() if (c := p.token_ring(m, camp["seat"]))),
+                            None)
+                if ring is not None:  # a module's mark (spirit form: a pale ring)
+                    s.ring(cx, y + r + 6, r + 4, 2, ring)
                 cx += step
         help_lines = [cell.name, tr("map.leyline", rank=tr(f"leyline.{cell.leyline}"))]
         if camps:
@@ -159,9 +127,7 @@ class GameView(InGameView):
                 f"{tr.cls(c['cls'])} {m.player_name(c['seat'])}".strip() for c in camps)))
         if cell.eaten:
             help_lines.append(tr("map.eaten"))
-        help_lines.extend(m.cell_help(cell))
-        help_lines.extend(cp.map_lines(m, cell.index))
-        help_lines.extend(colossus_help(tr, giant, cell.index))
+        help_lines.extend(m.square_lines(cell.index))
         on_click = None
         if cell.move is not None:
             on_click = partial(self.send, cell.move)
@@ -313,20 +279,6 @@ class GameView(InGameView):
                  f"{tr('panel.command_spells')} {camp['spells']}", tr.ranks(camp["ranks"]),
                  tr("panel.position", square=m.square_name(camp["pos"]))]
         return "\n".join(lines)
-
-
-def colossus_help(tr: Any, giant: dict[str, Any] | None, square: int) -> list[str]:
-    """A square's hover lines about the colossus: it stands here, or walks here later."""
-    if giant is None:
-        return []
-    lines = []
-    if square == giant["square"]:
-        lines.append(tr("colossus.map_here", hp=giant["hp"], hp_max=giant["hp_max"]))
-    if square in giant["ahead"]:
-        lines.append(tr("colossus.map_ahead", n=giant["ahead"].index(square) + 1))
-    if square == giant["vein"]:
-        lines.append(tr("colossus.map_vein"))
-    return lines
 
 
 __all__ = ["HEADER_H", "GameView"]

@@ -45,10 +45,10 @@ class LobbyView(BaseView):
         # the create panel's page: "room" (name, seats, timers, class) or "rules" (the modules,
         # their options and timers: as many rows as the modules bring)
         self.create_page = "room"
-        # each module's options: switches, and choices stepped through (the colossus's)
+        # each module's options: switches, and choices stepped through
         self.module_options = {name: {k: spec.default for k, spec in cls.options.items()}
                                for name, cls in MODULES.items()}
-        # the modules' own prompt timers (the campaign's day 0 and relic draft), in seconds
+        # the modules' own prompt timers (a day 0, a draft), in seconds
         self.timers = {key: timer.default for key, (_m, timer) in room_timers().items()}
 
         self.refresher: LoopingCall | None = None
@@ -117,7 +117,7 @@ class LobbyView(BaseView):
         self.fit_seats()
 
     def seat_choices(self) -> tuple[int, ...]:
-        """2 to 7 seats; from 1 for a game that needs no rivals (the colossus's raid room)."""
+        """2 to 7 seats; from 1 for a game that needs no rivals (a cooperative room)."""
         names, options = normalize(self.modules, {m: self.module_options[m] for m in self.modules})
         return tuple(range(fewest_camps(names, options), 8))
 
@@ -126,7 +126,7 @@ class LobbyView(BaseView):
         self.options["seats"] = max(self.options["seats"], self.seat_choices()[0])
 
     def toggle_option(self, name: str, option: str) -> None:
-        """A switch flips; an option with choices (the colossus's scenario and day) steps to
+        """A switch flips; an option with choices (a scenario, a day) steps to
         its next choice."""
         value = self.module_options[name][option]
         choices = MODULES[name].options[option].choices

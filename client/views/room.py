@@ -90,10 +90,7 @@ class RoomView(BaseView):
         self.add_region("priority", x, y - 6, t.content_width, 22,
                         help=tr("lobby.priority_s_help"))
         x += t.content_width + 24
-        by = room.get("summoned_by")  # a module's summoning (the campaign's relic draft)
-        mode = tr(f"option_value.{by[0]}.{by[1]}.{by[2]}") if by and tr.has(
-            f"option_value.{by[0]}.{by[1]}.{by[2]}") else tr(f"lobby.summoning_{o['summoning']}")
-        t = s.text(tr("room.summoning", mode=mode), x, y, 13, th.GOLD)
+        t = s.text(tr("room.summoning", mode=self.summoning_mode()), x, y, 13, th.GOLD)
         self.add_region("summoning", x, y - 6, t.content_width, 22,
                         help=tr("lobby.summoning_help"))
         if modules:  # the rules modules, shown to everyone; each explained on hover
@@ -112,7 +109,7 @@ class RoomView(BaseView):
 
     def module_timers(self, s: Scene, x: float, y: float, modules: list[str],
                       o: dict[str, Any]) -> None:
-        """The timers of the modules' own prompts (the campaign's day 0 and relic draft), after
+        """The timers of the modules' own prompts (a day 0, a relic draft), after
         the modules' names, each explained on hover."""
         tr = self.tr
         timers = [key for key, (name, _t) in room_timers().items() if name in modules]
@@ -251,13 +248,23 @@ class RoomView(BaseView):
                         lambda r=not ready: self.send("ready", ready=r),
                         style="ghost" if ready else "primary", size=18)
 
+    def summoning_mode(self) -> str:
+        """How this room's Servants come, in words: a module's own summoning (a relic draft)
+        by the value of its option, else the room's switch."""
+        tr, by = self.tr, self.room.get("summoned_by")
+        key = f"option_value.{by[0]}.{by[1]}.{by[2]}" if by else ""
+        return tr(key) if by and tr.has(key) else \
+            tr(f"lobby.summoning_{self.room['options']['summoning']}")
+
     def servants(self, s: Scene, left: float, top: float, width: float, cls: str) -> None:
         """A `choose` room: the class's roster as buttons, the seat's choice (told to it
-        alone) highlighted; a `random` room: one line saying the seed summons."""
+        alone) highlighted; a `random` room: one line saying the seed summons; a module's
+        summoning: one line naming it."""
         tr, room = self.tr, self.room
         if room["options"]["summoning"] != "choose":
-            s.text(tr("room.servant_random"), left + 16, top, 12, th.MUTED, anchor_y="top",
-                   width=int(width - 32))
+            line = tr("room.servant_by", mode=self.summoning_mode()) \
+                if room.get("summoned_by") else tr("room.servant_random")
+            s.text(line, left + 16, top, 12, th.MUTED, anchor_y="top", width=int(width - 32))
             return
         chosen = room.get("your_servant")
         s.text(tr("room.servant_pick", cls=tr.cls(cls)), left + 16, top, 14, th.TEXT, bold=True,

@@ -27,4 +27,4 @@ __all__ = [
     "view_event", "view_for",
 ]
 
-from .. import modules as _shipped_modules  # noqa: F401  (registers tactics and the rest)
+from .. import modules as _shipped_modules  # noqa: F401  (registers the shipped modules)

@@ -523,15 +523,19 @@ def roll_hit(s: GameState, att: int, target: int, kind: str, d: int,
     power, crit = take_pending(s, att)
     if noble_phantasm:
         np = attacker.servant.np
-        a_mod = (n.np_hit_bonus + core.param(s, attacker, "np") // n.np_hit_divisor
-                 + core.mod(s, attacker, "checks") + core.mod(s, attacker, "hit"))
+        base = ("np_hit", n.np_hit_bonus + core.param(s, attacker, "np") // n.np_hit_divisor)
+        a_mod = base[1] + core.mod(s, attacker, "checks") + core.mod(s, attacker, "hit")
         if attacker.disengage_round == s.battle.round:
             a_mod += n.disengage_checks
         crit += n.np_quick_crit if np.card == "Q" else 0
     else:
-        a_mod = core.check_mod(s, attacker, CHECK_STAT[kind]) + core.mod(s, attacker, "hit")
+        stat = CHECK_STAT[kind]
+        base = (f"stat:{stat}", core.stat_bonus(s, attacker, stat))
+        a_mod = core.check_mod(s, attacker, stat) + core.mod(s, attacker, "hit")
+    parts = [base, ("mods", a_mod - base[1]), ("range", -n.ranged_penalty * d)]
     a_mod -= n.ranged_penalty * d
-    a = core.check_2d6(s, att, "hit", a_mod, take_quick(s, att) + crit)
+    a = core.check_2d6(s, att, "hit", a_mod, take_quick(s, att) + crit,
+                       parts=[p for p in parts if p[1]])
     b = s.edit_battle()
     b.pending = PendingAttack(att, target, kind, d, noble_phantasm, *a, power)
     b.stage = "reaction"
@@ -733,7 +737,7 @@ def normal_damage(s: GameState, seat: int, kind: str, d: int) -> list[Part]:
     stat = CHECK_STAT[kind]
     roll = core.roll_dice(s, n.damage_dice, seat, "damage")
     base = camp.servant.params[stat] // n.damage_stat_divisor
-    # `attack_damage:<kind>` is a module-only mod key (the campaign's damage points per kind).
+    # `attack_damage:<kind>` is a module-only mod key (seed 002's damage points per kind).
     mods = (core.param(s, camp, stat) // n.damage_stat_divisor - base
             + core.mod(s, camp, "damage_dealt") + core.mod(s, camp, "attack_damage:" + kind))
     np = camp.servant.np

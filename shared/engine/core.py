@@ -80,8 +80,10 @@ def check_2d6(
     special: bool = True,
     target: int | None = None,
     private: frozenset[int] | None = None,
+    parts: list[tuple[str, int]] | None = None,
 ) -> Check:
-    """Roll 2d6 + mod. `special` False: no critical or fumble (NP reactions, investigation)."""
+    """Roll 2d6 + mod. `special` False: no critical or fumble (NP reactions, investigation).
+    `parts`, where `mod` has more than one, say where it came from (the event's `parts`)."""
     faces = roll(s, 2, 6)
     natural = faces[0] + faces[1]
     total = natural + mod
@@ -97,6 +99,8 @@ def check_2d6(
         result = ""
     data = dict(seat=seat, purpose=purpose, dice="2D6", faces=faces, mod=mod, total=total,
                 target=target, result=result)
+    if parts and len(parts) > 1:
+        data["parts"] = [list(p) for p in parts]
     emit(s, "DiceRolled", private, None, **data)
     return Check(natural, total, critical, fumble)
 
@@ -193,7 +197,7 @@ def composition(s: GameState, camp: Camp) -> str:
 
 def max_hp(s: GameState, camp: Camp) -> int:
     """The Servant's maximum HP: the sheet's plus the module-only mod key `max_hp` (growth and
-    items of the campaign; no data uses the key, so it is 0 in every base game)."""
+    items of seed 002; no data uses the key, so it is 0 in every base game)."""
     return camp.servant.hp + mod(s, camp, "max_hp")
 
 
@@ -221,10 +225,14 @@ def param(s: GameState, camp: Camp, key: str) -> int:
     return camp.servant.params[key] + mod(s, camp, key)
 
 
+def stat_bonus(s: GameState, camp: Camp, stat: str) -> int:
+    """A parameter's share of a 2d6 check: stat / 10 (Luck / 20)."""
+    return param(s, camp, stat) // (20 if stat == "luk" else 10)
+
+
 def check_mod(s: GameState, camp: Camp, stat: str) -> int:
-    """The bonus a 2d6 check adds: stat / 10 (Luck / 20), plus all-check modifiers."""
-    divisor = 20 if stat == "luk" else 10
-    value = param(s, camp, stat) // divisor + mod(s, camp, "checks")
+    """The bonus a 2d6 check adds: `stat_bonus`, plus all-check modifiers."""
+    value = stat_bonus(s, camp, stat) + mod(s, camp, "checks")
     if camp.disengage_round >= 0 and s.battle and camp.disengage_round == s.battle.round:
         value += s.rules.numbers.disengage_checks
     return value
@@ -388,7 +396,7 @@ def kill(s: GameState, seat: int, how: str, judge: bool = True) -> None:
 
 def judge_victory(s: GameState) -> None:
     """The last camp with a living Servant obtains the Grail; if none is left, nobody does. A
-    module may judge instead (the colossus's cooperative room has no Grail to win)."""
+    module may judge instead (seed 003's cooperative raid room has no Grail to win)."""
     if any(m.judge(s) for m in s.modules):
         return
     survivors = s.living

@@ -186,7 +186,7 @@ class Servant:
     np: NoblePhantasm
     profile: Text
     weakness: Text
-    fame: int  # 1 (obscure) .. 5 (known to everyone): the campaign module's renown
+    fame: int  # 1 (obscure) .. 5 (known to everyone): seed 002's renown
 
 
 @dataclass(frozen=True, slots=True)

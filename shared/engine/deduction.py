@@ -16,7 +16,7 @@ from .data import Ruleset, Servant
 
 def candidates(rules: Ruleset, camp_view: dict[str, Any]) -> tuple[Servant, ...]:
     """The roster entries of the camp's class consistent with everything `camp_view` shows;
-    when none is (a module may grow a sheet past its roster values: the campaign's max HP and
+    when none is (a module may grow a sheet past its roster values: seed 002's max HP and
     composition), those consistent with the rest (skills, a Noble Phantasm seen); else the
     whole class, so a sampling bot always has one to draw."""
     roster = rules.roster[camp_view["cls"]]

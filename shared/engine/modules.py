@@ -1,6 +1,6 @@
 """The module door: rules modules switched on per game, hooked in at fixed points.
 
-A module (seed 003's tactics, later the colossus and the campaign) is a `Module` subclass
+A module (seeds 002 and 003) is a `Module` subclass
 registered by name. A game switches modules on with `new_game(modules=[...], options={...})`;
 the names and resolved options travel in `Settings`, so replays, scenario files and the room
 log rebuild the same game. Each module owns one slot of `GameState.mods` (plain, immutable
@@ -82,7 +82,7 @@ class Module:
     @classmethod
     def summons(cls, values: Mapping[str, Any]) -> str:
         """How a game with this module and these option values summons its Servants itself,
-        said as the end of a sentence ("the campaign deals them at random"); "" when it does
+        said as the end of a sentence ("the module deals them at random"); "" when it does
         not (the room's own summoning switch, random or chosen, applies)."""
         return ""
 
@@ -115,13 +115,13 @@ class Module:
         return False
 
     def sight(self, s: GameState, seat: int) -> frozenset[int]:
-        """Squares `seat` watches from afar through this module's items (the tactics module's
-        sight, seed 003 T2.1 "through an item"; the campaign's scouting devices)."""
+        """Squares `seat` watches from afar through this module's items (seed 003's
+        sight, T2.1 "through an item"; seed 002's scouting devices)."""
         return frozenset()
 
     def composition(self, s: GameState, seat: int, cards: str) -> str:
         """The cards a hand is filled from (battle start, each refill, a raid's start): the
-        sheet's composition in, the cards out (the campaign's pool)."""
+        sheet's composition in, the cards out (seed 002's pool)."""
         return cards
 
     def camp_key(self, s: GameState, seat: int) -> object:
@@ -131,7 +131,7 @@ class Module:
         of it is another object (`view.CampViews`).
 
         The default, the module's whole slot, is right for a module whose hooks read only its
-        slot and the camp; one whose slot changes often may narrow it (the campaign: the camp's
+        slot and the camp; one whose slot changes often may narrow it (seed 002's: the camp's
         own record); one whose hooks read more (the day, another module's slot) must include
         it. A key that misses a change leaves the server's views stale: the view invariant
         (tests/server/test_updates.py) fails at the first such step."""
@@ -154,7 +154,7 @@ class Module:
     def upkeep(self, s: GameState, seat: int, cost: int) -> int | None:
         """The daily upkeep `seat` pays at the end of the day after this module (the base
         formula's result in, a cost out); None: this camp pays no daily upkeep at all (no
-        UpkeepPaid either: the campaign's stray Servant pays by the Turn instead)."""
+        UpkeepPaid either: seed 002's stray Servant pays by the Turn instead)."""
         return cost
 
     def opposed(self, s: GameState, att: int, dfn: int, reaction: str, att_check: Check,
@@ -171,7 +171,7 @@ class Module:
 
     def declare_seats(self, s: GameState, seats: frozenset[int]) -> frozenset[int]:
         """The seats the declaration prompt asks, `seats` (those still to declare) in: a
-        module may keep declared camps in it with its own actions (the campaign's Action
+        module may keep declared camps in it with its own actions (seed 002's Action
         Restriction). Only asked while some camp is still to declare."""
         return seats
 
@@ -287,7 +287,7 @@ def room_timers() -> dict[str, tuple[str, RoomTimer]]:
 
 def fewest_camps(names: Sequence[str], options: Mapping[str, Mapping[str, Any]]) -> int:
     """The fewest camps a game of these modules (normalized) may seat: a Grail War needs two;
-    a module may allow fewer (the colossus's raid room, one)."""
+    a module may allow fewer (seed 003's raid room, one)."""
     return min((MODULES[n].fewest_camps(options[n]) for n in names), default=2)
 
 

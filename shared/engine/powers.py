@@ -112,7 +112,7 @@ def register_special(name: str | None, special: SpellSpecial) -> None:
 
 def spell_table(s: GameState) -> Mapping[str, CommandSpell]:
     """The Command Spells of this game: the base's, then those of the modules switched on (the
-    campaign's eight); with no module on, exactly the base table. Made once per rules and
+    seed 002's eight); with no module on, exactly the base table. Made once per rules and
     modules (they are shared by every game with the same options: `modules.instances`):
     every declaration offer reads it."""
     if not s.modules:
@@ -136,7 +136,7 @@ _TABLES: dict[tuple, tuple[object, Mapping[str, CommandSpell]]] = {}
 def command_spell_actions(s: GameState, seat: int, in_main: bool = False,
                           in_battle: bool | None = None) -> list[Action]:
     """Every Command Spell this seat may cast now (never while its Master sleeps); a module's
-    battle (the colossus's raid) says `in_battle` itself."""
+    battle (seed 003's raid) says `in_battle` itself."""
     camp = s.camps[seat]
     if camp.asleep or camp.spells <= 0:
         return []

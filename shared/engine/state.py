@@ -120,7 +120,7 @@ class Camp:
         self.master_mp = master.mp
         self.spells = master.command_spells
         # Whether the Servant may draw on its Master's MP at all (base §2.4); only a module
-        # closes it (the campaign's spirit form and stray Servants, seed 002 §0, §9).
+        # closes it (seed 002's spirit form and stray Servants, seed 002 §0, §9).
         self.draw_open = True
         self.pos = pos
         self.alive = True

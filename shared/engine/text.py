@@ -52,13 +52,19 @@ def to_text(s: GameState) -> str:
     return "\n".join(lines)
 
 
+def dice_arrow(lang: str) -> str:
+    """The dice bot's step mark: full-width ＞ in Japanese and Korean (as BCDice writes it),
+    > in English."""
+    return " > " if lang == "en" else " ＞ "
+
+
 def dice_line(event: dict[str, Any], lang: str = "ja") -> str:
     """A DiceRolled event as a dice-bot line; hidden faces (another camp's MP) show as ?."""
     expr = event["dice"] + (f"{event['mod']:+d}" if event["mod"] else "")
     if event.get("target") is not None:
         expr += ("<=" if event["dice"] == "1D100" else ">=") + str(event["target"])
     if event.get("total") is None:
-        return f"({expr}) ＞ ?"
+        return f"({expr}){dice_arrow(lang)}?"
     faces = event["faces"]
     natural = sum(faces)
     parts = [f"({expr})", f"{natural}[{','.join(map(str, faces))}]"
@@ -68,7 +74,7 @@ def dice_line(event: dict[str, Any], lang: str = "ja") -> str:
     word = RESULT_WORDS[lang].get(event.get("result") or "")
     if word:
         parts.append(word)
-    return " ＞ ".join(parts)
+    return dice_arrow(lang).join(parts)
 
 
 def event_line(event: dict[str, Any], lang: str = "ja") -> str:

@@ -140,7 +140,7 @@ _ARG_FIELD: dict[type[Action], str] = {}  # a module kind's field that is its De
 def register_declaration(action_type: type[Action], kind: str,
                          resolver: Callable[[GameState, int, Declaration], None],
                          arg: str = "") -> None:
-    """A module's turn-action kind (the colossus's Raid): declared like the base kinds (it is
+    """A module's turn-action kind (seed 003's Raid): declared like the base kinds (it is
     an ordinary declaration, held in a priority phase) and resolved in its turn by `resolver`.
     `arg` names the action's field kept as the declaration's (private) `arg`."""
     _KIND[action_type] = kind
@@ -367,7 +367,7 @@ def end_turn(s: GameState) -> None:
     """Count time with the Master, then move to the next turn (or close the day)."""
     for m in s.modules:
         m.on_turn_end(s)
-    if s.over:  # a module ended the game (the colossus reached the Dragon Vein)
+    if s.over:  # a module ended the game (seed 003's giant reached the Dragon Vein)
         return
     n = s.rules.numbers
     for d in s.decls:

@@ -172,3 +172,25 @@ def test_the_battle_header_names_the_square_once_and_follows_the_fighters(app: A
     assert sum(here in label for label in labels) == 1  # where it stands
     assert any(label.startswith(tr("battle.title", square=here)) for label in labels)
     assert there in labels
+
+
+def test_a_hit_check_at_range_shows_its_parts_on_its_die_card(app: Any) -> None:
+    """Issue 32: 2D6−1 at range read as a stat's bonus less the range's penalty, inside the
+    die card's row."""
+    from grailwar.shared.engine.actions import Move
+    from helpers import act_all
+    from test_battle import SQUARE, opening, square_at, strike
+
+    s = opening()
+    s, _ = act_all(s, Move(0, square_at(s, SQUARE, 2)))
+    s, events = strike(s, "B", hit=11)
+    labels = show(app, s, events, 0)
+    hit = next(e for e in events if e.type == "DiceRolled" and e.data["purpose"] == "hit")
+    stat, penalty = (v for _, v in hit.data["parts"])
+    line = f"筋力補正 {stat} − 距離 {-penalty}"
+    assert line in labels
+    text = next(t[0] for key, t in app.current.base.pool.used.items() if key[0] == line)
+    row = next(r for r in app.current.regions if r.id.startswith("roll:"))
+    assert row.left <= text.left and text.right <= row.left + row.width
+    top = text.bottom + text.content_height
+    assert row.bottom <= text.bottom and top <= row.bottom + row.height

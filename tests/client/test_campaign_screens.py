@@ -16,12 +16,12 @@ import re
 from typing import Any
 
 import pytest
-from grailwar.client import campaign as cp
-from grailwar.client import campaign_text
 from grailwar.client import theme as th
 from grailwar.client.i18n import LANGS, Tr
 from grailwar.client.model import ClientModel
-from grailwar.client.tour_campaign import (
+from grailwar.client.modules.campaign import text as campaign_text
+from grailwar.client.modules.campaign import view_data as cp
+from grailwar.client.modules.campaign.tour import (
     ARCHER,
     CASTER,
     EYE_SQUARE,
@@ -215,6 +215,28 @@ def test_the_gear_page_shows_worn_owned_devices_and_the_squares_shop(app: Any, l
     assert recorder.acts == [buys[0], {"type": "Wear", "seat": SABER, "item": "giants_belt",
                                        "wearer": ""}]
     assert view.region_by_id("act:Wear:0").label == tr("campaign.take_off_short")
+
+
+@pytest.mark.parametrize("lang", LANGS)
+def test_each_shop_description_stays_in_its_row_beside_its_button(app: Any, lang: str) -> None:
+    """Issue 32: the descriptions ran into each other (水晶玉's into the next) and drifted
+    from their rows in tiny type. Each is drawn at 12 (no smaller than 9 once fitted), right
+    of its item's button, inside its row and the panel."""
+    app.set_lang(lang)
+    show(app, shopping(), "camp", "gear")
+    tr, view, m = app.tr, app.current, app.model
+    buys = cp.actions(m, "Buy")
+    for row in cp.gear(m)["shop"]:
+        rid = f"act:Buy:{buys.index(row['buy'])}" if row["buy"] else f"shop:{row['item']}"
+        button = view.region_by_id(rid)
+        key = next(k for k in view.base.pool.used
+                   if k[0] == tr(f"campaign.item_help.{row['item']}"))
+        text = view.base.pool.used[key][0]
+        assert text.font_size >= 9, (row["item"], text.font_size)
+        assert button.left + button.width < text.left and text.right <= th.WIDTH - 16 - 8
+        top = text.bottom + text.content_height
+        assert button.bottom - 4 <= text.bottom and top <= button.bottom + button.height + 4, \
+            row["item"]
 
 
 # --- stances -----------------------------------------------------------------------------------
@@ -454,7 +476,7 @@ def test_a_rival_sees_nothing_of_another_camps_hidden_record(app: Any, staging: 
 def test_a_spectator_keeps_no_camp_and_sees_no_points(app: Any) -> None:
     staged = informed()
     app.model.handle({"t": "joined", "room": 1, "seat": -1, "token": "", "spectator": True})
-    from grailwar.client.tour_campaign import state_message
+    from grailwar.client.modules.campaign.tour import state_message
 
     app.model.handle(state_message(staged, None))
     assert cp.own_record(app.model) is None and cp.dossier(app.model) == {}
@@ -733,7 +755,7 @@ def test_every_campaign_action_has_a_label_and_a_verb(lang: str) -> None:
 # --- the tabs, the lobby, the tour --------------------------------------------------------------
 def test_a_campaign_room_has_the_camp_tab_and_a_base_room_none(app: Any) -> None:
     from arcade import key as keys
-    from grailwar.client.tour import tactics_battle
+    from grailwar.client.modules.tactics.tour import tactics_battle
     from test_model import model_for
 
     show(app, leveled(), "game")
@@ -810,6 +832,8 @@ def test_a_campaign_room_shows_its_day_0_and_draft_timers(app: Any, lang: str) -
     render(app, "room")
     view, tr = app.current, app.tr  # the header names the relic draft, not 召喚：ランダム
     assert tr("room.summoning", mode=tr("option_value.campaign.summoning.relic")) in labels(app)
+    relic = tr("room.servant_by", mode=tr("option_value.campaign.summoning.relic"))
+    assert relic in labels(app) and tr("room.servant_random") not in labels(app)  # its panel
     region = view.region_by_id("module_timers")
     assert tr("timer.setup_s") in region.help and tr("timer.draft_s") in region.help
     drawn = [text for items in view.base.pool.used.values() for text in items
@@ -831,9 +855,10 @@ def test_every_campaign_screen_renders_its_words_in_every_language(
 
 
 def test_the_tour_renders_the_campaign_screens(app: Any, tmp_path: Any) -> None:
+    from grailwar.client.modules import part
     from grailwar.client.tour import Tour
 
-    files = Tour(tmp_path, "en", app=app).campaign()
+    files = part("campaign").tour(Tour(tmp_path, "en", app=app), "")
     assert [f.name for f in files] == [f"{s[0]}.png" for s in SHOTS] + ["campaign_lobby.png"]
     assert all(f.stat().st_size > 10000 for f in files)
 
@@ -845,7 +870,7 @@ def test_the_map_shows_spirit_form_stray_servants_and_vacant_masters_to_everyone
     pale ring on a spirit-form camp's token, a mark for a Master left on its square, and each
     in the square's hover text, for a rival's seat too."""
     from grailwar.client import theme as th
-    from grailwar.client.tour_campaign import mapped
+    from grailwar.client.modules.campaign.tour import mapped
     from test_colossus_screens import box, count
 
     app.set_lang(lang)

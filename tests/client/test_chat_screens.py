@@ -75,10 +75,11 @@ def test_an_error_of_an_action_is_no_chat_refusal() -> None:
 @pytest.mark.parametrize(("lang", "word"), [("ja", "成功"), ("ko", "성공"), ("en", "Success")])
 def test_a_roll_reads_as_the_dice_bot_in_each_language(lang: str, word: str) -> None:
     tr = Tr(lang)
+    step = ">" if lang == "en" else "＞"  # (issue 32: the full-width mark in ja and ko only)
     assert line_text({"text": "2D6+3 攻撃", "roll": ROLL}, tr) == \
-        "(2D6+3) ＞ 7[3,4]+3 ＞ 10  攻撃"
+        f"(2D6+3) {step} 7[3,4]+3 {step} 10  攻撃"
     assert line_text({"text": "1D100<=60", "roll": TARGET}, tr) == \
-        f"(1D100<=60) ＞ 42 ＞ {word}"
+        f"(1D100<=60) {step} 42 {step} {word}"
     assert line_text({"text": "", "roll": {"secret": True}}, tr) == tr("chatlog.secret_roll")
 
 

@@ -9,12 +9,13 @@ from __future__ import annotations
 from typing import Any
 
 import pytest
-from grailwar.client import colossus
 from grailwar.client import theme as th
 from grailwar.client.i18n import LANGS, Tr
 from grailwar.client.model import event_kind
-from grailwar.client.tour import feed
-from grailwar.client.tour_colossus import (
+from grailwar.client.modules.colossus import FIGURE as GIANT
+from grailwar.client.modules.colossus import view_data as colossus
+from grailwar.client.modules.colossus.raid_view import SHAKEN, TILE_COLOURS
+from grailwar.client.modules.colossus.tour import (
     Staging,
     climbing_raid,
     felled,
@@ -22,8 +23,7 @@ from grailwar.client.tour_colossus import (
     shaken_raid,
     stomped,
 )
-from grailwar.client.views.game import GIANT
-from grailwar.client.views.raid import SHAKEN, TILE_COLOURS
+from grailwar.client.tour import feed
 from grailwar.shared.engine import events_for, legal_actions
 from grailwar.shared.engine.actions import DeclareNoblePhantasm, Ready
 from grailwar.shared.engine.data import default_ruleset
@@ -432,12 +432,13 @@ def test_a_ground_raider_sees_the_parts_its_attack_reaches_and_a_click_opens_the
 
 def test_the_tour_renders_the_colossus_screens(app: Any, tmp_path: Any) -> None:
     """`grailwar tour --scenario colossus` (and colossus_raid): each screen saved as a PNG."""
+    from grailwar.client.modules import part
     from grailwar.client.tour import Tour, run_tour
 
-    files = Tour(tmp_path, "en", app=app).colossus("colossus")
+    files = part("colossus").tour(Tour(tmp_path, "en", app=app), "colossus")
     assert [f.name for f in files] == ["colossus_reaction.png", "colossus_climb.png",
                                        "colossus_raid.png", "colossus_map.png"]
-    room = Tour(tmp_path, "en", app=app).colossus("colossus_raid")
+    room = part("colossus").tour(Tour(tmp_path, "en", app=app), "colossus_raid")
     assert [f.name for f in room] == ["raid_room_raid.png", "raid_room_end.png"]
     assert all(f.stat().st_size > 10000 for f in files + room)
     with pytest.raises(ValueError, match="no screens for scenario"):

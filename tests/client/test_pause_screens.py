@@ -8,6 +8,7 @@ from __future__ import annotations
 
 import os
 from collections.abc import Iterator
+from itertools import pairwise
 from pathlib import Path
 from typing import Any
 
@@ -233,3 +234,28 @@ def test_the_pause_banner_leaves_the_battles_title_in_sight(app: Any, lang: str)
              if key[0].startswith(name)]
     assert banner and banner[0].left >= PAUSE_LEFT
     assert title and all(t.right <= PAUSE_LEFT for t in title), [t.text for t in title]
+
+
+@pytest.mark.parametrize("lang", ["ja", "ko", "en"])
+def test_five_tabs_and_pause_keep_left_of_the_countdown(app: Any, lang: str) -> None:
+    """Issue 32: in a campaign room (five tabs) the owner's Pause ran under the countdown.
+    The tabs share what is left of the header: each whole, none over another or the clock."""
+    from grailwar.client.views.common import COUNTDOWN_LEFT
+    from grailwar.shared.engine import new_game
+    from test_screens import join, render, room_public, state_msg
+
+    app.set_lang(lang)
+    state = new_game(seed=2, modules=["campaign"])
+    join(app)
+    app.model.handle({"t": "room", "room": {**room_public(started=True), "modules": ["campaign"]}})
+    app.model.handle(state_msg(state, 0, {str(x): 300 for x in state.prompt.seats}))
+    render(app, app.model.home_screen)
+    view = app.current
+    boxes = [view.region_by_id(f"tab:{t}") for t in view.tabs()] + [view.region_by_id("pause")]
+    assert len(boxes) == 6 and all(boxes)
+    for a, b in pairwise(boxes):
+        assert a.left + a.width <= b.left
+    assert boxes[-1].left + boxes[-1].width <= COUNTDOWN_LEFT
+    labels = [t for key, items in view.base.pool.used.items() for t in items
+              if any(key[0] == r.label for r in boxes)]
+    assert labels and all("…" not in t.text for t in labels)

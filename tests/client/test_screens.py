@@ -511,3 +511,16 @@ def test_a_spectators_room_panel_says_it_watches(app: Any) -> None:
     render(app, "room")
     labels = [label for label, _x, _y in app.current.base.labels]
     assert app.tr("room.watching") in labels and app.tr("room.choose") not in labels
+
+
+def test_the_dossiers_last_row_keeps_clear_of_the_sheets_edge(app: Any) -> None:
+    """Issue 32: at 1024x640 the last row's bottom line (an NP seen fired) touched the sheet's
+    edge. Every text of the sheet stays a margin above it."""
+    state, events = play_game(seed=4, stop=lambda s: s.day >= 3)  # (events as seat 0 saw)
+    join(app, 0)
+    app.model.handle({"t": "events", "events": events, "log": []})
+    app.model.handle(state_msg(state, 0))
+    render(app, "dossier")
+    sheet_bottom = 12
+    lowest = min(t[0].bottom for t in app.current.base.pool.used.values())
+    assert lowest >= sheet_bottom + 6

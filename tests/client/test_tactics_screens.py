@@ -13,8 +13,9 @@ from grailwar.client import theme as th
 from grailwar.client.gfx import text_width
 from grailwar.client.i18n import LANGS, Tr
 from grailwar.client.model import ClientModel
-from grailwar.client.tour import TACTICS_SQUARES, tactics_battle
-from grailwar.client.views.common import HATCH, ZONE_MIX, paper
+from grailwar.client.modules.tactics import HATCH, ZONE_MIX, zones
+from grailwar.client.modules.tactics.tour import TACTICS_SQUARES, tactics_battle
+from grailwar.client.views.common import paper
 from grailwar.shared.engine import apply, events_for, legal_actions
 from grailwar.shared.engine.actions import Attack, Ready
 from grailwar.shared.engine.modules import MODULES
@@ -114,17 +115,16 @@ def test_the_battle_shows_zones_concentration_uses_and_declarations() -> None:
     m = model_for(state, "en", CASTER)
     b = m.battle(0.0)
     fighters = {c["seat"]: c for c in b["combatants"]}
-    assert b["tactics"]
     assert [fighters[x]["uses"] for x in (CASTER, LANCER, SABER)] == [2, 2, 2]
     assert fighters[LANCER]["zone"]["radius"] == 2 and fighters[LANCER]["zone"]["active"]
     assert fighters[CASTER]["zone"]["radius"] == 0
     assert m.tr("tactics.seizing") in fighters[LANCER]["flags"]
     assert m.tr("tactics.seizing") not in fighters[SABER]["flags"]
-    cells = {c.index: c for c in m.cells()}
-    assert cells[TACTICS_SQUARES[CASTER]].zoc == (LANCER,)  # Caster stands in Lancer's zone
-    assert cells[TACTICS_SQUARES[SABER]].zoc == (SABER,)
-    assert cells[0].zoc == () and not cells[0].blocking
-    assert cells[25].blocking and cells[12].blocking
+    active, _idle, blocking = zones(m)
+    assert active[TACTICS_SQUARES[CASTER]] == [LANCER]  # Caster stands in Lancer's zone
+    assert active[TACTICS_SQUARES[SABER]] == [SABER]
+    assert 0 not in active and 0 not in blocking
+    assert {25, 12} <= blocking
 
 
 @pytest.mark.parametrize("lang", LANGS)

@@ -4,14 +4,13 @@ client of the base protocol is sent, and each holds nothing that `state` does no
 
 from __future__ import annotations
 
-import random
 import re
 from typing import Any
 
 import pytest
 from grailwar.client.net import ServerConnection
 from grailwar.server.feeds import PublicPart, ViewFeed, wire_form
-from grailwar.shared.engine import apply, legal_actions, new_game, view_for
+from grailwar.shared.engine import legal_actions, new_game, view_for
 from grailwar.shared.engine.state import GameState
 from grailwar.shared.modules.campaign import state as campaign
 from grailwar.shared.protocol import ProtocolError, encode, message
@@ -22,6 +21,7 @@ from grailwar.shared.updates import (
     module_changes,
     module_entries,
 )
+from helpers import random_states as played
 from server_kit import FakeMember, Server, one
 from twisted.internet.testing import StringTransport
 
@@ -31,19 +31,6 @@ RAID = {"colossus": {"scenario": "colossus_raid"}}
 GAMES = ((3, (), False), (4, (), True), (6, ("tactics",), True), (5, ("campaign",), True),
          (8, ("colossus",), True), (11, ("colossus",), True, RAID),
          (10, ("campaign", "tactics"), True), (12, ("campaign", "colossus"), True))
-
-
-def played(seed: int, modules: tuple[str, ...], priority: bool, options: dict | None = None,
-           steps: int = 500) -> list[GameState]:
-    """The states of a game whose prompted seats pick legal actions at random."""
-    rng = random.Random(seed)
-    state = new_game(seed=seed, modules=modules, options=options, priority_phase=priority)
-    states = [state]
-    while not state.over and len(states) < steps:
-        seat = rng.choice(sorted(state.prompt.seats))
-        state, _ = apply(state, rng.choice(legal_actions(state, seat)))
-        states.append(state)
-    return states
 
 
 def full(state: GameState, seat: int | None) -> dict[str, Any]:

@@ -9,10 +9,10 @@ from __future__ import annotations
 from functools import partial
 from typing import Any
 
-from .. import theme as th
-from ..colossus import SLOTS, STAGES, listing, part_name, raid_screen, step_text, tile_name
-from ..gfx import Scene
-from .common import HEADER_H, InGameView, token
+from ... import theme as th
+from ...gfx import Scene
+from ...views.common import HEADER_H, InGameView, token
+from .view_data import SLOTS, STAGES, listing, part_name, raid_screen, step_text, tile_name
 
 BODY = (16, 196, 650, 504)  # left, bottom, width, height
 SIDE = (678, 196, 586, 496)

@@ -7,12 +7,12 @@ from __future__ import annotations
 from collections.abc import Callable
 from typing import TYPE_CHECKING, Any
 
-from ..shared.engine.data import CARD_KINDS
-from ..shared.modules.campaign.data import STANCES
-from .campaign import campaign_data, own_record, relic_by_id, stance_name, tables, tag_name
+from ....shared.engine.data import CARD_KINDS
+from ....shared.modules.campaign.data import STANCES
+from .view_data import campaign_data, own_record, relic_by_id, stance_name, tables, tag_name
 
 if TYPE_CHECKING:
-    from .model import ClientModel
+    from ...model import ClientModel
 
 # The campaign's events (spec §4), each a line of the log; those of a battle are its lines.
 EVENTS = frozenset({

@@ -7,12 +7,12 @@ from __future__ import annotations
 
 from typing import TYPE_CHECKING, Any
 
-from ..shared.engine.data import Ruleset
-from ..shared.modules.colossus.actions import COLOSSUS
-from ..shared.modules.colossus.data import ColossusData, load_colossus
+from ....shared.engine.data import Ruleset
+from ....shared.modules.colossus.actions import COLOSSUS
+from ....shared.modules.colossus.data import ColossusData, load_colossus
 
 if TYPE_CHECKING:
-    from .model import ClientModel
+    from ...model import ClientModel
 
 STAGES = ("ground", "colossus", "climb")  # the round's three phases (T7.1), in order
 SLOTS = 3  # T7.2: a climber's action slots per round

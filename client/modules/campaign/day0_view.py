@@ -10,10 +10,10 @@ from __future__ import annotations
 from functools import partial
 from typing import Any
 
-from .. import campaign as cp
-from .. import theme as th
-from ..gfx import Scene
-from .common import HEADER_H, InGameView, token
+from ... import theme as th
+from ...gfx import Scene
+from ...views.common import HEADER_H, InGameView, token
+from . import view_data as cp
 
 TOP = th.HEIGHT - HEADER_H - 12
 DRAFT = (16, 12, 820, TOP - 60)

@@ -4,15 +4,17 @@ tour's screenshots and the client tests: every screen shows a state the rules re
 from __future__ import annotations
 
 from collections.abc import Callable, Iterable
+from pathlib import Path
+from typing import Any
 
-from ..shared.engine import apply, legal_actions, new_game
-from ..shared.engine.actions import Action, DeclareRest, React, Ready
-from ..shared.engine.data import default_ruleset
-from ..shared.engine.events import Event
-from ..shared.engine.prompts import PROMPTS
-from ..shared.engine.state import GameState
-from ..shared.modules.colossus import Colossus
-from ..shared.modules.colossus.actions import (
+from ....shared.engine import apply, legal_actions, new_game
+from ....shared.engine.actions import Action, DeclareRest, React, Ready
+from ....shared.engine.data import default_ruleset
+from ....shared.engine.events import Event
+from ....shared.engine.prompts import PROMPTS
+from ....shared.engine.state import GameState
+from ....shared.modules.colossus import Colossus
+from ....shared.modules.colossus.actions import (
     AttackPart,
     Climb,
     ClimbAttack,
@@ -22,6 +24,7 @@ from ..shared.modules.colossus.actions import (
     EndClimb,
     Mount,
 )
+from ...tour import PLAYER, feed
 
 RAID_SEED = 3
 RAID_CLASSES = ("lancer", "saber", "archer")  # seat 0 (the tour's) and Saber climb
@@ -153,5 +156,42 @@ def felled(scenario: str = "colossus_raid", hp: int = 40) -> Staging:
     return st.strike(ARCHER, "arm")
 
 
-__all__ = ["RAID_CLASSES", "Staging", "climbing_raid", "felled", "marched", "shaken_raid",
-           "stomped"]
+__all__ = ["RAID_CLASSES", "Staging", "climbing_raid", "felled", "marched", "screens",
+           "shaken_raid", "stomped"]
+
+
+def screens(tour: Any, scenario: str = "colossus") -> list[Path]:
+    """The colossus's screens. In a Grail War: its stomp with the hit roll a raider
+    answers, a climber choosing where to climb (the tiles it may end on lit), the raid a
+    round later with a climber the next step will shake off, and the city map with its way
+    to the Dragon Vein after the raid. In the raid room: that raid, and the room won when
+    it falls."""
+    app = tour.app
+    war = scenario == "colossus"
+    prefix = "colossus" if war else "raid_room"
+    modules = ["tactics", "colossus"]
+    player = PLAYER.get(tour.lang, "Ayaka")
+
+    def show(staged: Any, screen: str, seat: int = 0) -> None:
+        feed(app.model, staged.state, staged.events, seat, modules, player)
+        app.show(screen)
+
+    if war:
+        staged = stomped(scenario)
+        show(staged, "raid", min(staged.state.prompt.seats))  # the raider answering
+        tour.shot(f"{prefix}_reaction")
+        show(climbing_raid(scenario), "raid")
+        app.current.click("verb:ClimbTo")  # the tiles it may end on, as the menu lists
+        app.current.on_mouse_motion(0, 0, 0, 0)  # the click's hover would hide the prompt
+        tour.shot(f"{prefix}_climb")
+    show(shaken_raid(scenario), "raid")
+    tour.shot(f"{prefix}_raid")
+    if war:
+        show(marched(scenario), "game")
+        tour.hover("verb:DeclareRaid")
+        tour.shot(f"{prefix}_map")
+    else:  # its win: every camp left standing
+        show(felled(scenario), "end")
+        tour.shot(f"{prefix}_end")
+    return tour.files
+

@@ -12,8 +12,8 @@ from __future__ import annotations
 
 from typing import TYPE_CHECKING, Any, NamedTuple
 
-from ..shared.engine.data import CARD_KINDS, Ruleset
-from ..shared.modules.campaign.data import (
+from ....shared.engine.data import CARD_KINDS, Ruleset
+from ....shared.modules.campaign.data import (
     MASTER_CATEGORIES,
     METHODS,
     SERVANT_CATEGORIES,
@@ -23,11 +23,11 @@ from ..shared.modules.campaign.data import (
     CampaignData,
     load_campaign,
 )
-from ..shared.modules.campaign.gear import Item, load_items
-from ..shared.modules.campaign.tags import Tag, load_tags
+from ....shared.modules.campaign.gear import Item, load_items
+from ....shared.modules.campaign.tags import Tag, load_tags
 
 if TYPE_CHECKING:
-    from .model import ClientModel
+    from ...model import ClientModel
 
 NAME = "campaign"
 WEARERS = ("servant", "master")

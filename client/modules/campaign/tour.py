@@ -10,23 +10,24 @@ view and the legal actions each seat gets are the engine's own, nothing added.
 
 from __future__ import annotations
 
+from pathlib import Path
 from typing import Any, NamedTuple
 
-from ..shared.engine import apply, default_action, legal_actions, new_game, view_for
-from ..shared.engine.actions import Action, DeclareEncounter, DeclareWait
-from ..shared.engine.data import default_ruleset
-from ..shared.engine.events import Event
-from ..shared.engine.prompts import PROMPTS
-from ..shared.engine.state import GameState
-from ..shared.modules.campaign import state as st
-from ..shared.modules.campaign.bonds import Bonds
-from ..shared.modules.campaign.contract import DeclareCancelContract, SetSupply
-from ..shared.modules.campaign.data import MASTER_CATEGORIES, SERVANT_CATEGORIES
-from ..shared.modules.campaign.gear import Buy, UseItem, Wear
-from ..shared.modules.campaign.growth import ChooseGrowth, ChooseServantGrowth
-from ..shared.modules.campaign.info import Information
-from ..shared.modules.campaign.section import section_of
-from ..shared.modules.campaign.stances import (
+from ....shared.engine import apply, default_action, legal_actions, new_game, view_for
+from ....shared.engine.actions import Action, DeclareEncounter, DeclareWait
+from ....shared.engine.data import default_ruleset
+from ....shared.engine.events import Event
+from ....shared.engine.prompts import PROMPTS
+from ....shared.engine.state import GameState
+from ....shared.modules.campaign import state as st
+from ....shared.modules.campaign.bonds import Bonds
+from ....shared.modules.campaign.contract import DeclareCancelContract, SetSupply
+from ....shared.modules.campaign.data import MASTER_CATEGORIES, SERVANT_CATEGORIES
+from ....shared.modules.campaign.gear import Buy, UseItem, Wear
+from ....shared.modules.campaign.growth import ChooseGrowth, ChooseServantGrowth
+from ....shared.modules.campaign.info import Information
+from ....shared.modules.campaign.section import section_of
+from ....shared.modules.campaign.stances import (
     ArrangeStance,
     ChooseStance,
     HoldNoblePhantasm,
@@ -34,8 +35,9 @@ from ..shared.modules.campaign.stances import (
     NameStance,
     SetStanceTrait,
 )
-from ..shared.modules.campaign.summoning import ChooseRelic
-from ..shared.protocol import SECONDS
+from ....shared.modules.campaign.summoning import ChooseRelic
+from ....shared.protocol import SECONDS
+from ...tour import PLAYER
 
 CAMPAIGN_SEED = 2
 # Seat 0 (the tour's) plays Saber (El Cid); its rivals Lancer, Archer and Caster.
@@ -286,8 +288,8 @@ def state_message(staged: Staged, seat: int | None) -> dict[str, Any]:
 
 def feed_staged(m: Any, staged: Staged, seat: int = SABER, player: str = "Ayaka") -> None:
     """The messages of `seat` at a staged moment (bots elsewhere), given to the model `m`."""
-    from ..shared.engine import events_for
-    from ..shared.protocol import PROTOCOL_VERSION
+    from ....shared.engine import events_for
+    from ....shared.protocol import PROTOCOL_VERSION
 
     s = staged.state
     m.handle({"t": "welcome", "version": PROTOCOL_VERSION, "server": "tour"})
@@ -316,7 +318,66 @@ SHOTS = (("campaign_sheet", leveled, "camp", "sheet"),
          ("campaign_seen", stance_seen, "battle", ""),
          ("campaign_map", mapped, "game", ""))
 
-__all__ = ["CAMPAIGN_CLASSES", "SHOTS", "Play", "Staged", "arranging", "bonded",
-           "drafting", "feed_staged", "informed", "leveled", "mapped", "setting_up",
-           "setup_play", "setup_stances", "shopping", "spending", "stance_round", "stance_seen",
-           "state_message"]
+__all__ = [
+    "CAMPAIGN_CLASSES",
+    "SHOTS",
+    "Play",
+    "Staged",
+    "arranging",
+    "bonded",
+    "drafting",
+    "feed_staged",
+    "informed",
+    "leveled",
+    "mapped",
+    "screens",
+    "setting_up",
+    "setup_play",
+    "setup_stances",
+    "shopping",
+    "spending",
+    "stance_round",
+    "stance_seen",
+    "state_message",
+]
+
+
+def screens(tour: Any, scenario: str = "") -> list[Path]:
+    """The campaign's screens, each at a staged moment (`tour_campaign`): the sheet with a
+    level's growth to choose (both steps) and points to spend, gear and the shop, the
+    stances with an arrangement being edited, the bonds, the dossier's points, day 0's
+    relic draft and setup (and its stance editor), a battle's stance choice and a stance
+    seen through; then the lobby's campaign options."""
+    app = tour.app
+    player = PLAYER.get(tour.lang, "Ayaka")
+    for name, stage, screen, page in SHOTS:
+        app.ui.reset()
+        app.ui.extra.clear()  # no draft of one moment's stances carried into the next
+        feed_staged(app.model, stage(), player=player)
+        if page:
+            app.view(screen).page = page
+        app.show(screen)
+        view = app.current
+        if name == "campaign_stances":  # the new Quick card picked and moved left
+            view.click("stance_card:attack:5")
+            for _ in range(3):
+                view.click("move:attack:-1")
+        if name == "campaign_setup_stances":  # a magecraft trait being picked for Defense
+            view.click("trait:defense:magecraft_grade")
+            view.click("trait_arg:defense:curse")
+        if name == "campaign_battle":
+            view.click("verb:ChooseStance")
+        view.on_mouse_motion(0, 0, 0, 0)
+        if name == "campaign_map":  # the spirit-form camp's square, its hover text
+            tour.hover(f"cell:{app.model.camp(1)['pos']}")
+        tour.shot(name)
+    app.model.reset_room()
+    app.show("lobby")
+    lobby = app.current
+    lobby.stop_refreshing()  # no server to ask for rooms
+    lobby.click("page:rules")
+    lobby.click("module:campaign")
+    lobby.on_mouse_motion(0, 0, 0, 0)
+    tour.shot("campaign_lobby")
+    return tour.files
+

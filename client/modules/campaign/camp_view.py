@@ -10,9 +10,11 @@ from __future__ import annotations
 from functools import partial
 from typing import Any
 
-from .. import campaign as cp
-from .. import theme as th
-from ..campaign_text import (
+from ... import theme as th
+from ...gfx import Scene, TextField, text_width
+from ...views.common import HEADER_H, InGameView
+from . import view_data as cp
+from .text import (
     arg_label,
     bond_target,
     holder_name,
@@ -21,8 +23,6 @@ from ..campaign_text import (
     tile_label,
     trait_text,
 )
-from ..gfx import Scene, TextField, text_width
-from .common import HEADER_H, InGameView
 
 TOP = th.HEIGHT - HEADER_H - 12  # below the header
 BODY_TOP = TOP - 56  # below the title row and the page tabs
@@ -309,8 +309,8 @@ class CampView(InGameView):
                           left=d["turns_left"] if d["turns_left"] >= 0 else "∞"),
                        30, y, 11, th.INK, anchor_y="top", width=270, max_lines=2)
                 y -= 14
-        self.owned_panel(s, g, 328, 12, 460, height)
-        self.shop_panel(s, g, 800, 12, 464, height)
+        self.owned_panel(s, g, 328, 12, 336, height)
+        self.shop_panel(s, g, 676, 12, 588, height)  # its texts need the room (issue 32)
 
     def owned_panel(self, s: Scene, g: dict[str, Any], left: float, bottom: float,
                     width: float, height: float) -> None:
@@ -344,9 +344,11 @@ class CampView(InGameView):
             s.text(tr("campaign.no_shop"), left + 14, y - 20, 12, th.INK_SOFT,
                    width=int(width - 28))
             return
-        row_h = min(46.0, (y - bottom - 8) / len(g["shop"]))
-        for row in g["shop"]:  # each item with its price and what it does
+        row_h = min(54.0, (y - bottom - 8) / len(g["shop"]))
+        for i, row in enumerate(g["shop"]):  # each item with its price and what it does
             y -= row_h
+            if i % 2:  # rows told apart, each text in its own
+                s.rect(left + 8, y + 1, width - 16, row_h - 2, th.PAPER2)
             item, buy = row["item"], row["buy"]
             label = tr("campaign.price", item=item_name(tr, item), n=row["price"])
             rid = f"act:Buy:{self.act_index(buy)}" if buy else f"shop:{item}"
@@ -354,8 +356,8 @@ class CampView(InGameView):
                         partial(self.send, buy) if buy else None, enabled=buy is not None,
                         style="paper", size=12, help=m.option(buy).help if buy else
                         tr(f"campaign.item_help.{item}"), why=tr("campaign.cannot_buy"))
-            s.text(tr(f"campaign.item_help.{item}"), left + 214, y + row_h - 6, 10, th.INK,
-                   anchor_y="top", width=int(width - 228), max_lines=2 if row_h > 30 else 1)
+            s.text(tr(f"campaign.item_help.{item}"), left + 216, y + row_h / 2, 12, th.INK,
+                   anchor_y="center", width=int(width - 240), max_lines=2 if row_h > 30 else 1)
 
     # --- stances -------------------------------------------------------------------------------
     def page_stances(self, s: Scene) -> None:
