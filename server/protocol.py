@@ -7,6 +7,7 @@ other connections are never touched by it.
 
 from __future__ import annotations
 
+import socket
 from typing import Any
 
 from twisted.internet.interfaces import IDelayedCall, IPushProducer, IReactorTime
@@ -29,7 +30,7 @@ from .audit import audit
 from .limits import RateLimit
 from .lobby import Elsewhere, Lobby
 from .room import Room
-from .writes import open_socket, write_now
+from .writes import plain_socket, write
 
 log = Logger()
 SERVER_NAME = "grailwar"
@@ -56,6 +57,7 @@ class GrailProtocol(Protocol):
         self.lobby = lobby
         self.clock = clock
         self.frames = FrameBuffer()
+        self.sock: socket.socket | None = None  # a plain socket's, while written to at once
         self.name = ""
         self.features: frozenset[str] = frozenset()
         self.greeted = False
@@ -76,6 +78,7 @@ class GrailProtocol(Protocol):
 
     # --- connection ---------------------------------------------------------------------------
     def connectionMade(self) -> None:
+        self.sock = plain_socket(self.transport)  # written to at once (`writes.write`)
         peer = self.transport.getPeer()
         self.address = getattr(peer, "host", str(peer))
         no_delay(self.transport)
@@ -108,7 +111,7 @@ class GrailProtocol(Protocol):
         self.room = None
 
     def send(self, msg: dict[str, Any]) -> None:
-        """Written to the socket at once (`writes.write_now`), or held while corked."""
+        """Written to the socket at once (`writes.write`), or held while corked."""
         if self.transport is None or self.closing:
             return
         data = encode(msg)
@@ -119,7 +122,7 @@ class GrailProtocol(Protocol):
                                         "waited for this client to read them"))
                 return
         if self.corked is None:
-            write_now(self.transport, data)
+            self.sock = write(self.transport, self.sock, data)
         else:
             self.corked.append(data)
 
@@ -132,7 +135,7 @@ class GrailProtocol(Protocol):
     def uncork(self) -> None:
         held, self.corked = self.corked, None
         if held and self.transport is not None and not self.closing:
-            write_now(self.transport, b"".join(held))
+            self.sock = write(self.transport, self.sock, b"".join(held))
 
     # --- flow control (IPushProducer) -------------------------------------------------------
     def pauseProducing(self) -> None:
@@ -187,7 +190,7 @@ class GrailProtocol(Protocol):
         if self.closing:
             return
         self.closing = True  # the error goes out past the cap: the client is told why
-        self.transport.write(encode(message("error", **fields)))
+        self.sock = write(self.transport, self.sock, encode(message("error", **fields)))
         if self.producing:  # a registered producer would hold the connection open
             self.producing = False
             self.transport.unregisterProducer()
@@ -373,22 +376,8 @@ class GrailProtocol(Protocol):
         room = self._in_room()
         ref = msg.get("ref", 0)
         room.act(self, msg["action"], msg["state_id"],
-                 lambda state_id: self.send_now(message("ack", ref=ref, state_id=state_id)),
+                 lambda state_id: self.send(message("ack", ref=ref, state_id=state_id)),
                  lambda err: self.fail(err, ref))
-
-    def send_now(self, msg: dict[str, Any]) -> None:
-        """Send, and write to the socket at once even under TLS, as asyncio's transports do:
-        Twisted writes at its next poll, after the timers of this reactor turn, and those send
-        other rooms' views. An acknowledgement waiting behind them is what a player feels. (A
-        plain socket was written to by `send` already.)"""
-        self.send(msg)
-        if open_socket(self.transport) is not None:
-            return
-        descriptor: Any = self.transport  # under TLS, the TLS protocol wraps the socket's
-        while descriptor is not None and not hasattr(descriptor, "doWrite"):
-            descriptor = getattr(descriptor, "transport", None)
-        if descriptor is not None and not descriptor.disconnecting and not self.paused:
-            descriptor.doWrite()  # a fault is left for the reactor: it still polls the socket
 
 
 assert {m.name for m in MESSAGES.values() if m.direction == "c2s"} == {

@@ -303,8 +303,8 @@ class Room(Membership, Delivery, Pausing):
 
     def _after_change(self, events: list) -> None:
         """Timers and bots at once; the views now, or, with `broadcasts` (the real server),
-        at a later reactor turn (`server/broadcasts.py`): the acknowledgement is on its socket
-        already (`send_now`), and every change made meanwhile (the other seats' timers, a bot)
+        at a later reactor turn (`server/broadcasts.py`): the acknowledgement was written
+        before them, and every change made meanwhile (the other seats' timers, a bot)
         goes out together then: its events in order, and the latest view."""
         if self.paused is None:
             self.timers.arm(self.state)

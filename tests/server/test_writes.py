@@ -1,18 +1,22 @@
 """Writing to a client's socket at once (`server/writes.py`), over Twisted's own TCP transport
-on a real socket pair: the bytes keep their order, the reactor is asked to poll the socket
-only when the kernel did not take everything, a broken socket is left for Twisted to find,
-and a room's broadcast reaches each member in one write."""
+on a real socket pair, through Twisted's public API: the bytes keep their order, the reactor is
+asked to poll the socket only when the kernel did not take everything (and then every later
+write goes behind those bytes), a broken socket is left for Twisted to find, a TLS transport is
+written through Twisted; and a room's broadcast reaches each member in one write."""
 
 from __future__ import annotations
 
 import socket
+from collections.abc import Iterator
 from typing import Any
 
 import pytest
-from grailwar.server.writes import open_socket, write_now
+from grailwar.server.writes import plain_socket, write
 from grailwar.shared.protocol import FrameBuffer, decode
 from server_kit import Server, one
 from twisted.internet import tcp
+from twisted.internet.interfaces import ISSLTransport
+from zope.interface import implementer
 
 
 class FDSet:
@@ -29,7 +33,7 @@ class FDSet:
 
 
 @pytest.fixture
-def pair() -> Any:
+def pair() -> Iterator[tuple[Any, socket.socket, FDSet]]:
     """A connected transport (Twisted's TCP connection class over one end of a socket pair)
     and the other end, with the reactor part it registers with."""
     ours, theirs = socket.socketpair()
@@ -56,69 +60,58 @@ def received(sock: socket.socket) -> bytes:
 
 def test_an_idle_socket_is_written_at_once_without_the_reactor(pair: Any) -> None:
     transport, theirs, reactor = pair
-    assert write_now(transport, b"hello")
+    sock = plain_socket(transport)
+    assert sock is not None and write(transport, sock, b"hello") is sock
     assert received(theirs) == b"hello"
-    assert not reactor.writers and not transport._tempDataBuffer
-
-
-def test_bytes_already_waiting_go_first(pair: Any) -> None:
-    """A socket with bytes in Twisted's buffer is not written past: the new bytes queue
-    behind them, and the reactor's write sends both in order."""
-    transport, theirs, reactor = pair
-    transport.write(b"first ")
-    assert open_socket(transport) is None
-    assert not write_now(transport, b"second")
-    assert received(theirs) == b""
-    assert reactor.writers == {transport}
-    transport.doWrite()
-    assert received(theirs) == b"first second"
     assert not reactor.writers
 
 
-def test_what_the_kernel_does_not_take_waits_in_order(pair: Any) -> None:
-    """A full socket buffer: the rest is buffered by the transport and the reactor polls the
-    socket; once the reader reads, every byte arrives, in order."""
+def test_what_the_kernel_does_not_take_waits_and_every_later_write_behind_it(pair: Any) -> None:
+    """A full socket buffer: the rest is buffered by the transport, the reactor polls the
+    socket, and the connection's later writes queue behind it; once the reader reads, every
+    byte arrives, in order."""
     transport, theirs, reactor = pair
     data = bytes(range(256)) * 40_000  # ~10 MB, more than a socket pair buffers
-    assert write_now(transport, data)
+    assert write(transport, plain_socket(transport), data) is None
     assert reactor.writers == {transport}
+    assert write(transport, None, b"after") is None
     got = b""
     while transport in reactor.writers:
         got += received(theirs)
         transport.doWrite()
     got += received(theirs)
-    assert got == data
+    assert got == data + b"after"
 
 
 def test_a_broken_socket_is_left_for_twisted_to_report(pair: Any) -> None:
     transport, theirs, reactor = pair
     theirs.close()
-    assert write_now(transport, b"lost")  # no exception here
+    assert write(transport, plain_socket(transport), b"lost") is None  # no exception here
     assert reactor.writers == {transport}  # the reactor's write finds the broken connection
     assert transport.doWrite() is not None
 
 
-def test_a_closing_or_wrapped_transport_is_written_through_twisted(pair: Any) -> None:
-    """TLS's wrapper hands on the socket attribute of the transport it wraps: writing to that
-    socket would skip the encryption, so only Twisted's own TCP connection is written to."""
+def test_a_tls_transport_is_written_through_twisted(pair: Any) -> None:
+    """TLS's transport hands on the socket of the connection it wraps: bytes sent to it would
+    skip the encryption, so a transport that provides ISSLTransport is never written to at
+    once (the server's TLS games: tests/server/test_server_tls.py)."""
     transport, theirs, _reactor = pair
 
+    @implementer(ISSLTransport)
     class Wrapper:
         def __init__(self) -> None:
             self.written: list[bytes] = []
 
-        def __getattr__(self, name: str) -> Any:
-            return getattr(transport, name)
+        def getHandle(self) -> Any:
+            return transport.getHandle()
 
         def write(self, data: bytes) -> None:
             self.written.append(data)
 
     wrapper = Wrapper()
-    assert wrapper.socket is transport.socket
-    assert not write_now(wrapper, b"secret")
+    assert isinstance(wrapper.getHandle(), socket.socket) and plain_socket(wrapper) is None
+    assert write(wrapper, plain_socket(wrapper), b"secret") is None
     assert wrapper.written == [b"secret"] and received(theirs) == b""
-    transport.disconnecting = True
-    assert open_socket(transport) is None
 
 
 class Writes:
