@@ -8,7 +8,6 @@ import json
 from typing import Any
 
 from ..server.app import GrailService
-from ..shared.engine.data import CLASSES
 
 
 class LocalServer:
@@ -40,10 +39,6 @@ class LocalServer:
         """The room's replay (the server's own log), even before the game is over."""
         room = self.lobby.rooms.get(room_id) if self.lobby else None
         return None if room is None else room.replay()
-
-
-def all_other_classes(mine: str) -> list[str]:
-    return [c for c in CLASSES if c != mine]
 
 
 def dump_replay(replay: dict[str, Any]) -> str:

@@ -15,7 +15,6 @@ HEADER_H = 52
 TABS = ("game", "battle", "dossier", "log")
 COUNTDOWN_LEFT = th.WIDTH - 16 - 150  # the header's countdown, right of the tabs and Pause
 PAUSE_W = 72
-OPTIONS_PER_PAGE = 10
 PAUSE_LEFT = 500  # the pause banner starts right of every screen's title (a battle's: 20-490)
 VERB_W, VERB_H, VERB_SIZE = 140, 42, 14  # a verb button at its widest, its height, its text
 VERB_GAP, VERB_ROW_GAP = 6, 8  # between two verbs of a row; between two rows (the badges)
