@@ -302,7 +302,7 @@ class ClientModel(Actions, Board, BattlePresenter, Dossier, LogPresenter):
     def my_turn(self) -> bool:
         return bool(self.legal)
 
-    def parts(self) -> list[ClientPart]:
+    def parts(self) -> tuple[ClientPart, ...]:
         """The client parts of this game's modules (`client.modules`), in registry order."""
         return parts_on(self.modules())
 

@@ -17,6 +17,7 @@ from __future__ import annotations
 import importlib
 import pkgutil
 from collections.abc import Iterable
+from functools import cache
 from typing import TYPE_CHECKING, Any
 
 from ...shared.engine.modules import MODULES
@@ -166,12 +167,14 @@ class ClientPart:
 def register(part: ClientPart) -> ClientPart:
     """Register a module's client part under its name (a later one replaces it)."""
     _PARTS[part.name] = part
+    _parts_on.cache_clear()
     return part
 
 
 def unregister(name: str) -> None:
     """Drop a part (a test's toy module, when the test ends)."""
     _PARTS.pop(name, None)
+    _parts_on.cache_clear()
 
 
 def load_shipped() -> None:
@@ -184,11 +187,15 @@ def part(name: str) -> ClientPart | None:
     return _PARTS.get(name)
 
 
-def parts_on(names: Iterable[str]) -> list[ClientPart]:
+def parts_on(names: Iterable[str]) -> tuple[ClientPart, ...]:
     """The parts of the modules named (the game's), in the engine's registry order."""
-    wanted = set(names)
+    return _parts_on(frozenset(names))
+
+
+@cache  # (the log asks for every event it words; `register` and `unregister` clear it)
+def _parts_on(wanted: frozenset[str]) -> tuple[ClientPart, ...]:
     order = [n for n in MODULES if n in wanted] + sorted(wanted - set(MODULES))
-    return [_PARTS[n] for n in order if n in _PARTS]
+    return tuple(_PARTS[n] for n in order if n in _PARTS)
 
 
 def every_part() -> list[ClientPart]:
