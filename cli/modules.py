@@ -3,8 +3,9 @@
     --modules NAME[,NAME] --option NAME.OPTION=VALUE
     --scenario SCENARIO --option NAME.OPTION=VALUE
 
-`--scenario SCENARIO` is the module whose options include `scenario` (`scenario_module`), with
-that option: the same as `--modules NAME --option NAME.scenario=SCENARIO`.
+`--scenario SCENARIO` is the module whose options include `scenario`
+(`engine.modules.scenario_module`), with that option: the same as
+`--modules NAME --option NAME.scenario=SCENARIO`.
 
 An option's value is read by the type of its default (bool: true/false, on/off, yes/no, 1/0;
 int; str). The result is `engine.modules.normalize`'s (names, options), so a bad name or value
@@ -17,17 +18,10 @@ import argparse
 import sys
 from typing import Any
 
-from ..shared.engine.modules import MODULES, OptionSpec, normalize
+from ..shared.engine.modules import MODULES, normalize, scenario_module
 
 BOOLS = {"true": True, "on": True, "yes": True, "1": True,
          "false": False, "off": False, "no": False, "0": False}
-
-
-def scenario_module() -> tuple[str, OptionSpec] | None:
-    """The module whose options include `scenario`, and that option (None: no module has
-    one)."""
-    return next(((name, cls.options["scenario"]) for name, cls in MODULES.items()
-                 if "scenario" in cls.options), None)
 
 
 def option_example() -> str:

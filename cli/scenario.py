@@ -13,11 +13,10 @@ from pathlib import Path
 from typing import Any
 
 from ..shared.engine import RulesError, apply, default_action, from_dict, new_game, to_text
-from ..shared.engine.modules import MODULES, Module
+from ..shared.engine.modules import MODULES, Module, scenario_module
 from ..shared.engine.state import GameState
 from ..shared.engine.text import event_line
 from ..shared.engine.view import omniscient_view
-from .modules import scenario_module
 
 CAMP_FIELDS = {"pos": int, "hp": int, "mp": int, "master_mp": int, "spells": int, "hand": str}
 

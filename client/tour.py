@@ -19,7 +19,7 @@ from typing import Any
 from ..shared.engine import events_for, legal_actions, view_for
 from ..shared.engine.data import CLASSES
 from ..shared.engine.events import Event
-from ..shared.engine.modules import MODULES
+from ..shared.engine.modules import scenario_module
 from ..shared.engine.state import GameState
 from ..shared.protocol import PROTOCOL_VERSION
 from .driver import AutoPlayer
@@ -270,12 +270,6 @@ def demo_host(reactor: Any, port: int, player: str, name: str, password: str | N
     return conn
 
 
-def scenario_module(scenario: str) -> str:
-    """The module whose `scenario` option takes `scenario` ("" for none)."""
-    return next((name for name, cls in MODULES.items()
-                 if scenario in getattr(cls.options.get("scenario"), "choices", ())), "")
-
-
 def run_tour(out: str | Path, lang: str = "ja", seed: int = TOUR_SEED,
              modules: tuple[str, ...] = (), size: tuple[int, int] | None = None,
              scenario: str = "") -> list[Path]:
@@ -283,13 +277,12 @@ def run_tour(out: str | Path, lang: str = "ja", seed: int = TOUR_SEED,
     part's `tour`), or with `scenario` those of the module whose scenario it is, in a window
     of `size` (the design's 1280x800 unless given)."""
     if scenario:
-        owner = scenario_module(scenario)
-        if not owner:
-            known = [c for cls in MODULES.values()
-                     for c in getattr(cls.options.get("scenario"), "choices", ())]
+        found = scenario_module()
+        known = found[1].choices if found else ()
+        if scenario not in known:
             raise ValueError(f"the tour has no screens for scenario {scenario!r} "
                              f"(scenarios: {', '.join(known)})")
-        modules = (owner,)
+        modules = (found[0],)
     toured = parts_on(modules)
     unknown = set(modules) - {p.name for p in toured}
     if unknown:

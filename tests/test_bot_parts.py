@@ -22,7 +22,7 @@ from grailwar.shared.bots.policy import rollout_action
 from grailwar.shared.engine import legal_actions, new_game, view_for
 from grailwar.shared.engine.actions import Action, DeclareWait
 from grailwar.shared.engine.events import Event
-from grailwar.shared.engine.modules import MODULES, Module
+from grailwar.shared.engine.modules import MODULES, Module, scenario_module
 from grailwar.shared.engine.state import GameState
 from helpers import duel, ready_all
 
@@ -167,7 +167,7 @@ def test_simulate_reports_a_part_s_figures(probe: ProbePart,
 def test_scenario_is_the_module_with_a_scenario_option() -> None:
     """`--scenario X` is `--modules M --option M.scenario=X` for the module M whose options
     include `scenario`, for every value it takes."""
-    found = module_args.scenario_module()
+    found = scenario_module()
     assert found is not None
     name, spec = found
     assert "scenario" in MODULES[name].options

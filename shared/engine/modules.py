@@ -274,6 +274,13 @@ def register(cls: type[Module]) -> type[Module]:
     return cls
 
 
+def scenario_module() -> tuple[str, OptionSpec] | None:
+    """The module whose options include `scenario`, and that option (None: no module has
+    one): what `--scenario` and a scenario file's `scenario` key switch on."""
+    return next(((name, cls.options["scenario"]) for name, cls in MODULES.items()
+                 if "scenario" in cls.options), None)
+
+
 def room_timers() -> dict[str, tuple[str, RoomTimer]]:
     """Every registered module's room timers: option name -> (module, timer)."""
     out: dict[str, tuple[str, RoomTimer]] = {}
