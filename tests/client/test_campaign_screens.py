@@ -218,12 +218,16 @@ def test_the_gear_page_shows_worn_owned_devices_and_the_squares_shop(app: Any, l
 
 
 @pytest.mark.parametrize("lang", LANGS)
-def test_each_shop_description_stays_in_its_row_beside_its_button(app: Any, lang: str) -> None:
+@pytest.mark.parametrize(("stage", "smallest"), [(shopping, 9), (setting_up, 8)],
+                         ids=["square", "day0"])
+def test_each_shop_description_stays_in_its_row_beside_its_button(
+        app: Any, lang: str, stage: Any, smallest: int) -> None:
     """Issue 32: the descriptions ran into each other (水晶玉's into the next) and drifted
-    from their rows in tiny type. Each is drawn at 12 (no smaller than 9 once fitted), right
-    of its item's button, inside its row and the panel."""
+    from their rows in tiny type. A square's shop: each drawn at 12 (no smaller than 9 once
+    fitted) on two lines at most; day 0's whole catalogue (24 rows): one line each at 11 (no
+    smaller than 8). Each right of its item's button, inside its row and the panel."""
     app.set_lang(lang)
-    show(app, shopping(), "camp", "gear")
+    show(app, stage(), "camp", "gear")
     tr, view, m = app.tr, app.current, app.model
     buys = cp.actions(m, "Buy")
     for row in cp.gear(m)["shop"]:
@@ -232,7 +236,7 @@ def test_each_shop_description_stays_in_its_row_beside_its_button(app: Any, lang
         key = next(k for k in view.base.pool.used
                    if k[0] == tr(f"campaign.item_help.{row['item']}"))
         text = view.base.pool.used[key][0]
-        assert text.font_size >= 9, (row["item"], text.font_size)
+        assert text.font_size >= smallest, (row["item"], text.font_size)
         assert button.left + button.width < text.left and text.right <= th.WIDTH - 16 - 8
         top = text.bottom + text.content_height
         assert button.bottom - 4 <= text.bottom and top <= button.bottom + button.height + 4, \

@@ -356,8 +356,13 @@ class CampView(InGameView):
                         partial(self.send, buy) if buy else None, enabled=buy is not None,
                         style="paper", size=12, help=m.option(buy).help if buy else
                         tr(f"campaign.item_help.{item}"), why=tr("campaign.cannot_buy"))
-            s.text(tr(f"campaign.item_help.{item}"), left + 216, y + row_h / 2, 12, th.INK,
-                   anchor_y="center", width=int(width - 240), max_lines=2 if row_h > 30 else 1)
+            text, room = tr(f"campaign.item_help.{item}"), width - 240
+            if row_h > 30:  # two lines, wrapped inside the row
+                s.text(text, left + 216, y + row_h / 2, 12, th.INK, anchor_y="center",
+                       width=int(room), max_lines=2)
+            else:  # day 0's whole catalogue: one line (whole on the button's hover)
+                s.text(text, left + 216, y + row_h / 2, 11, th.INK, anchor_y="center",
+                       max_width=room)
 
     # --- stances -------------------------------------------------------------------------------
     def page_stances(self, s: Scene) -> None:
