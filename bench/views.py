@@ -25,9 +25,10 @@ from typing import Any
 
 import msgpack
 from grailwar.cli import modules as module_args
-from grailwar.server.feeds import PublicPart, ViewFeed
+from grailwar.server.feeds import ViewFeed
 from grailwar.shared.bots import RandomBot
 from grailwar.shared.engine import apply, legal_actions, new_game
+from grailwar.shared.engine.sharing import Shared
 
 STAGES = ("apply", "legal", "views")
 
@@ -39,8 +40,8 @@ def play(seeds: range, game: dict[str, Any]) -> tuple[int, dict[str, float]]:
     for g in seeds:
         state = new_game(seed=g, **game)
         bots = [RandomBot(g * 7 + i) for i in range(7)]
-        feeds = [ViewFeed(x, compact=True) for x in range(7)] + [ViewFeed(None)]  # as clients ask
-        public, rng = PublicPart(), random.Random(g)
+        feeds = [ViewFeed(x) for x in range(7)] + [ViewFeed(None)]
+        rng, shared = random.Random(g), None
         while not state.over:
             seat = rng.choice(sorted(state.prompt.seats))
             action = bots[seat].choose(None, legal_actions(state, seat))
@@ -49,9 +50,9 @@ def play(seeds: range, game: dict[str, Any]) -> tuple[int, dict[str, float]]:
             t1 = time.process_time()
             legal = {f.seat: legal_actions(state, f.seat) for f in feeds if f.seat is not None}
             t2 = time.process_time()
-            part = public.of(state)
+            shared = Shared(state, shared)
             for f in feeds:
-                msgpack.packb(f.message(state, part, legal.get(f.seat, []), {}))
+                msgpack.packb(f.message(state, shared, legal.get(f.seat, []), {}))
             t3 = time.process_time()
             for stage, seconds in zip(STAGES, (t1 - t0, t2 - t1, t3 - t2), strict=True):
                 spent[stage] += seconds

@@ -1,6 +1,6 @@
 """What a room sends its members: the history of a member joining late, each member's events
 (with the dice-bot log lines unless it asked `no_log`), its view whole or as an update (the
-`updates` and `compact` features, `feeds.ViewFeed`), the room, and the pause's notices. A part
+`updates` feature, `feeds.ViewFeed`), the room, and the pause's notices. A part
 of `Room`, apart because the wire form a member gets is chosen here, by its features, and
 nowhere else in the room.
 """
@@ -11,9 +11,10 @@ import copy
 from typing import TYPE_CHECKING, Any
 
 from ..shared.engine import Action, Event, GameState, events_for, legal_actions, view_for
+from ..shared.engine.sharing import Shared
 from ..shared.engine.text import event_line
 from ..shared.protocol import message
-from .feeds import PublicPart, ViewFeed, wire_form
+from .feeds import ViewFeed, wire_form
 from .history import history_messages, seen_history
 from .seating import Member, Seat
 
@@ -45,7 +46,7 @@ class Delivery:
     _unsent: list
     feeds: dict[Member, ViewFeed]
     watching: ViewFeed
-    common: PublicPart
+    shared: Shared | None
 
     def _send_history(self, member: Member, seat: int | None) -> None:
         """The game so far as `seat` may see it, and the chat lines it may read."""
@@ -98,11 +99,19 @@ class Delivery:
         if "updates" in member.features:
             member.send(self._fed(member, seat, joining, legal, deadlines))
         else:
-            member.send(message("state", view=view_for(state, seat),
+            member.send(message("state", view=view_for(state, seat, self._shared()),
                                 legal=[wire_form(a) for a in legal], state_id=state.version,
                                 deadlines=deadlines))
         if state.over:
             member.send(message("replay", replay=self.replay()))
+
+    def _shared(self) -> Shared:
+        """What the views of the room's state share: made with the first of them from the
+        earlier state's, dropped when the state changes."""
+        assert self.state is not None
+        if self.shared is None or self.shared.state is not self.state:
+            self.shared = Shared(self.state, self.shared)
+        return self.shared
 
     def _legal(self, seat: int | None) -> list[Action]:
         """The seat's legal actions now (none for a spectator, none while paused)."""
@@ -120,14 +129,14 @@ class Delivery:
         feed = self.feeds.get(member)
         if joining or feed is None or feed.seat != seat:
             if seat is not None:
-                feed = ViewFeed(seat, compact="compact" in member.features)
+                feed = ViewFeed(seat)
             elif self.watching.state is state:
                 self.feeds[member] = self.watching
                 return self.watching.full(deadlines)
             else:  # no one watches with updates: every watcher is at the state (flush_views)
                 feed = self.watching = ViewFeed(None)
             self.feeds[member] = feed
-        return feed.message(state, self.common.of(state), legal, deadlines)
+        return feed.message(state, self._shared(), legal, deadlines)
 
     def broadcast_room(self) -> None:
         msg = message("room", room=self.public())

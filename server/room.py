@@ -33,12 +33,13 @@ from ..shared.engine import (
     play,
 )
 from ..shared.engine.modules import fewest_camps, normalize, summoned_by
+from ..shared.engine.sharing import Shared
 from ..shared.protocol import SECONDS, ProtocolError, message
 from .bot_driver import BotDriver
 from .broadcasts import Broadcasts
 from .chat import ChatLog, is_reveal
 from .delivery import Delivery
-from .feeds import PublicPart, ViewFeed
+from .feeds import ViewFeed
 from .membership import Membership
 from .pausing import Pausing
 from .prompt_clock import PromptClock
@@ -98,7 +99,7 @@ class Room(Membership, Delivery, Pausing):
         self._unsent: list = []  # events whose views wait
         self.feeds: dict[Member, ViewFeed] = {}  # what members taking updates were last sent
         self.watching = ViewFeed(None)  # the spectators' (one for all)
-        self.common = PublicPart()  # their views' common part
+        self.shared: Shared | None = None  # what the views of the latest state share
         # Why the room gave itself up (an action its store refused), and whom it tells: the
         # lobby, which lets its members go and rebuilds it from the log.
         self.lost: str | None = None

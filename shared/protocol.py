@@ -18,7 +18,7 @@ import msgpack
 
 from .engine.modules import MODULES, room_timers
 
-PROTOCOL_VERSION = 1
+PROTOCOL_VERSION = 2
 MAX_FRAME = 64 * 1024
 DEFAULT_PORT = 7707  # a dedicated server's, and what a client tries when given none
 # Seconds a server's bot waits before it answers, so that the people at the table can follow
@@ -219,11 +219,8 @@ OPTIONS_FIELD = Field(dict, required=False, hi=len(MODULE_NAMES),
 
 # What a client may ask for in its hello (docs/protocol.md, Features): "updates", after the
 # first full `state`, only what changed (`update`); "no_log", `events` without the dice-bot
-# log lines (a client that writes its own log in its own language); "compact", an update's
-# changed legal actions as `legal_ref` (the ones still held named by their index) and its
-# changed map parts of the view and of a module's state by their changed entries (`entries`,
-# `module_entries`).
-FEATURES = ("updates", "no_log", "compact")
+# log lines (a client that writes its own log in its own language).
+FEATURES = ("updates", "no_log")
 
 _MESSAGES = [
     # --- client to server ---
@@ -302,15 +299,10 @@ _MESSAGES = [
                              "state_id": Field(int), "deadlines": Field(dict)},
             "this seat's view, its legal actions, and seconds left per prompted seat"),
     Message("update", "s2c", {"base": Field(int), "state_id": Field(int),
-                              "view": Field(dict), "camps": Field(dict),
-                              "modules": _opt(dict), "legal": _opt(list),
-                              "legal_ref": _opt(list), "entries": _opt(dict),
-                              "module_entries": _opt(dict), "deadlines": Field(dict)},
+                              "patch": Field(list), "deadlines": Field(dict)},
             "to a client that asked for updates: what changed since the `state` (or update) "
-            "of state `base`: the view's top-level parts, the camps by index, the entries of "
-            "each module's state, the legal actions if they changed, and every deadline; to "
-            "one that asked for compact, `legal_ref` (the actions it holds by their index), "
-            "`entries` and `module_entries` (a changed map by its changed entries)"),
+            "of state `base`, as `patch` changes of its view and legal actions (each [path, "
+            "value] or [path]), and every deadline"),
     Message("events", "s2c", {"events": Field(list), "log": _opt(list)},
             "what happened, as this seat may see it, and the dice-bot log lines"),
     Message("ack", "s2c", {"ref": Field(int), "state_id": Field(int)},

@@ -22,6 +22,7 @@ from grailwar.shared.engine import apply, from_dict, legal_actions, new_game, to
 from grailwar.shared.engine.actions import ACTION_TYPES
 from grailwar.shared.engine.data import DataError, default_ruleset
 from grailwar.shared.engine.errors import MalformedActionError
+from grailwar.shared.engine.sharing import Shared
 from grailwar.shared.modules import campaign as campaign_pkg
 from grailwar.shared.modules.campaign import SECTIONS, Campaign, campaign
 from grailwar.shared.modules.campaign import state as st
@@ -260,7 +261,7 @@ class Probe(Section):
     def upkeep(self, s, seat, cost):
         return cost + 1
 
-    def view(self, s, seat):
+    def view(self, s, seat, shared):
         return {"seat": seat}
 
 
@@ -275,7 +276,7 @@ def test_the_campaign_hooks_walk_every_section_in_order(monkeypatch):
     assert module.damage(s, 0, 5, "attack") == 20
     assert module.upkeep(s, 0, 10) == 12
     assert len(module.legal(s, 0, legal_actions(s, 0))) == 1
-    assert module.view(s, 2)["probe"] == {"seat": 2}
+    assert module.view(s, 2, Shared(s))["probe"] == {"seat": 2}
 
 
 def test_a_modifier_key_is_asked_only_of_the_sections_that_name_it_and_sums_the_same(

@@ -59,6 +59,7 @@ from grailwar.shared.engine.data import (
     load_ruleset,
 )
 from grailwar.shared.engine.geometry import distance
+from grailwar.shared.engine.sharing import Shared
 from grailwar.shared.engine.state import GameState
 from grailwar.shared.modules.tactics import Concentrate, ConcentrateCast
 from grailwar.shared.modules.tactics.data import load_tactics
@@ -135,7 +136,7 @@ def arena(classes, squares, rules=R, modules=ON, masters=MASTERS, **kw) -> GameS
 
 def zone_view(s: GameState, seat: int) -> dict[str, Any]:
     """The public view of one combatant's zone (seat, radius, active, squares)."""
-    zones = s.modules[0].view(s, None)["zoc"]
+    zones = s.modules[0].view(s, None, Shared(s))["zoc"]
     return next(z for z in zones if z["seat"] == seat)
 
 

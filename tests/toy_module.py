@@ -17,6 +17,7 @@ from typing import Any, ClassVar, NamedTuple
 from grailwar.shared.engine import core, prompts
 from grailwar.shared.engine.actions import ACTION_TYPES, Action
 from grailwar.shared.engine.modules import MODULES, Module, OptionSpec, register
+from grailwar.shared.engine.sharing import Shared
 from grailwar.shared.engine.state import Camp, GameState
 
 NAME = "toy"
@@ -65,7 +66,7 @@ def install() -> Callable[[], None]:
         def verbs(self) -> tuple[str, ...]:
             return ("LightLantern",)
 
-        def view(self, s: GameState, seat: int | None) -> Any:
+        def view(self, s: GameState, seat: int | None, shared: Shared) -> Any:
             st = s.mods[NAME]
             return {"lit": list(st.lit), "wish": st.wish[seat] if seat is not None else ""}
 

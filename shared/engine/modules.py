@@ -15,6 +15,8 @@ from collections.abc import Callable, Mapping, Sequence
 from dataclasses import dataclass
 from typing import TYPE_CHECKING, Any, ClassVar
 
+from .sharing import Shared
+
 if TYPE_CHECKING:
     from .actions import Action
     from .core import Check
@@ -124,19 +126,6 @@ class Module:
         sheet's composition in, the cards out (seed 002's pool)."""
         return cards
 
-    def camp_key(self, s: GameState, seat: int) -> object:
-        """What of the game the module's part in a camp's view reads (its `modifier` of max
-        HP and MP, its `composition` of the cards): an object replaced, never changed, whenever
-        that part may change. A camp's view is made again only when its camp or a module's key
-        of it is another object (`view.CampViews`).
-
-        The default, the module's whole slot, is right for a module whose hooks read only its
-        slot and the camp; one whose slot changes often may narrow it (seed 002's: the camp's
-        own record); one whose hooks read more (the day, another module's slot) must include
-        it. A key that misses a change leaves the server's views stale: the view invariant
-        (tests/server/test_updates.py) fails at the first such step."""
-        return s.mods.get(self.name)
-
     def default(self, s: GameState, seat: int, action: Action) -> Action:
         """What a timeout issues for `seat` after this module: the prompt kind's default in
         (a module whose own actions must come first names one of them)."""
@@ -235,7 +224,7 @@ class Module:
         """The action-bar verbs (`prompts.extend`) this module's games may offer."""
         return ()
 
-    def view(self, s: GameState, seat: int | None) -> Any:
+    def view(self, s: GameState, seat: int | None, shared: Shared) -> Any:
         """What `seat` (None: a spectator) may know of the module's state; plain data."""
         return None
 

@@ -13,13 +13,12 @@ A Noble Phantasm that fired shows all its card, kind and scale (`np_seen`), not 
 
 from __future__ import annotations
 
-from functools import lru_cache
-from operator import is_
 from typing import Any
 
 from . import core
 from .data import CLASSES
 from .events import Event, view_event
+from .sharing import Shared
 from .state import ActiveBuff, Camp, Declaration, GameState
 from .turns import PRIORITY, TURN_NAMES
 
@@ -28,18 +27,19 @@ OWN = 4  # above every investigation tier: a camp knows all of itself, Master in
 _CLASS_INDEX = {cls: i for i, cls in enumerate(CLASSES)}  # a class's place in `Camp.known`
 
 
-def view_for(state: GameState, seat: int | None,
-             camps: list[dict[str, Any]] | None = None) -> dict[str, Any]:
-    """A plain dict (msgpack/JSON-ready) of everything `seat` may see now. `camps`, when
-    given, are this seat's `camp_view`s of `state.camps` already made (`CampViews`). Parts of
-    it are shared with other seats' views and later states' (they are made once): read-only,
-    like the legal actions; a caller that changes a view changes a copy."""
-    return {**public_view(state), **seat_view(state, seat, camps)}
+def view_for(state: GameState, seat: int | None, shared: Shared | None = None) -> dict[str, Any]:
+    """A plain dict (msgpack/JSON-ready) of everything `seat` may see now. With `shared` (of
+    this state), the parts other views of it share are made once; they are read-only: a caller
+    that changes a view changes a copy."""
+    if shared is None:
+        shared = Shared(state)
+    elif shared.state is not state:
+        raise ValueError("view_for: a Shared of another state")
+    return {**shared.get("public", lambda: public_view(state)), **seat_view(state, seat, shared)}
 
 
 def public_view(state: GameState) -> dict[str, Any]:
-    """The part of every seat's view that is the same for all: a server makes it once per
-    change for all its members."""
+    """The part of every seat's view that is the same for all."""
     b = state.battle
     return {
         "version": state.version,
@@ -73,118 +73,34 @@ def public_view(state: GameState) -> dict[str, Any]:
     }
 
 
-def seat_view(state: GameState, seat: int | None,
-              camps: list[dict[str, Any]] | None = None) -> dict[str, Any]:
-    """The part of `seat`'s view that depends on who looks: the camps, the declarations (an
-    argument only its declarer sees) and the modules' state."""
+def seat_view(state: GameState, seat: int | None, shared: Shared) -> dict[str, Any]:
+    """The part of `seat`'s view that depends on who looks: the camps (each made once per
+    tier it is seen with), the declarations (an argument only its declarer sees) and the
+    modules' state."""
     return {
         "you": seat,
-        "camps": [camp_view(state, c, seat) for c in state.camps] if camps is None else camps,
-        "declarations": list(_declarations(state.decls, state.held, seat)),
+        # a camp's view is made once per tier it is seen with, and taken from the state
+        # before while the camp, the viewer's tiers of it and its figures are the same
+        "camps": [shared.carried(("camp", camp.seat, key),
+                                 (camp, key, figures(state, camp, shared)),
+                                 lambda c=camp: camp_view(state, c, seat, shared))
+                  for camp, key in zip(state.camps, _view_keys(state, seat), strict=True)],
+        "declarations": [*(declaration_view(d, seat) for d in state.decls),
+                         *({**declaration_view(d, seat), "held": True} for d in state.held)],
         # The modules switched on, their options, and what this seat may know of their state.
-        "modules": {m.name: {**_module_header(m), "state": m.view(state, seat)}
-                    for m in state.modules},
+        "modules": {m.name: {**shared.get(("module", m.name), lambda m=m: {
+            "options": dict(m.values), "verbs": list(m.verbs())}),
+            "state": m.view(state, seat, shared)} for m in state.modules},
     }
 
 
-@lru_cache(maxsize=256)
-def _module_header(module: Any) -> dict[str, Any]:
-    """A module's options and verbs as its views show them: the same objects in every view
-    (a module object is shared by every game with its options), so that comparing two views
-    finds them the same at once. Read-only."""
-    return {"options": dict(module.values), "verbs": list(module.verbs())}
-
-
-class CampViews:
-    """One viewer's `camp_view`s, kept from one state to the next. A camp is copied on write
-    (`GameState.edit`), and so is what a module keeps of it that its derived figures read
-    (`Module.camp_key`): a camp whose objects are the same as last time, seen with the same
-    tiers (`view_keys`), has the same view. A server sends up to eight views after every
-    action, and most actions change one camp or none; the views are made in a `CampViewMemo`
-    the viewers of a room share (six rivals at tier 0 see one and the same view)."""
-
-    __slots__ = ("_bases", "_keys", "seat", "views")
-
-    def __init__(self, seat: int | None) -> None:
-        self.seat = seat
-        self._bases: list[tuple] = []
-        self._keys: list[tuple[int, ...]] = []
-        self.views: list[dict[str, Any]] = []
-
-    def update(self, state: GameState, memo: CampViewMemo) -> list[int]:
-        """Bring `views` up to `state` (made in the room's `memo`); the indices of the camps
-        whose view was made again."""
-        bases = memo.bases(state)
-        keys = view_keys(state, self.seat)
-        if len(bases) != len(self._bases):
-            changed = list(range(len(bases)))
-            self.views = [{}] * len(bases)
-        else:
-            changed = [i for i, (base, key, was, old)
-                       in enumerate(zip(bases, keys, self._bases, self._keys, strict=True))
-                       if base is not was or key != old]
-        for i in changed:
-            self.views[i] = memo.view(state, i, keys[i], self.seat)
-        self._bases, self._keys = bases, keys
-        return changed
-
-
-class CampViewMemo:
-    """The camp views a room's viewers share: per camp, the objects its views are made of (the
-    same tuple while they stay the same objects), and its latest view for each `view_keys`
-    entry. A view made again equal to the one before is that one: a viewer then sees an
-    unchanged camp as the same object, with no comparison."""
-
-    __slots__ = ("_bases", "_state", "_views")
-
-    def __init__(self) -> None:
-        self._state: GameState | None = None
-        self._bases: list[tuple] = []
-        self._views: dict[tuple[int, tuple[int, ...]], tuple[tuple, dict[str, Any]]] = {}
-
-    def bases(self, state: GameState) -> list[tuple]:
-        """Per camp of `state`: the camp and the modules' keys of it (`Module.camp_key`), as
-        the tuple of the previous state when they are the same objects."""
-        if state is not self._state:
-            old = self._bases
-            bases = [(camp, *(m.camp_key(state, camp.seat) for m in state.modules))
-                     for camp in state.camps]
-            if len(old) == len(bases):
-                bases = [was if all(map(is_, base, was)) else base
-                         for base, was in zip(bases, old, strict=True)]
-            self._state, self._bases = state, bases
-        return self._bases
-
-    def view(self, state: GameState, index: int, key: tuple[int, ...],
-             viewer: int | None) -> dict[str, Any]:
-        """`camp_view` of camp `index` for a viewer whose `view_keys` entry of it is `key`."""
-        base = self.bases(state)[index]
-        hit = self._views.get((index, key))
-        if hit is not None and hit[0] is base:
-            return hit[1]
-        out = camp_view(state, state.camps[index], viewer)
-        if hit is not None and hit[1] == out:  # compared once here, not once per viewer
-            out = hit[1]
-        self._views[index, key] = (base, out)
-        return out
-
-
-def view_keys(state: GameState, viewer: int | None) -> list[tuple[int, ...]]:
+def _view_keys(state: GameState, viewer: int | None) -> list[tuple[int, ...]]:
     """Per camp, everything of the viewer `camp_view` reads: its tier of the camp and of each
-    buff's owner (`buff_view` names a buff by what the viewer knows of who cast it)."""
+    buff's owner (`buff_view` names a buff by what the viewer knows of who cast it). Viewers
+    with the same key of a camp see the same view of it."""
     tiers = [tier(state, viewer, camp) for camp in state.camps]
     return [(tiers[camp.seat], *(tiers[b.owner] for b in camp.buffs)) if camp.buffs
             else (tiers[camp.seat],) for camp in state.camps]
-
-
-@lru_cache(maxsize=4096)
-def _declarations(decls: tuple[Declaration, ...], held: tuple[Declaration, ...],
-                  viewer: int | None) -> tuple[dict[str, Any], ...]:
-    """The turn's declarations as `viewer` sees them, the held ones marked; kept, as the same
-    declarations are viewed by every seat after every action of the window (the dicts are
-    shared: read-only; each view gets a list of its own)."""
-    return (*(declaration_view(d, viewer) for d in decls),
-            *({**declaration_view(d, viewer), "held": True} for d in held))
 
 
 def declaration_view(d: Declaration, viewer: int | None) -> dict[str, Any]:
@@ -240,7 +156,21 @@ def tier(state: GameState, viewer: int | None, camp: Camp) -> int:
     return state.camps[viewer].known[_CLASS_INDEX[camp.cls]]
 
 
-def camp_view(state: GameState, camp: Camp, viewer: int | None) -> dict[str, Any]:
+def figures(state: GameState, camp: Camp, shared: Shared) -> tuple[int, str, int, int]:
+    """The camp's max HP, cards, max MP and Master max MP, which every module's hooks may
+    change: figured once per state for all the viewers."""
+    return shared.get(("figures", camp.seat), lambda: (
+        core.max_hp(state, camp), core.composition(state, camp), core.max_mp(state, camp),
+        core.max_master_mp(state, camp)))
+
+
+def camp_view(state: GameState, camp: Camp, viewer: int | None,
+              shared: Shared | None = None) -> dict[str, Any]:
+    """What `viewer` sees of `camp`: made of the camp, the viewer's tiers (`_view_keys`) and
+    the camp's `figures`."""
+    if shared is None:
+        shared = Shared(state)
+    max_hp, cards, max_mp, max_master_mp = figures(state, camp, shared)
     servant = camp.servant
     level = tier(state, viewer, camp)
     out: dict[str, Any] = {
@@ -249,7 +179,7 @@ def camp_view(state: GameState, camp: Camp, viewer: int | None) -> dict[str, Any
         "alive": camp.alive,
         "pos": camp.pos,
         "hp": camp.hp,
-        "max_hp": core.max_hp(state, camp),
+        "max_hp": max_hp,
         "ranks": dict(servant.ranks),
         "movement": servant.movement,
         "spells": camp.spells,
@@ -261,7 +191,7 @@ def camp_view(state: GameState, camp: Camp, viewer: int | None) -> dict[str, Any
         out["np_seen"] = {"card": servant.np.card, "kind": servant.np.kind,
                           "scale": servant.np.scale}
     if level >= 1:
-        out["cards"] = core.composition(state, camp)
+        out["cards"] = cards
         out["skills"] = list(servant.skills)
     if level >= 2:
         out["servant"] = servant.id
@@ -271,8 +201,8 @@ def camp_view(state: GameState, camp: Camp, viewer: int | None) -> dict[str, Any
         out["weakness"] = True
     if viewer == camp.seat:
         out.update(
-            hand=camp.hand, mp=camp.mp, max_mp=core.max_mp(state, camp), master=camp.master.id,
-            master_mp=camp.master_mp, max_master_mp=core.max_master_mp(state, camp),
+            hand=camp.hand, mp=camp.mp, max_mp=max_mp, master=camp.master.id,
+            master_mp=camp.master_mp, max_master_mp=max_master_mp,
             known=dict(zip(CLASSES, camp.known, strict=True)),
             waits=camp.waits, unlocked=camp.unlocked, rested=camp.rested,
             buster=camp.buster, quick=camp.quick, np_target=camp.np_target,

@@ -18,13 +18,13 @@ def lobby_labels(app: Any) -> list[str]:
 
 
 def test_the_lobby_shows_the_message_of_the_day_under_the_server(app: Any) -> None:
-    app.model.handle({"t": "welcome", "version": 1, "server": "grailwar", "motd": MOTD})
+    app.model.handle({"t": "welcome", "version": 2, "server": "grailwar", "motd": MOTD})
     assert app.tr("admin.motd", text=MOTD) in lobby_labels(app)
 
 
 def test_a_server_without_a_message_of_the_day_shows_none(app: Any) -> None:
-    app.model.handle({"t": "welcome", "version": 1, "server": "grailwar", "motd": MOTD})
-    app.model.handle({"t": "welcome", "version": 1, "server": "grailwar"})  # reconnected
+    app.model.handle({"t": "welcome", "version": 2, "server": "grailwar", "motd": MOTD})
+    app.model.handle({"t": "welcome", "version": 2, "server": "grailwar"})  # reconnected
     assert not any(MOTD in label for label in lobby_labels(app))
 
 

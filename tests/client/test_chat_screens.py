@@ -236,7 +236,7 @@ def test_html_of_an_empty_table_is_well_formed() -> None:
 def test_the_room_screen_whispers_before_the_start(app: Any) -> None:
     """Before the start the room's chat has the room and whisper tabs (no negotiation yet),
     and its input whispers to the seat the whisper tab names."""
-    app.model.handle({"t": "welcome", "version": 1, "server": "grailwar"})
+    app.model.handle({"t": "welcome", "version": 2, "server": "grailwar"})
     app.model.handle({"t": "joined", "room": 1, "seat": 0, "token": "x" * 32,
                       "spectator": False})
     room = room_public()

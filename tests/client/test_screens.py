@@ -38,7 +38,7 @@ def colours_in(image: Any, region: Any) -> int:
 
 
 def join(app: Any, seat: int = 0) -> None:
-    app.model.handle({"t": "welcome", "version": 1, "server": "grailwar"})
+    app.model.handle({"t": "welcome", "version": 2, "server": "grailwar"})
     app.model.handle({"t": "joined", "room": 1, "seat": seat, "token": "x" * 32,
                       "spectator": False})
     app.model.handle({"t": "room", "room": room_public(started=True)})
@@ -505,7 +505,7 @@ def test_the_lobby_asks_for_the_rooms_every_five_seconds_while_shown(app: Any) -
 
 def test_a_spectators_room_panel_says_it_watches(app: Any) -> None:
     """A spectator's side panel is titled as watching, not 'Choose your Servant' (issue 32)."""
-    app.model.handle({"t": "welcome", "version": 1, "server": "grailwar"})
+    app.model.handle({"t": "welcome", "version": 2, "server": "grailwar"})
     app.model.handle({"t": "joined", "room": 1, "seat": -1, "token": "", "spectator": True})
     app.model.handle({"t": "room", "room": room_public(started=False)})
     render(app, "room")

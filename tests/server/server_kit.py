@@ -106,7 +106,7 @@ class Server:
         """A connection over a StringTransport; greeted with hello when `name` is given."""
         w = Wire(self, host)
         if name is not None:
-            w.send("hello", version=1, name=name)
+            w.send("hello", version=2, name=name)
             assert w.take()[0]["t"] == "welcome"
         return w
 

@@ -171,7 +171,7 @@ class Player(Client):
         self.sock = socket.create_connection(("127.0.0.1", port), timeout=TIMEOUT)
         self.port = port
         self.state = None
-        self.send("hello", version=1, name=self.name)
+        self.send("hello", version=2, name=self.name)
         self.expect("welcome")
 
     def ask(self, kind: str, **fields: Any) -> dict[str, Any]:

@@ -119,7 +119,7 @@ class Client:
         self.state_at = 0.0  # when the latest state arrived (time.monotonic)
         self.refs = iter(range(1, 2**31))
         self.last_send = 0.0
-        self.send("hello", version=1, name=name)
+        self.send("hello", version=2, name=name)
         self.expect("welcome")
 
     def close(self) -> None:

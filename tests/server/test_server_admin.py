@@ -157,10 +157,10 @@ def test_the_motd_is_sent_in_welcome_until_it_is_cleared() -> None:
     assert admin.ask("motd", text="  Maintenance at 22:00 UTC ")["motd"] == \
         "Maintenance at 22:00 UTC"
     wire = server.wire("10.0.0.1")
-    assert one(wire.ask("hello", version=1, name="Rin"), "welcome")["motd"] == \
+    assert one(wire.ask("hello", version=2, name="Rin"), "welcome")["motd"] == \
         "Maintenance at 22:00 UTC"
     assert admin.ask("motd", text="") == {"ok": True, "motd": ""}
-    assert "motd" not in one(server.wire("10.0.0.2").ask("hello", version=1, name="Shirou"),
+    assert "motd" not in one(server.wire("10.0.0.2").ask("hello", version=2, name="Shirou"),
                              "welcome")
     assert admin.ask("status")["motd"] == ""
 
@@ -228,7 +228,7 @@ def test_grailwar_admin_talks_to_a_running_server_over_its_socket(
         assert main(["admin", "--socket", str(sock), "--json", "motd", "Welcome, Masters"]) == 0
         assert json.loads(capsys.readouterr().out) == {"ok": True, "motd": "Welcome, Masters"}
         second = Client(server.port, "")
-        second.send("hello", version=1, name="Shirou")
+        second.send("hello", version=2, name="Shirou")
         assert second.expect("welcome")["motd"] == "Welcome, Masters"
         assert main(["admin", "--db", str(db), "ban", "127.0.0.1", "--minutes", "5"]) == 0
         assert "2 connection(s) dropped" in capsys.readouterr().out

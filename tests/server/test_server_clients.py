@@ -17,7 +17,7 @@ def test_hello_on_connect_and_welcome() -> None:
     server = Server()
     client = Recorder("Sakura")
     Pair(server, client.conn)
-    assert client.got == [{"t": "welcome", "version": 1, "server": "grailwar"}]
+    assert client.got == [{"t": "welcome", "version": 2, "server": "grailwar"}]
 
 
 def test_bot_player_finds_its_room_by_name_on_a_later_page() -> None:

@@ -38,7 +38,7 @@ def test_hello_first(server: Server) -> None:
     for name, fields in (("ping", {}), ("list_rooms", {}), ("create_room", {"name": "x"})):
         assert error_of(w.ask(name, **fields))["code"] == "hello_first"
     assert not w.closed
-    assert kinds(w.ask("hello", version=1, name="x")) == ["welcome"]
+    assert kinds(w.ask("hello", version=2, name="x")) == ["welcome"]
     assert kinds(w.ask("ping")) == ["pong"]
 
 
@@ -52,7 +52,7 @@ def test_bad_frame_closes_with_error(server: Server, body: bytes) -> None:
     assert w.closed
 
 
-@pytest.mark.parametrize("msg", [{"t": "nope"}, {"t": "welcome", "version": 1, "server": "s"},
+@pytest.mark.parametrize("msg", [{"t": "nope"}, {"t": "welcome", "version": 2, "server": "s"},
                                  {"t": 5}, {"type": "ping"}])
 def test_unknown_message_closes(server: Server, msg: dict) -> None:
     """A map that names no client message is unknown_message, and the connection closes."""
@@ -181,7 +181,7 @@ def test_refused_connection_reads_nothing() -> None:
     server.wire("10.1.1.1", name="first")
     extra = server.wire("10.1.1.1")
     extra.take()
-    extra.send("hello", version=1, name="x")
+    extra.send("hello", version=2, name="x")
     extra.send("create_room", name="r")
     assert extra.take() == [] and server.lobby.rooms == {}
 

@@ -30,7 +30,7 @@ DOC = Path(__file__).resolve().parents[2] / "docs" / "protocol.md"
 
 # One realistic example of every message, with every optional field present.
 SAMPLES: dict[str, dict[str, Any]] = {
-    "hello": {"version": 1, "name": "Shirou", "features": ["updates", "no_log"]},
+    "hello": {"version": 2, "name": "Shirou", "features": ["updates", "no_log"]},
     "ping": {},
     "list_rooms": {"offset": 100},
     "create_room": {"name": "聖杯戦争", "password": "hunter2", "seats": 5, "day_limit": 3,
@@ -54,7 +54,7 @@ SAMPLES: dict[str, dict[str, Any]] = {
     "resume_room": {},
     "room_paused": {"by": "Rin"},
     "room_resumed": {"by": "operator"},
-    "welcome": {"version": 1, "server": "grailwar"},
+    "welcome": {"version": 2, "server": "grailwar"},
     "pong": {},
     "error": {"code": "bad_field", "message": "seats: above the maximum 7", "field": "seats",
               "ref": 7},
@@ -67,8 +67,9 @@ SAMPLES: dict[str, dict[str, Any]] = {
                       "module_options": {"tactics": {"concentration": True}}}},
     "state": {"view": {"day": 1, "camps": []}, "legal": [{"type": "DeclareWait", "seat": 0}],
               "state_id": 3, "deadlines": {"0": 299}},
-    "update": {"base": 3, "state_id": 4, "view": {"day": 2}, "camps": {"0": {"seat": 0}},
-               "legal": [], "deadlines": {"0": 298}},
+    "update": {"base": 3, "state_id": 4, "patch": [[["view", "day"], 2], [["view", "camps", 0,
+                                                                           "hp"], 30]],
+               "deadlines": {"0": 298}},
     "events": {"events": [{"type": "DiceRolled", "seat": 0}], "log": ["#0 hit: (2D6) ＞ 7[3,4]"]},
     "ack": {"ref": 7, "state_id": 13},
     "chat_message": {"seat": 0, "name": "shirou", "channel": "whisper", "text": "2D6 hi",
@@ -121,7 +122,7 @@ def test_message_with_only_required_fields_is_valid(name: str) -> None:
 def test_direction_is_part_of_the_name() -> None:
     """A server message sent by a client is unknown to the server, and the other way round."""
     with pytest.raises(ProtocolError) as err:
-        validate({"t": "welcome", "version": 1, "server": "x"}, "c2s")
+        validate({"t": "welcome", "version": 2, "server": "x"}, "c2s")
     assert err.value.code == "unknown_message"
     with pytest.raises(ProtocolError):
         validate({"t": "ping"}, "s2c")
@@ -129,8 +130,8 @@ def test_direction_is_part_of_the_name() -> None:
 
 @pytest.mark.parametrize(("msg", "field"), [
     ({"t": "hello", "version": "1", "name": "a"}, "version"),
-    ({"t": "hello", "version": 1, "name": ""}, "name"),
-    ({"t": "hello", "version": 1, "name": "a" * 33}, "name"),
+    ({"t": "hello", "version": 2, "name": ""}, "name"),
+    ({"t": "hello", "version": 2, "name": "a" * 33}, "name"),
     ({"t": "hello", "version": -1, "name": "a"}, "version"),
     ({"t": "create_room", "name": "r", "seats": 8}, "seats"),
     ({"t": "create_room", "name": "r", "seats": 0}, "seats"),
@@ -220,7 +221,7 @@ def test_not_a_message(msg: Any) -> None:
 def test_message_builder_refuses_undeclared_fields() -> None:
     """`message()` fails on a typo at the sender, not at the other end."""
     with pytest.raises(AssertionError):
-        message("hello", version=1, nmae="x")
+        message("hello", version=2, nmae="x")
 
 
 def test_error_codes_are_declared_and_fatal_ones_known() -> None:
@@ -234,7 +235,7 @@ def test_error_codes_are_declared_and_fatal_ones_known() -> None:
 # --- framing ----------------------------------------------------------------------------------
 def test_frames_split_and_joined() -> None:
     """A stream cut anywhere gives back the same frames, in order, and keeps the remainder."""
-    frames = [encode(message("ping")), encode(message("hello", version=1, name="x" * 20)),
+    frames = [encode(message("ping")), encode(message("hello", version=2, name="x" * 20)),
               encode(message("chat", text="ü" * 300))]
     stream = b"".join(frames)
     for cut in range(len(stream) + 1):

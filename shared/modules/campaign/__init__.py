@@ -24,6 +24,7 @@ from ...engine.core import Check
 from ...engine.data import CommandSpell, Ruleset, Skill
 from ...engine.events import Event
 from ...engine.modules import Module, OptionSpec, RoomTimer, register
+from ...engine.sharing import Shared
 from ...engine.state import Camp, GameState
 from . import state as st
 from .bonds import Bonds
@@ -32,7 +33,6 @@ from .data import CampaignData, load_campaign
 from .gear import Gear
 from .growth import Growth
 from .info import Information
-from .memo import PER_SEAT, IdentityMemo
 from .merit import Merit
 from .plus import Plus
 from .raids import Raids
@@ -161,10 +161,6 @@ class Campaign(Module):
             cards = sec.composition(s, seat, cards)
         return cards
 
-    def camp_key(self, s: GameState, seat: int) -> object:
-        """The camp's record: its growth, items and pool make its max HP, MP and cards."""
-        return st.record(s, seat)
-
     def default(self, s: GameState, seat: int, action: Action) -> Action:
         for sec in self.hooked["default"]:
             action = sec.default(s, seat, action)
@@ -265,43 +261,31 @@ class Campaign(Module):
     def verbs(self) -> tuple[str, ...]:
         return self._verbs
 
-    def view(self, s: GameState, seat: int | None) -> dict[str, Any]:
+    def view(self, s: GameState, seat: int | None, shared: Shared) -> dict[str, Any]:
         """Every camp's record: its own whole, a rival's only the sections' public fields (the
         hidden-information table of spec §4); the public global part; each section's key."""
         g = st.state(s)
-        # Each part is kept by what it is made of, so that a part that did not change is the
-        # same object in the seat's next view, and comparing the two views skips it.
+        # each record encoded once for all the state's views (and the next state's, while it
+        # is the same record): its own camp's whole, its rivals' public fields
         out: dict[str, Any] = {
-            "camps": _RECORDS.get((g.camps, self.public_fields, seat),
-                                  lambda: self._records(g.camps, seat)),
-            "vacant": _PARTS.get(("vacant", g.vacant), lambda: [
-                {"master": v.master, "square": v.square} for v in g.vacant]),
-            "residual": _PARTS.get(("residual", g.residual), lambda: {
-                str(q): sorted(classes) for q, classes in g.residual}),
-            "relics": _PARTS.get(("relics", g.relics, seat), lambda: {  # its own (summoning)
-                relic: x for relic, x in g.relics if x == seat}),
-            "day0": g.day0,
+            "camps": [shared.carried(("campaign.record", x, x == seat), rec, lambda rec=rec, x=x:
+                                     _encode_record(rec, None if x == seat else self.public_fields))
+                      for x, rec in enumerate(g.camps)],
+            **shared.get("campaign.public", lambda: {
+                "vacant": [{"master": v.master, "square": v.square} for v in g.vacant],
+                "residual": {str(q): sorted(classes) for q, classes in g.residual},
+                "day0": g.day0}),
+            "relics": {relic: x for relic, x in g.relics if x == seat},  # its own (summoning)
             # who is asked to share bond damage shows a bond: each seat sees its own steps only
-            "bond_queue": _PARTS.get(("bond_queue", g.bond_queue, seat), lambda: _encode(
-                tuple(q for q in g.bond_queue if q[1] == seat))),
-            # encoded once per battle record and seat: every view of a battle's every step
-            "battle": None if g.battle is None else _BATTLES.get((g.battle, seat), lambda: _encode(
-                g.battle._replace(marks=frozenset(
-                    m for m in g.battle.marks if m[0] not in PRIVATE_MARKS or m[1] == seat)))),
+            "bond_queue": _encode(tuple(q for q in g.bond_queue if q[1] == seat)),
+            "battle": None if g.battle is None else _encode(g.battle._replace(marks=frozenset(
+                m for m in g.battle.marks if m[0] not in PRIVATE_MARKS or m[1] == seat))),
         }
         for sec in self.sections:
-            part = sec.view(s, seat)
+            part = sec.view(s, seat, shared)
             if part is not None:
                 out[sec.key] = part
         return out
-
-    def _records(self, camps: tuple[CampRecord, ...], seat: int | None) -> list[dict[str, Any]]:
-        """A seat's list of the records: its own whole, the others' public fields, both taken
-        from the encodings of the records that every viewer of the same state shares."""
-        whole, public = _RECORDS.get((camps, self.public_fields), lambda: (
-            [_encode_record(rec, None) for rec in camps],
-            [_encode_record(rec, self.public_fields) for rec in camps]))
-        return [whole[x] if x == seat else public[x] for x in range(len(camps))]
 
     def rebuild(self, s: GameState, view: dict[str, Any]) -> None:
         """The records back from a view: the seat's own whole; a rival's shown fields over a
@@ -394,29 +378,10 @@ def _encode(value: Any) -> Any:
     return value
 
 
-# Encoded records, by the record object and the fields shown, every viewer's lists of them and
-# a seat's list by the records' tuple, and the field values by the value object (`memo.py`):
-# every seat's view of every state takes its plain data from here (encoding them was two
-# fifths of a loaded server's CPU in campaign rooms), and a changed record encodes only its
-# changed fields.
-_RECORDS = IdentityMemo(PER_SEAT)
-_FIELDS = IdentityMemo(PER_SEAT)
-_BATTLES = IdentityMemo(PER_SEAT)
-_PARTS = IdentityMemo(PER_SEAT)  # the view's global parts, by name (an empty tuple is
-# every empty tuple) and what they are made of
-
-
 def _encode_record(rec: CampRecord, shown: frozenset[str] | None) -> dict[str, Any]:
     """A record as plain data, all of it (`shown` None) or only the `shown` fields."""
-    return _RECORDS.get((rec, shown), lambda: {
-        k: _encode_field(v) for k, v in zip(rec._fields, rec, strict=True)
-        if shown is None or k in shown})
-
-
-def _encode_field(value: Any) -> Any:
-    if not isinstance(value, tuple | frozenset):  # a number, a string, None: itself
-        return value
-    return _FIELDS.get((value,), lambda: _encode(value))
+    return {k: _encode(v) for k, v in zip(rec._fields, rec, strict=True)
+            if shown is None or k in shown}
 
 
 def _tuples(value: Any) -> Any:

@@ -28,12 +28,10 @@ from ...engine.state import GameState, Prompt
 from . import ledger
 from . import state as st
 from .data import METHODS
-from .memo import PER_SEAT, IdentityMemo
 from .section import Section, section_of
 
 HOLDERS = ("servant", "master")
 POLARITIES = ("positive", "negative")
-_OFFERS = IdentityMemo(PER_SEAT)  # a seat's declaration-window offers (`_declare_actions`)
 POSITIVE_EFFECTS = ("funds", "exp", "heal_hp", "heal_mp")  # C8.7
 NEGATIVE_EFFECTS = ("end_damage", "mid_damage")
 BATTLE_POSITIVE = ("heal_hp", "heal_mp")  # the Positive effects a battle's round start allows
@@ -151,7 +149,7 @@ class Bonds(Section):
     def legal(self, s: GameState, seat: int, actions: list[Action]) -> list[Action]:
         kind = s.prompt.kind
         if kind == "declare":
-            return [*actions, *self._declare_actions(s, seat)]
+            return [*actions, *self._declare_offers(s, seat)]
         if kind == "round_start" and s.battle is not None:
             return [*actions, *self._resolutions(s, seat)]
         if kind == "share":  # (what other sections offer here is kept: a "+" at a split, C4.3)
@@ -159,15 +157,6 @@ class Bonds(Section):
         if kind == "split":
             return [*actions, *self._split_actions(s, seat)]
         return actions
-
-    def _declare_actions(self, s: GameState, seat: int) -> list[Action]:
-        """Kept by what they are made of: the record's bonds, meetings and awards, the Turn and
-        who lives (every seat's legal actions are made again after every declaration of the
-        window; a camp's record changes at most of its own actions, its bonds at few)."""
-        rec = st.record(s, seat)
-        return _OFFERS.get((self, seat, rec.bonds, rec.met_last_turn, rec.awarded,
-                            rec.awarded_turn, s.day, s.turn, *(c.alive for c in s.camps)),
-                           lambda: self._declare_offers(s, seat))
 
     def _declare_offers(self, s: GameState, seat: int) -> list[Action]:
         rec = st.record(s, seat)

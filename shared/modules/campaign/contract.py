@@ -19,12 +19,10 @@ from ...engine import core, prompts, turns
 from ...engine.actions import Action, AnswerIntervention, kept
 from ...engine.data import Master
 from ...engine.events import Event
+from ...engine.sharing import Shared
 from ...engine.state import Declaration, GameState
 from . import state as st
-from .memo import PER_STATE, IdentityMemo
 from .section import Section, section_of
-
-_SPIRIT = IdentityMemo(PER_STATE)  # the view's spirit list (`Contract.view`)
 
 # C0.2: what a camp in spirit form may still declare (Move is no declaration; "research" and
 # "study" are the campaign's own kinds).
@@ -304,11 +302,11 @@ class Contract(Section):
     def verbs(self) -> tuple[str, ...]:
         return ("SetSupply", "DeclareCancelContract", "DeclareRecontract")
 
-    def view(self, s: GameState, seat: int | None) -> dict[str, Any]:
+    def view(self, s: GameState, seat: int | None, shared: Shared) -> dict[str, Any]:
         """The camps in spirit form now (public, C0.2), so a table need not work it out: made
-        once per state for every seat, from the records, the Turn and who lives."""
-        return _SPIRIT.get((st.state(s).camps, s.day, s.turn, *(c.alive for c in s.camps)),
-                           lambda: {"spirit": [x for x in s.living if self.spirit(s, x)]})
+        once per state for every seat."""
+        return shared.get("campaign.spirit",
+                          lambda: {"spirit": [x for x in s.living if self.spirit(s, x)]})
 
     def rebuild(self, s: GameState, view: Any) -> None:
         """The draw follows the (public) supply of each rebuilt record; a (public) stray camp

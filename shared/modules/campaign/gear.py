@@ -21,18 +21,15 @@ from ...engine import battle, core, prompts
 from ...engine.actions import Action, kept
 from ...engine.data import CARD_KINDS, Effect, Reader, Skill, read_table
 from ...engine.geometry import Size, distance
+from ...engine.sharing import Shared
 from ...engine.state import Camp, GameState
 from ..tactics.data import mr_step
 from . import ledger
 from . import state as st
 from .contract import Contract
 from .info import Information
-from .memo import PER_SEAT, IdentityMemo
 from .section import Section, section_of
 from .summoning import SETUP
-
-_SUMS = IdentityMemo(PER_SEAT)  # `Gear._worn_sum`, by the worn list
-_WARES = IdentityMemo(PER_SEAT)  # the view's wares, by the square's (one object while unchanged)
 
 if TYPE_CHECKING:
     from . import Campaign
@@ -197,10 +194,8 @@ class Gear(Section):
         return 0
 
     def _worn_sum(self, s: GameState, seat: int, wearer: str, key: str) -> int:
-        """One figure summed over what `wearer` wears, kept by the worn list: every view of
-        every camp reads its max HP and MP through here."""
-        return _SUMS.get((self, st.record(s, seat).worn, wearer, key),
-                         lambda: sum(getattr(i, key) for i in self.worn(s, seat, wearer)))
+        """One figure summed over what `wearer` wears."""
+        return sum(getattr(i, key) for i in self.worn(s, seat, wearer))
 
     def skill_check(self, s: GameState, seat: int, skill: Skill, target: int) -> int:
         """C6.13: the wearer's magecraft skills (a Servant skill: the Servant's cloak). The
@@ -527,13 +522,13 @@ class Gear(Section):
     def verbs(self) -> tuple[str, ...]:
         return VERBS
 
-    def view(self, s: GameState, seat: int | None) -> dict[str, Any] | None:
+    def view(self, s: GameState, seat: int | None, shared: Shared) -> dict[str, Any] | None:
         """For a seat: what its square sells now (the map's shops are data, `shops/<map>.toml`,
         not sent with every view)."""
         if seat is None:
             return None
-        wares = self.on_sale(s, seat)
-        return _WARES.get((wares,), lambda: {"on_sale": list(wares)})
+        wares = self.on_sale(s, seat)  # (day 0's whole catalogue, then a square's)
+        return shared.carried(("campaign.wares", seat), wares, lambda: {"on_sale": list(wares)})
 
 
 @lru_cache(maxsize=4096)

@@ -20,14 +20,12 @@ from typing import Any
 from ...engine import core, prompts, turns
 from ...engine.actions import Action, Attack, UseNoblePhantasm, kept
 from ...engine.data import CARD_KINDS, Skill
+from ...engine.sharing import Shared
 from ...engine.state import Camp, Declaration, GameState
 from . import ledger
 from . import state as st
 from .data import METHODS, CampaignData
-from .memo import PER_SEAT, IdentityMemo
 from .section import Section, section_of
-
-_VIEWS = IdentityMemo(PER_SEAT)  # each seat's part, by its record and its Master
 
 GROWTH_OPTIONS = ("focus", "spread", "stock", "edge")  # C2.7: G1-G4
 SERVANT_POOLS = ("hp", "mp")  # C2.8: which maximum a level raises
@@ -382,14 +380,15 @@ class Growth(Section):
     def verbs(self) -> tuple[str, ...]:
         return VERBS
 
-    def view(self, s: GameState, seat: int | None) -> dict[str, Any] | None:
+    def view(self, s: GameState, seat: int | None, shared: Shared) -> dict[str, Any] | None:
         """For the seat itself: its composition, dp per kind, what the level asks, and its
         Master's race and level cap (the tag's race, C12.1 ④, which the data does not know)."""
         if seat is None:
             return None
-        # made from the record and the Master only (the race is the tag's or the Master's)
-        return _VIEWS.get((self, st.record(s, seat), s.camps[seat].master),
-                          lambda: self._view(s, seat))
+        # made of the record and the Master (the race is the tag's or the Master's)
+        return shared.carried(("campaign.growth", seat), (st.record(s, seat),
+                                                          s.camps[seat].master),
+                              lambda: self._view(s, seat))
 
     def _view(self, s: GameState, seat: int) -> dict[str, Any]:
         rec = st.record(s, seat)

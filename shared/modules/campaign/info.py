@@ -19,18 +19,13 @@ from typing import Any
 from ...engine import core, prompts, turns
 from ...engine.actions import Action, kept
 from ...engine.data import CLASSES
+from ...engine.sharing import Shared
 from ...engine.state import Declaration, GameState
 from . import ledger
 from . import state as st
 from .contract import Contract
 from .data import MASTER_CATEGORIES, SERVANT_CATEGORIES
-from .memo import PER_PAIR, PER_SEAT, PER_STATE, IdentityMemo
 from .section import Section, section_of
-
-_REVEALED = IdentityMemo(PER_PAIR)  # each seat's `revealed` of each rival, shared by the views
-_VIEWS = IdentityMemo(PER_SEAT)  # each seat's whole part, by its points and the facts they reveal
-_STATE_FACTS = IdentityMemo(PER_STATE)  # every camp's facts, by the camps and records: once a state
-_FACTS: dict[tuple[Any, ...], tuple[Any, ...]] = {}  # `Information._facts`, one object per value
 
 # C1.10: the experience method a point becomes once the true name is known (C2.2's methods:
 # scouting for Investigate, Research and devices; combat for what a battle shows).
@@ -325,21 +320,24 @@ class Information(Section):
     def verbs(self) -> tuple[str, ...]:
         return ("DeclareResearch", "ShareRumor")
 
-    def view(self, s: GameState, seat: int | None) -> dict[str, Any]:
+    def view(self, s: GameState, seat: int | None, shared: Shared) -> dict[str, Any]:
         """For a seat, per other camp: its points, the Servant maximum, and what the points
         revealed beyond the base tiers (C1.9 the NP; C1.11 the Master). Nothing for the
         spectator."""
         if seat is None:
             return {}
-        others = [x for x in range(len(s.camps)) if x != seat]
-        every = _STATE_FACTS.get((*s.camps, st.state(s).camps),
-                                 lambda: [self._facts(s, x) for x in range(len(s.camps))])
-        facts = [every[x] for x in others]
         info = st.record(s, seat).info
-        # made again only when the seat's points or a fact they reveal changed: a server views
-        # every state eight times, and in most of them nothing of this changed
-        return _VIEWS.get((self, seat, info, *facts), lambda: {
-            str(x): self._known(s, info[x], x, f) for x, f in zip(others, facts, strict=True)})
+        return {str(x): shared.carried(("campaign.info", seat, x), self._reads(s, info[x], x),
+                                       lambda x=x: self._revealed(s, info[x], x))
+                for x in range(len(s.camps)) if x != seat}
+
+    @staticmethod
+    def _reads(s: GameState, info: st.Info, other: int) -> tuple[Any, ...]:
+        """Everything `_revealed` reads: the points, and of the camp and its record the sheets,
+        the 4th skill's unlock, the Master's MP, tag, stray and level."""
+        camp, rec = s.camps[other], st.record(s, other)
+        return (info, camp.servant, camp.master, camp.unlocked, camp.master_mp, rec.tag,
+                rec.stray, rec.level)
 
     def rebuild(self, s: GameState, view: Any) -> None:
         """A bot's rebuilt state takes what the seat's points revealed of each rival's Master
@@ -362,27 +360,6 @@ class Information(Section):
             if "level" in seen:
                 camp.master_mp = seen["master_mp"]
                 st.update(s, x, level=seen["level"])
-
-    def _known(self, s: GameState, info: st.Info, other: int,
-               facts: tuple[Any, ...]) -> dict[str, Any]:
-        """What the points `info` on `other` show: made from the points and the few fields of
-        the camp and its record it reads (`facts`), so made again only when one of them
-        changed (`_REVEALED`; a camp changes at each card it plays)."""
-        return _REVEALED.get((self, info, facts), lambda: self._revealed(s, info, other))
-
-    @staticmethod
-    def _facts(s: GameState, other: int) -> tuple[Any, ...]:
-        """What `_revealed` reads of the camp and its record besides the points, as one
-        object while they are the same (the memos' keys hold one object, not seven)."""
-        camp, rec = s.camps[other], st.record(s, other)
-        key = (id(camp.servant), id(camp.master), camp.unlocked, camp.master_mp, rec.tag,
-               rec.stray, rec.level)
-        found = _FACTS.get(key)
-        if found is None:  # the entry holds the sheets: no other sheet can take their ids
-            if len(_FACTS) >= PER_SEAT:
-                _FACTS.clear()
-            found = _FACTS[key] = (camp.servant, camp.master, *key[2:])
-        return found
 
     def _revealed(self, s: GameState, info: st.Info, other: int) -> dict[str, Any]:
         camp = s.camps[other]

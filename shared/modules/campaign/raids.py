@@ -22,6 +22,7 @@ from typing import Any, NamedTuple
 from ...engine import core, prompts
 from ...engine.actions import Action, DeclareNoblePhantasm, UseNoblePhantasm
 from ...engine.events import Event
+from ...engine.sharing import Shared
 from ...engine.state import GameState
 from ..colossus.actions import AttackPart, ClimbAttack, ClimbNoblePhantasm, FireAtPart
 from . import ledger
@@ -165,7 +166,7 @@ class Raids(Section):
         section_of(s, Stances).set_stance(s, action.seat, action.stance)
 
     # --- what leaves the engine (all of it public: who raids and who struck is seen) ------------
-    def view(self, s: GameState, seat: int | None) -> dict[str, Any] | None:
+    def view(self, s: GameState, seat: int | None, shared: Shared) -> dict[str, Any] | None:
         rec = self.record(s)
         if rec is None:
             return None

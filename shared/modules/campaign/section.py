@@ -12,6 +12,8 @@ from __future__ import annotations
 from collections.abc import Callable, Mapping, Sequence
 from typing import TYPE_CHECKING, Any, ClassVar, TypeVar
 
+from ...engine.sharing import Shared
+
 if TYPE_CHECKING:
     from ...engine.actions import Action
     from ...engine.core import Check
@@ -147,7 +149,7 @@ class Section:
     def verbs(self) -> tuple[str, ...]:
         return ()
 
-    def view(self, s: GameState, seat: int | None) -> Any:
+    def view(self, s: GameState, seat: int | None, shared: Shared) -> Any:
         """This section's own part of the view (beyond the records), under `key`; None: none."""
         return None
 

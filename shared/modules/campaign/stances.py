@@ -32,11 +32,11 @@ from ...engine.actions import (
 )
 from ...engine.core import Check
 from ...engine.data import CARD_KINDS, Reader, Text, read_table
+from ...engine.sharing import Shared
 from ...engine.state import GameState
 from . import state as st
 from .data import SERVANT_CATEGORIES, STANCES, SUBTYPES, TRAITS
 from .info import Information
-from .memo import PER_SEAT, IdentityMemo
 from .section import Section, section_of
 from .summoning import SETUP
 
@@ -586,13 +586,15 @@ class Stances(Section):
     def verbs(self) -> tuple[str, ...]:
         return ("ChooseStance", *SETUP_VERBS)
 
-    def view(self, s: GameState, seat: int | None) -> dict[str, Any] | None:
+    def view(self, s: GameState, seat: int | None, shared: Shared) -> dict[str, Any] | None:
         """The viewer's own stances as they play now: each arrangement with its lead kinds
-        (made from its record and its Servant only: made again when one of them changed)."""
+        (made of its record and its Servant: taken from the state before while they are the
+        same)."""
         if seat is None or not s.camps[seat].alive:
             return None
-        return _VIEWS.get((self, st.record(s, seat), s.camps[seat].servant),
-                          lambda: self._view(s, seat))
+        return shared.carried(("campaign.stances", seat),
+                              (st.record(s, seat), s.camps[seat].servant),
+                              lambda: self._view(s, seat))
 
     def _view(self, s: GameState, seat: int) -> dict[str, Any]:
         depth = self.lead_depth(s, seat)
@@ -603,8 +605,6 @@ class Stances(Section):
             out[name] = {"order": order, "lead": "".join(k for k in CARD_KINDS if k in lead)}
         return out
 
-
-_VIEWS = IdentityMemo(PER_SEAT)  # each seat's stances view, by its record and Servant
 
 # C5.10: every (trait, argument) a non-normal stance may take on day 0.
 _TRAIT_CHOICES = tuple((trait, arg) for trait, kind in TRAITS.items() if trait != "none"

@@ -24,6 +24,7 @@ from typing import TYPE_CHECKING, Any, NamedTuple
 from ...engine import core, prompts, turns
 from ...engine.actions import Action
 from ...engine.data import CLASSES, Ruleset, Servant, Text, read_table
+from ...engine.sharing import Shared
 from ...engine.state import GameState, Prompt
 from . import state as st
 from .section import Section, section_of
@@ -191,7 +192,7 @@ class Summoning(Section):
         core.emit(s, "SetupFinished", seat=action.seat)
 
     # --- what leaves the engine ---------------------------------------------------------------
-    def view(self, s: GameState, seat: int | None) -> dict[str, Any]:
+    def view(self, s: GameState, seat: int | None, shared: Shared) -> dict[str, Any]:
         """Every relic with its name and hint, the class it calls once that class is drafted,
         and who is ready on day 0. Which relic of a drafted class was taken is its taker's
         alone: the shipped relics.toml names each relic's Servant, so a relic seen taken by a

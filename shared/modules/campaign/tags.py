@@ -34,6 +34,7 @@ from ...engine.actions import (
 from ...engine.data import CLASSES, PARAMS, Ruleset, Text, read_table
 from ...engine.events import Event
 from ...engine.geometry import distance
+from ...engine.sharing import Shared
 from ...engine.state import Camp, GameState
 from ..colossus.actions import DeclareRaid
 from . import state as st
@@ -367,7 +368,7 @@ class Tags(Section):
     def verbs(self) -> tuple[str, ...]:
         return ("UseJewels", "GiveCommandSpell")
 
-    def view(self, s: GameState, seat: int | None) -> dict[str, Any] | None:
+    def view(self, s: GameState, seat: int | None, shared: Shared) -> dict[str, Any] | None:
         """The viewer's own tag with its name and text (the record holds only its id); a
         rival's tag is in no view (C1.11's reveal is the information section's)."""
         if seat is None or not st.record(s, seat).tag:

@@ -34,6 +34,7 @@ from ...engine.core import city
 from ...engine.data import Ruleset
 from ...engine.geometry import distance
 from ...engine.modules import Module, OptionSpec, register
+from ...engine.sharing import Shared
 from ...engine.state import Declaration, GameState
 from ..tactics import Concentrate
 from .actions import (
@@ -198,18 +199,16 @@ class Colossus(RaidRules, Module):
         self.open_raid(s, i, decl)
 
     # --- what leaves the engine -----------------------------------------------------------------
-    def camp_key(self, s: GameState, seat: int) -> object:
-        """Nothing: the colossus and its raids make no camp's derived figures (no `modifier`,
-        no `composition`): a raid's every step leaves the camp views as they were."""
-        return None
-
     def verbs(self) -> tuple[str, ...]:
         return ("DeclareRaid",)
 
-    def view(self, s: GameState, seat: int | None) -> dict[str, Any]:
+    def view(self, s: GameState, seat: int | None, shared: Shared) -> dict[str, Any]:
         """Everything a table sees: the body (no factors), its HP and path, the script and
         its next step, each raid's tilts and who clings where. Never the factors or the dodges
-        left."""
+        left. The same for every seat: made once per state."""
+        return shared.get("colossus", lambda: self._view(s))
+
+    def _view(self, s: GameState) -> dict[str, Any]:
         st = self.st(s)
         raid = st.raid
         out: dict[str, Any] = {

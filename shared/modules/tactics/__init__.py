@@ -24,6 +24,7 @@ from ...engine.core import city
 from ...engine.data import Ruleset, Skill, extend_vocabulary
 from ...engine.geometry import distance
 from ...engine.modules import Module, OptionSpec, register
+from ...engine.sharing import Shared
 from ...engine.state import Camp, GameState
 from .data import TacticsData, load_tactics
 from .lines import crossed, zone
@@ -302,15 +303,19 @@ class Tactics(Module):
         return boost - self.data.mr_step * core.mod(s, s.camps[target], "mr")
 
     # --- what leaves the engine -----------------------------------------------------------------
-    def camp_key(self, s: GameState, seat: int) -> object:
-        """Nothing: no hook here makes a camp's derived figures (no `modifier`, no
-        `composition`), so zones and concentration changing make no camp view again."""
-        return None
-
     def verbs(self) -> tuple[str, ...]:
         return ("Concentrate", "ConcentrateCast") if self.concentration else ()
 
-    def view(self, s: GameState, seat: int | None) -> dict[str, Any]:
+    def view(self, s: GameState, seat: int | None, shared: Shared) -> dict[str, Any]:
+        """The zones, concentration and uses, the same for every seat (made once per state);
+        to a seat prompted in the battle, the targets its zones rule out."""
+        out = shared.get("tactics", lambda: self._public(s))
+        b = s.battle
+        if b is not None and seat is not None and seat in s.prompt.seats and seat in b.seats:
+            out = {**out, "ruled_out": self.ruled_out(s, seat)}
+        return out
+
+    def _public(self, s: GameState) -> dict[str, Any]:
         b = s.battle
         out: dict[str, Any] = {"blocking": sorted(self.data.blocking[s.settings.map_id]),
                                "zoc": [], "uses": list(self.st(s).uses)}
@@ -326,8 +331,6 @@ class Tactics(Module):
         out["dropping"] = sorted(st.dropped)  # zones that go when the activation ends (T1.4)
         out["seize"] = sorted(st.seize)
         out["endure"] = sorted(st.endure)
-        if seat is not None and seat in s.prompt.seats and seat in b.seats:
-            out["ruled_out"] = self.ruled_out(s, seat)
         return out
 
     def rebuild(self, s: GameState, view: dict[str, Any]) -> None:
