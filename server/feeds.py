@@ -53,7 +53,6 @@ class ViewFeed:
     def __init__(self, seat: int | None) -> None:
         self.seat = seat
         self.held: dict[str, Any] | None = None  # {"view", "legal"} as the member holds them
-        self.legal: list[Action] = []  # `held["legal"]` as actions
         self.state: GameState | None = None
         self.sent: dict[str, Any] = {}  # the message that brought the feed to `state`
 
@@ -81,9 +80,7 @@ class ViewFeed:
     def _next(self, view: dict[str, Any], legal: list[Action],
               deadlines: dict[str, int]) -> dict[str, Any]:
         old = self.held
-        wires = old["legal"] if old is not None and legal == self.legal else \
-            [wire_form(a) for a in legal]
-        self.held, self.legal = {"view": view, "legal": wires}, legal
+        self.held = {"view": view, "legal": [wire_form(a) for a in legal]}
         if old is None:
             return self.full(deadlines)
         return message("update", base=old["view"]["version"], state_id=view["version"],

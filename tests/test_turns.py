@@ -136,19 +136,6 @@ def end_by_truce(s: GameState) -> tuple[GameState, list]:
 
 
 # --- days and turns -------------------------------------------------------------------------------
-def test_a_seats_declaration_offers_are_the_same_objects_after_another_camp_declares():
-    """The offers are kept (`actions.kept`): what another camp's declaration leaves offered
-    to this seat is the same objects, so the server compares the seat's new list with the one
-    it sent without calling `__eq__` on each action. Only the identity is tested here; what
-    is offered is the other tests' business."""
-    s = table(("saber", "lancer", "archer"))
-    before = {a: a for a in legal_actions(s, 1)}
-    after, _ = apply(s, DeclareWait(0))
-    both = [a for a in legal_actions(after, 1) if a in before]
-    assert len(both) > 20
-    assert all(a is before[a] for a in both)
-
-
 def test_turns_go_morning_noon_night_then_next_morning():
     """A day is morning, noon and night; after the night the next day starts in the morning."""
     s = table()

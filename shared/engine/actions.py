@@ -7,47 +7,13 @@ single legality test.
 
 from __future__ import annotations
 
-from collections.abc import Callable
 from dataclasses import MISSING, dataclass, fields
 from functools import cache
-from typing import Any, TypeVar
+from typing import Any
 
 from .errors import MalformedActionError
 
 ACTION_TYPES: dict[str, type[Action]] = {}
-A = TypeVar("A", bound="Action")
-
-
-def _slot_init(cls: type) -> Callable[..., None]:
-    """An `__init__` that stores each field through its slot, as a plain class's would. The
-    frozen dataclass's own calls `object.__setattr__` per field, at twice the cost, and an
-    engine step builds 13 actions on average (21 with seed 002's module on) for its legal lists.
-    The action stays frozen: assigning to a field still raises `FrozenInstanceError`."""
-    env: dict[str, Any] = {}
-    params, body = [], []
-    for i, f in enumerate(fields(cls)):
-        if f.default_factory is not MISSING or f.kw_only or not f.init:
-            raise TypeError(f"{cls.__name__}.{f.name}: an action field is positional, with at "
-                            "most a plain default")
-        env[f"_set{i}"] = getattr(cls, f.name).__set__
-        if f.default is not MISSING:
-            env[f"_default{i}"] = f.default
-        params.append(f.name if f.default is MISSING else f"{f.name}=_default{i}")
-        body.append(f"    _set{i}(self, {f.name})")
-    made: dict[str, Any] = {}
-    exec(f"def __init__(self, {', '.join(params)}):\n" + "\n".join(body), env, made)
-    init = made["__init__"]
-    init.__qualname__ = f"{cls.__qualname__}.__init__"
-    return init
-
-
-def kept(cls: type[A]) -> Callable[..., A]:
-    """`cls` as a constructor that keeps its actions: the same fields give the same object.
-    The legal lists are made again at every step, and two lists of the same objects compare
-    equal in C (the server compares each seat's new list with the one it sent last), not
-    through the dataclass's Python `__eq__`, one call per action. For offers whose fields
-    range over a small set (seats, classes, skills, Command Spells)."""
-    return cache(cls)
 
 
 @dataclass(frozen=True, slots=True)
@@ -65,7 +31,6 @@ class Action:
             raise TypeError(f"action type {cls.__name__} is defined twice "
                             f"({known.__module__} and {cls.__module__})")
         ACTION_TYPES[cls.__name__] = cls
-        cls.__init__ = _slot_init(cls)  # type: ignore[misc]
 
     def template(self, state: Any) -> Action | None:
         """For an action with a free-text field (a stance's name): the same action with that

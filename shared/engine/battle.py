@@ -24,7 +24,6 @@ from .actions import (
     UseCommandSpell,
     UseNoblePhantasm,
     Wait,
-    kept,
 )
 from .core import CHECK_STAT, COUNTER, city
 from .data import CommandSpell, Dice
@@ -342,27 +341,20 @@ def np_ready(s: GameState, camp: Camp) -> bool:
             and not (np.kind == "support" and core.buff_active(camp, "np:" + np.id)))
 
 
-# The offers of the battle prompts, kept (`actions.kept`): the same fields, the same object.
-_READY, _DECLARE_NP, _DISENGAGE, _TRUCE = (kept(Ready), kept(DeclareNoblePhantasm),
-                                           kept(DeclareDisengage), kept(OfferTruce))
-_MOVE, _ATTACK, _FIRE_NP, _WAIT, _REACT = (kept(Move), kept(Attack), kept(UseNoblePhantasm),
-                                           kept(Wait), kept(React))
-
-
 def round_start_actions(s: GameState, seat: int) -> list[Action]:
     b = s.battle
     camp = s.camps[seat]
-    out: list[Action] = [_READY(seat)]
+    out: list[Action] = [Ready(seat)]
     np = camp.servant.np
     if (np.kind != "constant" and camp.np_target < 0 and core.can_pay(camp, np.mp)
             and camp.hand.count(np.card) >= np.cards
             and not core.buff_active(camp, "np:" + np.id)):
         targets = [seat] if np.kind == "support" else [x for x in b.seats if x != seat]
-        out.extend(_DECLARE_NP(seat, t) for t in targets)
+        out.extend(DeclareNoblePhantasm(seat, t) for t in targets)
     if camp.disengage_round != b.round and not camp.fleeing:
-        out.append(_DISENGAGE(seat))
+        out.append(DeclareDisengage(seat))
     if seat not in b.truce:
-        out.append(_TRUCE(seat))
+        out.append(OfferTruce(seat))
     out.extend(powers.skill_actions(s, seat, "round_start",
                                     *(("combat_start",) if b.round == 1 else ())))
     out.extend(powers.command_spell_actions(s, seat))
@@ -396,11 +388,11 @@ def main_actions(s: GameState, seat: int) -> list[Action]:
     if camp.disengage_round == b.round:  # it must run as far as it can (Q16)
         moves = battle_moves(s, seat)
         far = max(moves.values())
-        out.extend(_MOVE(seat, q) for q, d in moves.items() if d == far)
+        out.extend(Move(seat, q) for q, d in moves.items() if d == far)
         return [*out, *powers.command_spell_actions(s, seat, in_main=True)]
-    out.append(_WAIT(seat))
+    out.append(Wait(seat))
     if not b.acted:
-        out.extend(_MOVE(seat, q) for q in battle_moves(s, seat))
+        out.extend(Move(seat, q) for q in battle_moves(s, seat))
     grid = city(s)
     np = camp.servant.np
     fire = np_ready(s, camp)
@@ -409,15 +401,15 @@ def main_actions(s: GameState, seat: int) -> list[Action]:
             continue
         d = distance(grid, camp.pos, s.camps[t].pos)
         if d == 0:
-            out.extend(_ATTACK(seat, t, k, k) for k in "BAQ" if k in camp.hand)
-            out.extend(_ATTACK(seat, t, "L", c) for c in ("", *sorted(set(camp.hand))))
+            out.extend(Attack(seat, t, k, k) for k in "BAQ" if k in camp.hand)
+            out.extend(Attack(seat, t, "L", c) for c in ("", *sorted(set(camp.hand))))
         elif d <= s.rules.numbers.ranged_max:
-            out.extend(_ATTACK(seat, t, k, k) for k in "BAQ" if k in camp.hand)
+            out.extend(Attack(seat, t, k, k) for k in "BAQ" if k in camp.hand)
         if fire and np.kind == "attack" and d <= np.range and (
                 camp.war_roar or camp.np_target == t):
-            out.append(_FIRE_NP(seat, t))
+            out.append(UseNoblePhantasm(seat, t))
     if fire and np.kind == "support":
-        out.append(_FIRE_NP(seat, seat))
+        out.append(UseNoblePhantasm(seat, seat))
     out.extend(powers.skill_actions(s, seat, *(() if b.acted else ("own_activation",))))
     out.extend(powers.command_spell_actions(s, seat, in_main=True))
     return out
@@ -430,10 +422,10 @@ def reaction_actions(s: GameState, seat: int) -> list[Action]:
     out: list[Action] = []
     counter = COUNTER.get(p.kind, "")
     if counter and counter in camp.hand:
-        out.append(_REACT(seat, counter, counter))
+        out.append(React(seat, counter, counter))
     if not p.noble_phantasm:
-        out.extend(_REACT(seat, "L", c) for c in cards)
-    out.extend(_REACT(seat, "G", c) for c in cards)
+        out.extend(React(seat, "L", c) for c in cards)
+    out.extend(React(seat, "G", c) for c in cards)
     out.extend(powers.skill_actions(s, seat))
     out.extend(powers.command_spell_actions(s, seat))
     return out

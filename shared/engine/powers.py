@@ -11,7 +11,7 @@ from functools import cache
 from typing import NamedTuple
 
 from . import core
-from .actions import Action, UseCommandSpell, UseSkill, kept
+from .actions import Action, UseCommandSpell, UseSkill
 from .data import CommandSpell, Skill, extend_vocabulary
 from .state import Camp, GameState
 
@@ -45,9 +45,9 @@ def skill_actions(s: GameState, seat: int, *timings: str) -> list[Action]:
             targets = [-1] if skill.target != "enemy" else [  # no stacking on the foe either
                 t for t in foes if not core.buff_active(s.camps[t], skill.id, seat)]
             for t in targets:
-                out.append(skill_offer(seat, skill.id, t))
+                out.append(UseSkill(seat, skill.id, t))
                 if skill.magecraft:
-                    out.extend(skill_offer(seat, skill.id, t, extra.id) for extra in companions
+                    out.extend(UseSkill(seat, skill.id, t, extra.id) for extra in companions
                                if core.can_pay_skills(camp, skill, extra))
     return out
 
@@ -99,8 +99,6 @@ class SpellSpecial(NamedTuple):
 SPECIALS: dict[str | None, SpellSpecial] = {}
 
 
-spell_offer = kept(UseCommandSpell)  # a Command Spell offered (`actions.kept`)
-skill_offer = kept(UseSkill)  # a skill offered at a battle prompt
 
 
 def register_special(name: str | None, special: SpellSpecial) -> None:
@@ -179,7 +177,7 @@ _SIX_CARDS = _six_card_hands()
 def _once(s: GameState, seat: int, spell: CommandSpell, _in_main: bool) -> list[Action]:
     """An ordinary spell is not cast again while its effect is on."""
     return [] if core.buff_active(s.camps[seat], "cs:" + spell.id) else [
-        spell_offer(seat, spell.id)]
+        UseCommandSpell(seat, spell.id)]
 
 
 def _cast_effect(s: GameState, action: UseCommandSpell, spell: CommandSpell) -> None:
@@ -192,7 +190,7 @@ def _war_roar_actions(s: GameState, seat: int, spell: CommandSpell,
     camp = s.camps[seat]
     running = s.battle is not None and camp.disengage_round == s.battle.round
     if in_main and not camp.war_roar and not running and camp.servant.np.kind != "constant":
-        return [spell_offer(seat, spell.id)]
+        return [UseCommandSpell(seat, spell.id)]
     return []
 
 
@@ -213,4 +211,4 @@ register_special("war_roar", SpellSpecial(_war_roar_actions, _cast_war_roar))
 register_special("refine", SpellSpecial(
     lambda s, seat, spell, _m: _spell_args(seat, spell.id, _SIX_CARDS), _cast_refine))
 register_special("suicide", SpellSpecial(
-    lambda s, seat, spell, _m: [spell_offer(seat, spell.id)], _cast_suicide))
+    lambda s, seat, spell, _m: [UseCommandSpell(seat, spell.id)], _cast_suicide))

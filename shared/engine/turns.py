@@ -28,7 +28,6 @@ from .actions import (
     Move,
     Negotiate,
     PassPriority,
-    kept,
 )
 from .battle import open_battle
 from .core import city
@@ -68,17 +67,9 @@ def in_priority(s: GameState, seat: int) -> bool:
 
 
 # --- legal actions -------------------------------------------------------------------------------
-# The declaration offers, kept (`actions.kept`): every seat's are made again after every
-# declaration of the window, and most are the same.
-_WAIT, _REST, _SKILL = kept(DeclareWait), kept(DeclareRest), kept(DeclareSkill)
-investigate_offer = kept(DeclareInvestigate)  # (a module offering more of them uses it too)
-_PASS, _ENCOUNTER, _AMBUSH, _SOUL_EATING = (kept(PassPriority), kept(DeclareEncounter),
-                                            kept(DeclareAmbush), kept(DeclareSoulEating))
-
-
 def declaration_actions(s: GameState, seat: int) -> list[Action]:
     camp = s.camps[seat]
-    out: list[Action] = [_WAIT(seat), _REST(seat)]
+    out: list[Action] = [DeclareWait(seat), DeclareRest(seat)]
     if camp.asleep:
         return out
     grid = city(s)
@@ -88,12 +79,12 @@ def declaration_actions(s: GameState, seat: int) -> list[Action]:
     others = [c for c in s.camps if c.alive and c.seat != seat]
     for c in others:
         if camp.known[CLASSES.index(c.cls)] < 3:
-            out.append(investigate_offer(seat, c.cls))
+            out.append(DeclareInvestigate(seat, c.cls))
     for skill in core.skills_of(s, camp, "turn_action"):
         if core.can_pay_skills(camp, skill):
-            out.append(_SKILL(seat, skill.id))
+            out.append(DeclareSkill(seat, skill.id))
     if s.priority and seat not in s.passed:
-        out.append(_PASS(seat))
+        out.append(PassPriority(seat))
     if window_open(s) and seat not in s.passed:
         eaters = {d.seat for d in s.decls if d.kind == "soul_eating"}
         reach = core.movement(s, camp) - max(camp.moved, 0)
@@ -103,11 +94,11 @@ def declaration_actions(s: GameState, seat: int) -> list[Action]:
             d = distance(grid, camp.pos, c.pos)
             if d <= reach:
                 intents = ("prevent", "steal") if c.seat in eaters else ("negotiate", "battle")
-                out.extend(_ENCOUNTER(seat, c.seat, i) for i in intents)
+                out.extend(DeclareEncounter(seat, c.seat, i) for i in intents)
             if 1 <= d <= s.rules.numbers.ambush_max_range:
-                out.append(_AMBUSH(seat, c.seat))
+                out.append(DeclareAmbush(seat, c.seat))
         if camp.pos not in s.eaten:
-            out.append(_SOUL_EATING(seat))
+            out.append(DeclareSoulEating(seat))
     out.extend(powers.command_spell_actions(s, seat))
     return out
 

@@ -21,7 +21,7 @@ from importlib import resources
 from typing import Any
 
 from ...engine import core, prompts
-from ...engine.actions import Action, DeclareAmbush, DeclareEncounter, kept
+from ...engine.actions import Action, DeclareAmbush, DeclareEncounter
 from ...engine.data import Reader, Text, read_table
 from ...engine.events import Event
 from ...engine.state import GameState, Prompt
@@ -88,7 +88,6 @@ class AwardBond(Action):
     target: int
 
 
-_AWARD = kept(AwardBond)  # an offer of it (`actions.kept`)
 
 
 @dataclass(frozen=True, slots=True)
@@ -100,7 +99,6 @@ class ResolveBond(Action):
     effect: str
 
 
-_RESOLVE = kept(ResolveBond)  # an offer of it (`actions.kept`)
 
 
 @dataclass(frozen=True, slots=True)
@@ -166,7 +164,7 @@ class Bonds(Section):
         for holder in HOLDERS:
             out.extend(SetBond(seat, holder, t, p) for t in met
                        if (holder, t) not in held for p in POLARITIES)
-            out.extend(_AWARD(seat, holder, b.target) for b in rec.bonds
+            out.extend(AwardBond(seat, holder, b.target) for b in rec.bonds
                        if b.holder == holder and self._awardable(s, seat, b))
         return [*out, *self._resolutions(s, seat)]
 
@@ -206,7 +204,7 @@ class Bonds(Section):
             else:
                 ok = not declare and not internal and self.fighting(s, seat, b.target)
                 effects = NEGATIVE_EFFECTS if ok else ()
-            out.extend(_RESOLVE(seat, b.holder, b.target, e) for e in effects)
+            out.extend(ResolveBond(seat, b.holder, b.target, e) for e in effects)
         return out
 
     def _share_actions(self, s: GameState, seat: int) -> list[Action]:

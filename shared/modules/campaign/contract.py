@@ -16,7 +16,7 @@ from dataclasses import dataclass, replace
 from typing import Any
 
 from ...engine import core, prompts, turns
-from ...engine.actions import Action, AnswerIntervention, kept
+from ...engine.actions import Action, AnswerIntervention
 from ...engine.data import Master
 from ...engine.events import Event
 from ...engine.sharing import Shared
@@ -42,7 +42,6 @@ class SetSupply(Action):
     on: bool
 
 
-_SUPPLY = kept(SetSupply)  # an offer of it (`actions.kept`)
 
 
 @dataclass(frozen=True, slots=True)
@@ -51,7 +50,6 @@ class DeclareCancelContract(Action):
     vacant on the square, the Servant goes on stray."""
 
 
-_CANCEL = kept(DeclareCancelContract)  # an offer of it (`actions.kept`)
 
 
 @dataclass(frozen=True, slots=True)
@@ -105,7 +103,7 @@ class Contract(Section):
             loud_ok = self.can_materialize(s, seat)
             actions = [a for a in actions if self._allowed_in_spirit(s, a, loud_ok)]
         if not rec.stray and rec.supply_turn != st.turn_key(s):
-            actions = [*actions, _SUPPLY(seat, not rec.supply_on)]
+            actions = [*actions, SetSupply(seat, not rec.supply_on)]
         return actions
 
     def _contract_actions(self, s: GameState, seat: int) -> list[Action]:
@@ -113,7 +111,7 @@ class Contract(Section):
         square, but not in the Turn it cancelled."""
         rec = st.record(s, seat)
         if not rec.stray:
-            return [_CANCEL(seat)]
+            return [DeclareCancelContract(seat)]
         if rec.cancel_turn == st.turn_key(s):
             return []
         pos = s.camps[seat].pos

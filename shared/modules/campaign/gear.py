@@ -18,7 +18,7 @@ from importlib.resources.abc import Traversable
 from typing import TYPE_CHECKING, Any, NamedTuple
 
 from ...engine import battle, core, prompts
-from ...engine.actions import Action, kept
+from ...engine.actions import Action
 from ...engine.data import CARD_KINDS, Effect, Reader, Skill, read_table
 from ...engine.geometry import Size, distance
 from ...engine.sharing import Shared
@@ -134,7 +134,6 @@ class Buy(Action):
     item: str
 
 
-_BUY = kept(Buy)  # an offer of it (`actions.kept`)
 
 
 @dataclass(frozen=True, slots=True)
@@ -155,7 +154,6 @@ class UseItem(Action):
     arg: str
 
 
-_USE = kept(UseItem)  # an offer of it (`actions.kept`)
 
 
 @dataclass(frozen=True, slots=True)
@@ -317,19 +315,19 @@ class Gear(Section):
                 if item.overseer and rec.tag != OVERSEER:
                     continue
                 if item.bond_grades:
-                    out.extend(_USE(seat, item_id, x, "") for x in self.lovers(s, seat))
+                    out.extend(UseItem(seat, item_id, x, "") for x in self.lovers(s, seat))
                 elif self.usable_now(s, seat, item, in_battle):
-                    out.append(_USE(seat, item_id, -1, ""))
+                    out.append(UseItem(seat, item_id, -1, ""))
             elif item.kind == "device" and kind == "declare":
-                out.extend(_USE(seat, item_id, q, "") for q in self.reach(s, camp))
+                out.extend(UseItem(seat, item_id, q, "") for q in self.reach(s, camp))
             elif item_id == BALL and kind == "declare" and not self.watching(s, seat) and (
                     camp.master_mp >= item.master_mp):
-                out.extend(_USE(seat, item_id, c.seat, "") for c in s.camps
+                out.extend(UseItem(seat, item_id, c.seat, "") for c in s.camps
                            if c.alive and c.seat != seat)
         if kind == "declare":
             for d in rec.devices:
                 if self.items[d.item].fragile:
-                    out.extend(_USE(seat, d.item, q, "move") for q in self.reach(s, camp)
+                    out.extend(UseItem(seat, d.item, q, "move") for q in self.reach(s, camp)
                                if q != d.square)
                     if d.damaged and rec.funds >= 1:
                         out.append(RepairDoll(seat, d.item))
@@ -537,7 +535,7 @@ def _shop_offers(gear: Gear, seat: int, on_sale: tuple[str, ...], tag: str, fund
                  worn: tuple[tuple[str, str], ...]) -> tuple[Action, ...]:
     """`Gear.shop_actions` of what it reads: what the square sells and the seat can pay for
     (C6.2), and where each worn item owned can go on or come off (C6.4)."""
-    buys = (_BUY(seat, i) for i in on_sale if gear.may_buy(gear.items[i], tag, funds, master_mp))
+    buys = (Buy(seat, i) for i in on_sale if gear.may_buy(gear.items[i], tag, funds, master_mp))
     return (*buys, *gear.wear_offers(seat, items, worn))
 
 

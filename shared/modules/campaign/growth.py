@@ -18,7 +18,7 @@ from dataclasses import dataclass
 from typing import Any
 
 from ...engine import core, prompts, turns
-from ...engine.actions import Action, Attack, UseNoblePhantasm, kept
+from ...engine.actions import Action, Attack, UseNoblePhantasm
 from ...engine.data import CARD_KINDS, Skill
 from ...engine.sharing import Shared
 from ...engine.state import Camp, Declaration, GameState
@@ -37,7 +37,6 @@ class DeclareStudy(Action):
     """C2.3: the Turn is spent studying: +1 `study` experience, nothing else."""
 
 
-_STUDY = kept(DeclareStudy)  # an offer of it (`actions.kept`)
 
 
 @dataclass(frozen=True, slots=True)
@@ -286,7 +285,7 @@ class Growth(Section):
         if rec.pending_growth:  # C2.7: nothing else until the level's growth is chosen
             return self.growth_actions(s, seat)
         return [*actions, *self.point_actions(s, seat),
-                *([_STUDY(seat)] if not s.camps[seat].asleep else [])]
+                *([DeclareStudy(seat)] if not s.camps[seat].asleep else [])]
 
     def default(self, s: GameState, seat: int, action: Action) -> Action:
         """C2.7, C2.8 on timeout: G4, or G1 on the kind with the most cards after a G4; then

@@ -13,11 +13,10 @@ record field here is public, and every event here is private to the camp that ga
 from __future__ import annotations
 
 from dataclasses import dataclass
-from functools import lru_cache
 from typing import Any
 
 from ...engine import core, prompts, turns
-from ...engine.actions import Action, kept
+from ...engine.actions import Action, DeclareInvestigate
 from ...engine.data import CLASSES
 from ...engine.sharing import Shared
 from ...engine.state import Declaration, GameState
@@ -43,7 +42,6 @@ class DeclareResearch(Action):
     target_class: str
 
 
-_RESEARCH = kept(DeclareResearch)  # an offer of it (`actions.kept`)
 
 
 @dataclass(frozen=True, slots=True)
@@ -301,12 +299,10 @@ class Information(Section):
     def legal(self, s: GameState, seat: int, actions: list[Action]) -> list[Action]:
         kind = s.prompt.kind
         if kind == "declare" and not s.camps[seat].asleep:
-            # The offers are kept objects (`actions.kept`), those of the base game's list too:
-            # an offer equal to one listed is that object, found by its id in C.
-            offered = set(map(id, actions))
+            offered = set(actions)
             others = tuple(c.cls for c in s.camps if c.alive and c.seat != seat)
             return [*actions, *(a for a in _research_offers(seat, others)
-                                if id(a) not in offered)]
+                                if a not in offered)]
         if kind == "negotiate" and not st.record(s, seat).shared_rumor:
             pair = {s.parley.opener, s.parley.target}
             held = st.record(s, seat).info
@@ -387,12 +383,10 @@ class Information(Section):
         return out
 
 
-@lru_cache(maxsize=1024)
 def _research_offers(seat: int, classes: tuple[str, ...]) -> tuple[Action, ...]:
-    """Investigating and researching (C1.14) each of these classes, cached: the same living
-    rivals at every declaration."""
-    return tuple(a for cls in classes for a in (turns.investigate_offer(seat, cls),
-                                                _RESEARCH(seat, cls)))
+    """Investigating and researching (C1.14) each of these classes."""
+    return tuple(a for cls in classes for a in (DeclareInvestigate(seat, cls),
+                                                DeclareResearch(seat, cls)))
 
 
 def _text(text: Any) -> dict[str, str]:

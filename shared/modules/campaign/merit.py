@@ -10,7 +10,7 @@ from __future__ import annotations
 from dataclasses import dataclass
 
 from ...engine import core, prompts
-from ...engine.actions import Action, kept
+from ...engine.actions import Action
 from ...engine.state import Camp, GameState
 from . import ledger
 from . import state as st
@@ -30,7 +30,6 @@ class TransferMerit(Action):
     amount: int
 
 
-_TRANSFER = kept(TransferMerit)  # an offer of it (`actions.kept`)
 
 
 @dataclass(frozen=True, slots=True)
@@ -81,7 +80,7 @@ class Merit(Section):
         rec = st.record(s, seat)
         if kind == "declare":
             rate = self.data.numbers.transfer_rate
-            return [*actions, *(_TRANSFER(seat, to, n) for i, to in enumerate(HOLDERS)
+            return [*actions, *(TransferMerit(seat, to, n) for i, to in enumerate(HOLDERS)
                                 for n in range(1, rec.merit[1 - i] // rate + 1))]
         if kind in ("round_start", "ambush") and self.may_escape(s, seat):
             return [*actions, EscapeWithMerit(seat)]

@@ -12,7 +12,7 @@ from __future__ import annotations
 from dataclasses import dataclass
 
 from ...engine import core, prompts
-from ...engine.actions import Action, kept
+from ...engine.actions import Action
 from ...engine.data import PARAMS, RANKS, Skill
 from ...engine.state import Camp, GameState
 from . import ledger
@@ -35,7 +35,6 @@ class ActivatePlus(Action):
     pay: str
 
 
-_ACTIVATE = kept(ActivatePlus)  # an offer of it (`actions.kept`)
 
 
 class Plus(Section):
@@ -125,7 +124,7 @@ class Plus(Section):
         """Every "+" the seat may activate now: not yet this Round, and paid for."""
         camp = s.camps[seat]
         used = st.record(s, seat).plus_used
-        return [_ACTIVATE(seat, what, pay) for what in self.options(s, camp)
+        return [ActivatePlus(seat, what, pay) for what in self.options(s, camp)
                 if what not in used
                 for pay, price in self.costs(s, camp, what).items()
                 if self.can_pay(s, camp, what, pay, price)]

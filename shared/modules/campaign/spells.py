@@ -49,7 +49,7 @@ def _attack_posture(s: GameState, seat: int, spell: CommandSpell, _m: bool) -> l
         return []
     at_start = _round_start(s, seat) and s.battle.round == 1
     offered = s.prompt.kind == "intervene" and seat in s.prompt.seats
-    return [powers.spell_offer(seat, spell.id)] if at_start or offered else []
+    return [UseCommandSpell(seat, spell.id)] if at_start or offered else []
 
 
 def _np_enhancement(s: GameState, seat: int, spell: CommandSpell, in_main: bool) -> list[Action]:
@@ -62,7 +62,7 @@ def _np_enhancement(s: GameState, seat: int, spell: CommandSpell, in_main: bool)
         return []
     charged = camp.war_roar or (camp.np_target >= 0
                                 and s.battle.round >= camp.np_round + np.charge)
-    return [powers.spell_offer(seat, spell.id)] if charged and camp.hand.count(np.card) >= (
+    return [UseCommandSpell(seat, spell.id)] if charged and camp.hand.count(np.card) >= (
         np.cards) else []
 
 
@@ -72,7 +72,7 @@ def _defense_posture(s: GameState, seat: int, spell: CommandSpell, _m: bool) -> 
         return []
     camp = s.camps[seat]
     first = _round_start(s, seat) and s.battle.round == 1
-    return [powers.spell_offer(seat, spell.id)] if first or camp.hp < camp.servant.hp else []
+    return [UseCommandSpell(seat, spell.id)] if first or camp.hp < camp.servant.hp else []
 
 
 def _status_recovery(s: GameState, seat: int, spell: CommandSpell, _m: bool) -> list[Action]:
@@ -85,19 +85,19 @@ def _status_recovery(s: GameState, seat: int, spell: CommandSpell, _m: bool) -> 
         return []
     recovered, step = _spells(s).recovery(s, seat)
     most = min(recovered, -(-(camp.servant.hp - camp.hp) // step) * step)
-    return [powers.spell_offer(seat, spell.id, str(n)) for n in range(0, most + 1, step)]
+    return [UseCommandSpell(seat, spell.id, str(n)) for n in range(0, most + 1, step)]
 
 
 def _forced_attack(s: GameState, seat: int, spell: CommandSpell, in_main: bool) -> list[Action]:
     """C7.7: at its own Main Action, before it acts."""
     ok = in_main and _in_battle(s, seat) and not s.battle.acted
-    return [powers.spell_offer(seat, spell.id)] if ok and not _spells(s).marked(
+    return [UseCommandSpell(seat, spell.id)] if ok and not _spells(s).marked(
         s, "forced", seat) else []
 
 
 def _absolute_defense(s: GameState, seat: int, spell: CommandSpell, _m: bool) -> list[Action]:
     """C7.8: at a round-start prompt; once a Round."""
-    return [powers.spell_offer(seat, spell.id)] if _round_start(s, seat) and not _spells(s).marked(
+    return [UseCommandSpell(seat, spell.id)] if _round_start(s, seat) and not _spells(s).marked(
         s, "absolute", seat) else []
 
 
@@ -107,7 +107,7 @@ def _binding_order(s: GameState, seat: int, spell: CommandSpell, _m: bool) -> li
         return []
     bond = section_of(s, Bonds).bond(s, seat, "servant", seat)
     ok = bond is not None and not bond.fixed and bond.grade < section_of(s, Bonds).top()
-    return [powers.spell_offer(seat, spell.id)] if ok else []
+    return [UseCommandSpell(seat, spell.id)] if ok else []
 
 
 def _may_restrict(s: GameState, seat: int) -> bool:
@@ -121,7 +121,7 @@ def _may_restrict(s: GameState, seat: int) -> bool:
 def _action_restriction(s: GameState, seat: int, spell: CommandSpell, _m: bool) -> list[Action]:
     """C7.10: at the declaration prompt, once the camp has declared."""
     ok = s.prompt.kind == "declare" and _may_restrict(s, seat)
-    return [powers.spell_offer(seat, spell.id)] if ok else []
+    return [UseCommandSpell(seat, spell.id)] if ok else []
 
 
 # --- what each does (SpellSpecial.cast) -----------------------------------------------------------
