@@ -248,7 +248,8 @@ def zoc_after(actions: list[tuple[Action, list[int]]], saber: tuple[int, int],
     its forced dice): Caster (seat 2, the slowest) then moves north from (3,4) past Saber's
     square (2,2), and the test is whether it can reach (3,1)."""
     s = arena(("saber", "archer", "caster"), [saber, archer, (3, 4)],
-              rules=with_skills(MAGE, "saber", "bog_song"), masters=("baek", "seo", "koga"))
+              rules=with_skills(MAGE, "saber", "bog_song", "twin_blades"),
+              masters=("baek", "seo", "koga"))
     s = to_main(s, 0)
     for action, dice in actions:
         s, _ = act_all(s, action, dice)
@@ -267,13 +268,30 @@ HIT, GUARD_DAMAGE = faces(7), [5, 5]
     ([(UseSkill(0, "reinforcement"), [1]), (Wait(0), [])], (2, 2), (1, 2), True),
     ([(Attack(0, 1, "B", "B"), HIT), (React(1, "G", ""), GUARD_DAMAGE)], (2, 2), (1, 2), False),
     ([(UseSkill(0, "bog_song", 1), [100]), (Wait(0), [])], (2, 2), (1, 2), False),
+    ([(UseSkill(0, "twin_blades"), [1]), (Wait(0), [])], (2, 2), (1, 2), False),
+    ([(UseSkill(0, "twin_blades"), [100]), (Wait(0), [])], (2, 2), (1, 2), False),
 ], ids=["wait", "melee-attack", "move", "master-magecraft", "ranged-attack",
-        "servant-magecraft"])
+        "servant-magecraft", "servant-buff-skill", "servant-buff-skill-failed"])
 def test_t1_4_the_last_activation_decides_the_zone(actions, saber, archer, active):
-    """T1.4: after a Wait, a melee Attack, a Move alone or a Master's magecraft the zone stays
-    active and stops the next Move; after a ranged Attack, or a Servant magecraft skill (even a
-    failed one), it stops nobody until the camp's next activation ends."""
+    """T1.4 (seed 003's ZOC-keeping and ZOC-cancelling lists): after a Wait, a melee Attack, a
+    Move alone or a Master's magecraft the zone stays active and stops the next Move; after a
+    ranged Attack, or any skill of the Servant's own used at its activation ("any other act
+    that uses a skill": magecraft or a buff, even a failed one), it stops nobody until the
+    camp's next activation ends."""
     assert zoc_after(actions, saber, archer) == active
+
+
+def test_t1_4_a_defensive_stance_keeps_the_zone():
+    """T1.4, the seed's ZOC-keeping "defensive stance": Saber Guards the faster Assassin's
+    attack (a Reaction, not Saber's own action) and its zone stays active through it, then
+    through its own Wait."""
+    s = to_main(arena(("saber", "assassin"), [(2, 2), (2, 2)]), 1)
+    s, _ = act_all(s, Attack(1, 0, "B", "B"), HIT)
+    s, _ = act_all(s, React(0, "G", ""), GUARD_DAMAGE)
+    assert s.prompt == ("main", {0})
+    assert zone_view(s, 0)["active"] and 0 not in s.mods["tactics"].dropped
+    s, _ = act_all(s, Wait(0))
+    assert zone_view(s, 0)["active"]
 
 
 @pytest.mark.parametrize("disengage", [True, False])
@@ -549,6 +567,19 @@ def test_t4_2_t5_1_an_incapacitating_skill_gets_no_concentrate_cast(tmp_path, mo
     legal = legal_actions(s, 0)
     assert UseSkill(0, "bog_song", 1) in legal and ConcentrateCast(0, "curse", 1) in legal
     assert ConcentrateCast(0, "bog_song", 1) not in legal
+
+
+def test_t5_1_the_shipped_incapacitating_spells_are_kanashibari_alone():
+    """T5.1 in the shipped data: of the shipped magecraft skills only Kanashibari (a binding:
+    the seed's paralysis) disables outright. Its Master is offered it as UseSkill but never as
+    ConcentrateCast, while Curse, hostile magecraft that only weakens, is offered both ways."""
+    assert DATA.incapacitating == {"kanashibari"}
+    magecraft = {k for k, skill in R.skills.items() if skill.magecraft}
+    assert DATA.incapacitating <= magecraft
+    s = caster_turn(master_with(MAGE, "baek", "curse", "kanashibari"))
+    legal = legal_actions(s, 0)
+    assert UseSkill(0, "kanashibari", 1) in legal and ConcentrateCast(0, "curse", 1) in legal
+    assert ConcentrateCast(0, "kanashibari", 1) not in legal
 
 
 @pytest.mark.parametrize("grades", [1, 3])

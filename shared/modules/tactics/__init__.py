@@ -135,9 +135,8 @@ class Tactics(Module):
         if isinstance(action, Attack | UseNoblePhantasm):  # at range, or a support NP
             support = isinstance(action, UseNoblePhantasm) and camp.servant.np.kind == "support"
             return support or distance(city(s), camp.pos, s.camps[action.target].pos) >= 1
-        if isinstance(action, UseSkill | ConcentrateCast):  # Servant spellcasting only
-            return any(sid and self.rules.skills[sid].magecraft
-                       and self.rules.skills[sid].owner == "servant"
+        if isinstance(action, UseSkill | ConcentrateCast):  # any skill of the Servant's own
+            return any(sid and self.rules.skills[sid].owner == "servant"
                        for sid in (action.skill, action.extra))
         return False
 
