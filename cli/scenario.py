@@ -61,7 +61,10 @@ def setup(spec: dict[str, Any]) -> GameState:
         kwargs["modules"] = [*kwargs.get("modules", []), name]
         kwargs["options"] = {**kwargs.get("options", {}), name: {
             **kwargs.get("options", {}).get(name, {}), "scenario": spec["scenario"]}}
-    state = new_game(**kwargs)
+    forced = spec.get("dice", [])
+    if not isinstance(forced, list) or not all(type(x) is int for x in forced):
+        raise ScenarioError("dice: a list of integers, forced before the game is set up")
+    state = new_game(**kwargs, forced=forced)
     module_state = spec.get("module_state", {})
     if not isinstance(module_state, dict) or not all(isinstance(v, dict)
                                                      for v in module_state.values()):
@@ -73,18 +76,31 @@ def setup(spec: dict[str, Any]) -> GameState:
             raise ScenarioError(f"module_state.{name}: that module is not switched on")
         m.scenario_state(state, values)
     for i, camp in enumerate(spec.get("camp", [])):
-        seat = camp.get("seat")
-        if not isinstance(seat, int) or not 0 <= seat < len(state.camps):
-            raise ScenarioError(f"camp[{i}].seat: must name a seat 0..{len(state.camps) - 1}")
-        target = state.edit(seat)
-        for key, value in camp.items():
-            if key == "seat":
-                continue
-            if key not in CAMP_FIELDS or type(value) is not CAMP_FIELDS[key]:
-                raise ScenarioError(f"camp[{i}].{key}: not a settable field of that type "
-                                    f"({', '.join(CAMP_FIELDS)})")
-            setattr(target, key, value)
+        _set_camp(state, i, camp)
     return state
+
+
+def _set_camp(state: GameState, i: int, camp: dict[str, Any]) -> None:
+    """One `[[camp]]` table: the base game's fields, then each module's keys (`camp_keys`)."""
+    seat = camp.get("seat")
+    if type(seat) is not int or not 0 <= seat < len(state.camps):
+        raise ScenarioError(f"camp[{i}].seat: must name a seat 0..{len(state.camps) - 1}")
+    owners = {key: m for m in state.modules for key in m.camp_keys}
+    target = state.edit(seat)
+    for key, value in camp.items():
+        if key == "seat" or key in owners:
+            continue
+        if key not in CAMP_FIELDS or type(value) is not CAMP_FIELDS[key]:
+            raise ScenarioError(f"camp[{i}].{key}: not a settable key of that type "
+                                f"({', '.join([*CAMP_FIELDS, *owners])})")
+        setattr(target, key, value)
+    for m in state.modules:
+        mine = {key: value for key, value in camp.items() if key in m.camp_keys}
+        if mine:
+            try:
+                m.scenario_camp(state, seat, mine)
+            except ValueError as err:
+                raise ScenarioError(f"camp[{i}].{err}") from err
 
 
 def _example(with_state: bool = False) -> str:

@@ -142,6 +142,8 @@ def test_tactics_scenario_with_concentration_off(capsys: pytest.CaptureFixture[s
 
 
 # --- other bad files ----------------------------------------------------------------------------
+TACTICS = 'classes = ["saber", "lancer"]\nmodules = ["tactics"]\n'
+CAMPAIGN = 'classes = ["saber", "lancer"]\nmodules = ["campaign", "tactics"]\n'
 BAD = {
     "not_prompted": ('classes = ["saber", "lancer"]\n[[step]]\naction = {type = "DeclareWait", '
                      'seat = 0}\n[[step]]\naction = {type = "DeclareWait", seat = 0}\n',
@@ -160,7 +162,40 @@ BAD = {
                 '[[step]]\naction = {type = "DeclareWait", seat = 1}\n',
                 "step 2: forced die 7 does not fit a d6"),
     "camp_field": ('classes = ["saber", "lancer"]\n[[camp]]\nseat = 0\nhp = 50.0\n',
-                   "camp[0].hp: not a settable field of that type"),
+                   "camp[0].hp: not a settable key of that type"),
+    "camp_key_of_a_module_off": ('classes = ["saber", "lancer"]\n[[camp]]\nseat = 0\nmr = 1\n',
+                                 "camp[0].mr: not a settable key of that type (pos, hp, mp, "
+                                 "master_mp, spells, hand)"),
+    "camp_keys_of_the_modules_on": (CAMPAIGN + '[[camp]]\nseat = 0\nfame = 1\n',
+                                    "(pos, hp, mp, master_mp, spells, hand, mr, immune, info, "
+                                    "merit, funds, items, worn, tag)"),
+    "mr": (TACTICS + '[[camp]]\nseat = 0\nmr = 11\n', "camp[0].mr: 11 is not an integer 0..10"),
+    "immune": (TACTICS + '[[camp]]\nseat = 0\nimmune = 1\n',
+               "camp[0].immune: 1 is not true or false"),
+    "tag": (CAMPAIGN + '[[camp]]\nseat = 0\ntag = "pirate"\n',
+            "camp[0].tag: 'pirate' is not a tag; tags: holy_sword_sheath, "),
+    "tag_off": (CAMPAIGN + '[options.campaign]\ntags = "off"\n[[camp]]\nseat = 0\n'
+                'tag = "overseer"\n', 'camp[0].tag: needs [options.campaign] tags = "random"'),
+    "tag_of_another_class": (CAMPAIGN + '[[camp]]\nseat = 0\ntag = "strongest_enemy"\n',
+                             "camp[0].tag: strongest_enemy is for berserker only"),
+    "funds": (CAMPAIGN + '[[camp]]\nseat = 0\nfunds = -1\n',
+              "camp[0].funds: -1 is not an integer >= 0"),
+    "merit": (CAMPAIGN + '[[camp]]\nseat = 0\nmerit = [1]\n',
+              "camp[0].merit: [1] is not [servant, master], two integers >= 0"),
+    "items": (CAMPAIGN + '[[camp]]\nseat = 0\nitems = { sword = 1 }\n',
+              "camp[0].items: {'sword': 1} is not a table of item id = count >= 1"),
+    "worn_not_owned": (CAMPAIGN + '[[camp]]\nseat = 0\nworn = [["magus_cloak", "servant"]]\n',
+                       "camp[0].worn: ['magus_cloak', 'servant'] is not [item, wearer] that camp "
+                       "may put on (it owns {}, wears [])"),
+    "worn_by_the_wrong_wearer": (CAMPAIGN + '[[camp]]\nseat = 0\nitems = { nekote = 1 }\n'
+                                 'worn = [["nekote", "master"]]\n',
+                                 "camp[0].worn: ['nekote', 'master'] is not [item, wearer]"),
+    "info_on_itself": (CAMPAIGN + '[[camp]]\nseat = 0\ninfo = [{ on = 0 }]\n',
+                       "camp[0].info: {'on': 0} is not {on = another seat, "),
+    "info_category": (CAMPAIGN + '[[camp]]\nseat = 0\ninfo = [{ on = 1, servant = { fame = 1 } '
+                      '}]\n', "camp[0].info: servant = {'fame': 1}; categories: encounter, "
+                      "rumor, combat, legend (points >= 0)"),
+    "dice": ('dice = [1, "2"]\n', "dice: a list of integers, forced before the game is set up"),
     "camp_seat": ('classes = ["saber", "lancer"]\n[[camp]]\nseat = 2\n',
                   "camp[0].seat: must name a seat 0..1"),
     "classes": ('classes = ["saber", "saber"]\n', "need 2 to 7 distinct classes"),

@@ -67,6 +67,7 @@ class Module:
     requires: ClassVar[tuple[str, ...]] = ()  # modules this one turns on
     timers: ClassVar[Mapping[str, RoomTimer]] = {}  # room timers its prompt kinds name
     summoning_option: ClassVar[str] = ""  # the option whose value `summons` goes by
+    camp_keys: ClassVar[tuple[str, ...]] = ()  # a scenario's `[[camp]]` keys it sets up
 
     def __init__(self, rules: Ruleset, values: Mapping[str, Any]) -> None:
         self.rules = rules
@@ -250,6 +251,11 @@ class Module:
         ValueError naming a key it does not take."""
         if values:
             raise ValueError(f"module {self.name!r} takes no module_state")
+
+    def scenario_camp(self, s: GameState, seat: int, values: Mapping[str, Any]) -> None:
+        """A scenario file's `[[camp]]` keys of this module (`camp_keys`, every one present in
+        `values`) for the camp at `seat`, applied as play would have brought them about: raise
+        ValueError naming the key and what it allows when a value is wrong."""
 
 
 MODULES: dict[str, type[Module]] = {}

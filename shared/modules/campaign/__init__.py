@@ -70,6 +70,7 @@ class Campaign(Module):
         # C12.1, the tags section (tags.py).
         "tags": OptionSpec("random", ("off", "random"), doc="C12.1: a tag dealt to each camp"),
     }
+    camp_keys = tuple(key for cls in SECTIONS for key in cls.camp_keys)
     # Day 0 is a person's longest read (stances, the shop, the sheet), the relic draft a
     # list of 24 relics: each has a room timer of its own (summoning.py's prompt kinds).
     timers: ClassVar[dict[str, RoomTimer]] = {
@@ -360,6 +361,12 @@ class Campaign(Module):
                 raise ValueError(f"campaign module_state has no section {key!r}; sections: "
                                  f"{', '.join(keys)}")
             keys[key].scenario_state(s, part)
+
+    def scenario_camp(self, s: GameState, seat: int, values: Mapping[str, Any]) -> None:
+        for sec in self.sections:
+            mine = {key: values[key] for key in sec.camp_keys if key in values}
+            if mine:
+                sec.scenario_camp(s, seat, mine)
 
 
 def campaign(s: GameState) -> Campaign:

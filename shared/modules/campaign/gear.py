@@ -172,6 +172,7 @@ def _count(pairs: tuple[tuple[str, int], ...], item: str, n: int) -> tuple[tuple
 class Gear(Section):
     key = "gear"
     modifier_keys = frozenset({"max_hp", "max_mp", "mr", "max_master_mp"})
+    camp_keys = ("funds", "items", "worn")
 
     def __init__(self, module: Campaign) -> None:
         super().__init__(module)
@@ -239,6 +240,33 @@ class Gear(Section):
             edit = s.edit(seat)
             edit.hp, edit.mp = min(edit.hp, hp), min(edit.mp, mp)
             edit.master_mp = min(edit.master_mp, master_mp)
+
+    def scenario_camp(self, s: GameState, seat: int, values: Any) -> None:
+        """`funds = 30`; `items = {id = count}` owned; `worn = [[id, "servant" | "master"]]`,
+        each put on as a Wear action would (owned, wearable by that wearer, within its slots),
+        so the pool, HP and MP follow."""
+        if "funds" in values:
+            if type(values["funds"]) is not int or values["funds"] < 0:
+                raise ValueError(f"funds: {values['funds']!r} is not an integer >= 0")
+            st.update(s, seat, funds=values["funds"])
+        if "items" in values:
+            items = values["items"]
+            if not isinstance(items, dict) or not all(
+                    k in self.items and type(n) is int and n >= 1 for k, n in items.items()):
+                raise ValueError(f"items: {items!r} is not a table of item id = count >= 1; "
+                                 f"items: {', '.join(self.items)}")
+            self.refit(s, seat, ())
+            st.update(s, seat, items=tuple(sorted(items.items())))
+        worn: tuple[tuple[str, str], ...] = ()
+        for pair in values.get("worn", []):
+            owned = st.record(s, seat).items
+            if not (isinstance(pair, list) and len(pair) == 2
+                    and Wear(seat, *pair) in self.wear_offers(seat, owned, worn)):
+                raise ValueError(f"worn: {pair!r} is not [item, wearer] that camp may put on "
+                                 f"(it owns {dict(owned)}, wears {list(worn)})")
+            worn = tuple(sorted((*worn, (pair[0], pair[1]))))
+        if "worn" in values:
+            self.refit(s, seat, worn)
 
     # --- C6.1 funds ---------------------------------------------------------------------------
     def on_day_end(self, s: GameState) -> None:

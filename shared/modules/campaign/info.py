@@ -28,6 +28,9 @@ from .section import Section, section_of
 
 # C1.10: the experience method a point becomes once the true name is known (C2.2's methods:
 # scouting for Investigate, Research and devices; combat for what a battle shows).
+# The source a scenario's points of each category come from (its experience method, C1.10).
+CATEGORY_SOURCE = {"encounter": "encounter", "rumor": "share", "combat": "combat",
+                   "legend": "research"}
 SOURCE_METHOD = {"investigate": "scouting", "research": "scouting", "residual": "scouting",
                  "device": "scouting", "share": "other", "encounter": "other",
                  "combat": "combat", "np": "combat", "constant": "combat"}
@@ -54,6 +57,7 @@ class ShareRumor(Action):
 
 class Information(Section):
     key = "info"
+    camp_keys = ("info",)
 
     # --- the maxima and what they reveal ---------------------------------------------------------
     def servant_max(self, s: GameState, seat: int) -> int:
@@ -139,6 +143,31 @@ class Information(Section):
             known[CLASSES.index(cls)] = tier
             camp.known = tuple(known)
         return new
+
+    def scenario_camp(self, s: GameState, seat: int, values: Any) -> None:
+        """`info = [{on = 1, servant = {legend = 6}, master = {rumor = 1}}]`: points the camp
+        gains on camp `on`, one at a time as play gives them (`gain`, from the source that
+        gives each category in play): what they reveal is revealed, a point past a maximum
+        is dropped, and after the true name a Servant point is experience (C1.6-C1.10)."""
+        for entry in values["info"]:
+            if not (isinstance(entry, dict) and set(entry) <= {"on", "servant", "master"}
+                    and type(entry.get("on")) is int and 0 <= entry["on"] < len(s.camps)
+                    and entry["on"] != seat):
+                raise ValueError(f"info: {entry!r} is not {{on = another seat, servant = "
+                                 "{category = points}, master = {category = points}}")
+            for side, names in (("servant", SERVANT_CATEGORIES), ("master", MASTER_CATEGORIES)):
+                points = entry.get(side, {})
+                if not isinstance(points, dict) or not all(
+                        k in names and type(n) is int and n >= 0 for k, n in points.items()):
+                    raise ValueError(f"info: {side} = {points!r}; categories: "
+                                     f"{', '.join(names)} (points >= 0)")
+                for category, n in points.items():
+                    for _ in range(n):
+                        if side == "servant":
+                            self.gain(s, seat, entry["on"], CATEGORY_SOURCE[category], category)
+                        else:
+                            self.gain(s, seat, entry["on"], CATEGORY_SOURCE[category],
+                                      master=(category,))
 
     def disclose_np(self, s: GameState, holder: int, other: int) -> None:
         """C1.9: the NP (name, text, kind, card, scale) without the true name."""

@@ -8,6 +8,7 @@ are the camp's own secret (spec §4): every event here is private.
 from __future__ import annotations
 
 from dataclasses import dataclass
+from typing import Any
 
 from ...engine import core, prompts
 from ...engine.actions import Action
@@ -41,6 +42,15 @@ class EscapeWithMerit(Action):
 class Merit(Section):
     key = "merit"
     modifier_keys = frozenset({"movement", "checks", "defense"})
+    camp_keys = ("merit",)
+
+    def scenario_camp(self, s: GameState, seat: int, values: Any) -> None:
+        """`merit = [servant, master]`: the two wallets (C3.1)."""
+        merit = values["merit"]
+        if not (isinstance(merit, list) and len(merit) == 2
+                and all(type(x) is int and x >= 0 for x in merit)):
+            raise ValueError(f"merit: {merit!r} is not [servant, master], two integers >= 0")
+        st.update(s, seat, merit=tuple(merit))
 
     def wallet(self, s: GameState, seat: int, holder: str) -> int:
         return st.record(s, seat).merit[HOLDERS.index(holder)]

@@ -37,6 +37,7 @@ class Section:
     # sections that name it: `movement` alone is read for every declaration offer, and most
     # keys are answered by one section or none.
     modifier_keys: ClassVar[frozenset[str] | None] = None
+    camp_keys: ClassVar[tuple[str, ...]] = ()  # a scenario's `[[camp]]` keys it sets up
 
     def __init__(self, module: Campaign) -> None:
         self.module = module
@@ -164,6 +165,9 @@ class Section:
 
     def scenario_state(self, s: GameState, values: Mapping[str, Any]) -> None:
         raise ValueError(f"campaign section {self.key!r} takes no module_state")
+
+    def scenario_camp(self, s: GameState, seat: int, values: Mapping[str, Any]) -> None:
+        """Its `camp_keys` of a scenario's `[[camp]]` (`Module.scenario_camp`)."""
 
 
 def section_of(s: GameState, cls: type[S]) -> S:

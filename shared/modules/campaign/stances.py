@@ -567,7 +567,8 @@ class Stances(Section):
     # --- what leaves the engine -----------------------------------------------------------------
     def scenario_state(self, s: GameState, values: Any) -> None:
         """`resistant = [[viewer, other], ...]`: `viewer` starts with every Servant category
-        of `other` at its maximum (C1.12), so it resists each of `other`'s stances."""
+        of `other` at its maximum (C1.12), so it resists each of `other`'s stances; the points
+        are gained as in play (`[[camp]] info`), so the true name is known too (C1.8)."""
         unknown = sorted(set(values) - {"resistant"})
         if unknown:
             raise ValueError(f"campaign stances module_state has no key {unknown[0]!r}; "
@@ -580,8 +581,9 @@ class Stances(Section):
                                  "two different seats")
             viewer, other = pair
             top = info.servant_max(s, other)
-            held = st.info_on(s, viewer, other)
-            st.put_info(s, viewer, other, held._replace(servant=(top,) * len(held.servant)))
+            held = st.info_on(s, viewer, other).servant
+            info.scenario_camp(s, viewer, {"info": [{"on": other, "servant": {
+                category: top - n for category, n in zip(SERVANT_CATEGORIES, held, strict=True)}}]})
 
     def verbs(self) -> tuple[str, ...]:
         return ("ChooseStance", *SETUP_VERBS)

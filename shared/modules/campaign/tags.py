@@ -109,6 +109,7 @@ class GiveCommandSpell(Action):
 class Tags(Section):
     key = "tags"
     modifier_keys = _PARAM_KEYS | {"checks"}  # ② the parameters, ⑧ every check
+    camp_keys = ("tag",)
 
     def __init__(self, module: Campaign) -> None:
         super().__init__(module)
@@ -152,6 +153,37 @@ class Tags(Section):
         elif tag.id == "future_spirit":
             extra["target"] = self.foresee(s, seat, tag)
         core.emit(s, "TagDealt", frozenset({seat}), None, seat=seat, tag=tag.id, **extra)
+
+    def scenario_camp(self, s: GameState, seat: int, values: Any) -> None:
+        """`tag = "id"`: the camp's tag instead of the one dealt, with what it brings on day 0
+        (`give`); a camp holding it already gets the one this camp held, so no tag is dealt
+        twice."""
+        tag = self.tag_by_id.get(values["tag"]) if isinstance(values["tag"], str) else None
+        if tag is None:
+            raise ValueError(f"tag: {values['tag']!r} is not a tag; tags: "
+                             f"{', '.join(self.tag_by_id)}")
+        if self.option("tags") != "random" or st.state(s).day0 == RELIC:
+            raise ValueError("tag: needs [options.campaign] tags = \"random\" and a summoning "
+                             "that deals them at set-up (a relic draft deals them after it: "
+                             "force its dice instead)")
+        if tag.classes and s.camps[seat].cls not in tag.classes:
+            raise ValueError(f"tag: {tag.id} is for {', '.join(tag.classes)} only")
+        old = st.record(s, seat).tag
+        if old == tag.id:
+            return
+        holder = next((c.seat for c in s.camps if st.record(s, c.seat).tag == tag.id), None)
+        self._take_back(s, seat)
+        if holder is not None:
+            self._take_back(s, holder)
+            if old:
+                self.give(s, holder, self.tag_by_id[old])
+        self.give(s, seat, tag)
+
+    def _take_back(self, s: GameState, seat: int) -> None:
+        """Undo what `give` brought the camp (a scenario re-dealing tags)."""
+        if st.record(s, seat).tag == "overseer":
+            s.edit(seat).spells -= self.data.numbers.overseer_strokes
+        st.update(s, seat, tag="", jewels=0, revivals=0)
 
     def counters(self, tag: str) -> dict[str, int]:
         """The record's tag counters as day 0 sets them (② the jewels, ⑦ the revivals)."""

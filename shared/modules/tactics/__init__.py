@@ -8,6 +8,7 @@ with its seed section; `docs/modules.md` walks through this file as the worked e
 
 from __future__ import annotations
 
+from collections.abc import Mapping
 from dataclasses import dataclass
 from typing import Any, ClassVar, NamedTuple
 
@@ -54,7 +55,8 @@ class ConcentrateCast(Action):
 class TacticsState(NamedTuple):
     """Per battle: whose zone is active, whose activation has dropped it so far, concentration
     uses left (by seat), the round's declared initiative and endure, and the cast bonus of a
-    ConcentrateCast being resolved."""
+    ConcentrateCast being resolved. For the whole game: the magic resistance grades and the
+    immunity a scenario file gave camps (`camp_keys`; no camp has them in play)."""
 
     zoc: frozenset[int] = frozenset()
     dropped: frozenset[int] = frozenset()
@@ -62,11 +64,14 @@ class TacticsState(NamedTuple):
     seize: frozenset[int] = frozenset()
     endure: frozenset[int] = frozenset()
     boost: tuple[int, int, int] = (-1, -1, 0)  # (caster, target, bonus)
+    mr: tuple[tuple[int, int], ...] = ()  # (seat, grades) given by a scenario
+    immune: frozenset[int] = frozenset()  # seats a scenario made immune to hostile magecraft
 
 
 @register
 class Tactics(Module):
     name = "tactics"
+    camp_keys = ("mr", "immune")
     options: ClassVar[dict[str, OptionSpec]] = {
         "concentration": OptionSpec(True, doc="T4: concentration rolls are offered")}
 
@@ -94,12 +99,13 @@ class Tactics(Module):
         seats = s.battle.seats
         uses = tuple(self.data.concentration_uses if seat in seats else 0
                      for seat in range(len(s.camps)))
-        s.set_mod(self.name, TacticsState(
+        s.set_mod(self.name, self.st(s)._replace(
             zoc=frozenset(x for x in seats if self.radius(s.camps[x]) > 0), uses=uses))
 
     def on_battle_end(self, s: GameState) -> None:
         """Zones and declarations end with the battle; the uses left stay until the next."""
-        s.set_mod(self.name, TacticsState(uses=self.st(s).uses))
+        st = self.st(s)
+        s.set_mod(self.name, TacticsState(uses=st.uses, mr=st.mr, immune=st.immune))
 
     def controlled(self, s: GameState, seat: int) -> frozenset[int]:
         """The squares under an active zone of a combatant hostile to `seat` (T1.2, T1.8)."""
@@ -297,9 +303,28 @@ class Tactics(Module):
     def skill_check(self, s: GameState, seat: int, skill: Skill, target: int) -> int:
         if target < 0 or not skill.magecraft or skill.target != "enemy":
             return 0
-        caster, aimed, bonus = self.st(s).boost
+        st = self.st(s)
+        caster, aimed, bonus = st.boost
         boost = bonus if (caster, aimed) == (seat, target) else 0
-        return boost - self.data.mr_step * core.mod(s, s.camps[target], "mr")
+        grades = core.mod(s, s.camps[target], "mr") + dict(st.mr).get(target, 0)
+        return boost - self.data.mr_step * grades
+
+    def skill_void(self, s: GameState, seat: int, skill: Skill, target: int) -> bool:
+        """T6.2-T6.4: hostile magecraft on an immune camp (a scenario's) does nothing."""
+        return (target >= 0 and skill.magecraft and skill.target == "enemy"
+                and target in self.st(s).immune)
+
+    def scenario_camp(self, s: GameState, seat: int, values: Mapping[str, Any]) -> None:
+        """`mr = grades` (T6.1, added to what its skills give) and `immune = true` (T6.2)."""
+        st = self.st(s)
+        if "mr" in values:
+            if type(values["mr"]) is not int or not 0 <= values["mr"] <= 10:
+                raise ValueError(f"mr: {values['mr']!r} is not an integer 0..10 (grades)")
+            self.put(s, mr=tuple(sorted({**dict(st.mr), seat: values["mr"]}.items())))
+        if "immune" in values:
+            if type(values["immune"]) is not bool:
+                raise ValueError(f"immune: {values['immune']!r} is not true or false")
+            self.put(s, immune=st.immune | {seat} if values["immune"] else st.immune - {seat})
 
     # --- what leaves the engine -----------------------------------------------------------------
     def verbs(self) -> tuple[str, ...]:
@@ -339,9 +364,11 @@ class Tactics(Module):
 
     def text(self, s: GameState) -> list[str]:
         st = self.st(s)
+        given = [f"mr {' '.join(f'#{x}:{n}' for x, n in st.mr) or '-'} immune "
+                 f"{','.join(map(str, sorted(st.immune))) or '-'}"] if st.mr or st.immune else []
         if s.battle is None:
-            return []
-        return [f"zoc {','.join(map(str, sorted(st.zoc))) or '-'} "
+            return given
+        return [*given, f"zoc {','.join(map(str, sorted(st.zoc))) or '-'} "
                 f"dropping {','.join(map(str, sorted(st.dropped))) or '-'} "
                 f"uses {''.join(map(str, st.uses))} seize {sorted(st.seize) or '-'} "
                 f"endure {sorted(st.endure) or '-'}"]
