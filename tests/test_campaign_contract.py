@@ -524,3 +524,15 @@ def test_campaign_scenario_files_play_as_their_comments_say(path):
 def _as_toml(value: object) -> object:
     """A record's value as a file writes it: tuples as arrays."""
     return [_as_toml(x) for x in value] if isinstance(value, tuple) else value
+
+
+def test_a_scenario_race_is_the_race_every_rule_reads():
+    """`[[camp]] race` (stray_race_residual.toml) is what `st.race` answers, so C2.5's Master
+    MP per level follows it: at level 3, Koga gains the artificial race's MP, not a human's."""
+    path = SCENARIOS / "stray_race_residual.toml"
+    s = scenario.setup(tomllib.loads(path.read_text(encoding="utf-8")))
+    data = s.modules[0].data
+    assert data.masters["koga"].race == "human" and st.race(s, 0, data) == "artificial"
+    st.update(s, 0, level=3)
+    assert st.level_master_mp(s, 0, data) == 2 * data.master_mp_per_level["artificial"]
+    assert data.master_mp_per_level["artificial"] != data.master_mp_per_level["human"]

@@ -167,8 +167,8 @@ BAD = {
                                  "camp[0].mr: not a settable key of that type (pos, hp, mp, "
                                  "master_mp, spells, hand)"),
     "camp_keys_of_the_modules_on": (CAMPAIGN + '[[camp]]\nseat = 0\nfame = 1\n',
-                                    "(pos, hp, mp, master_mp, spells, hand, mr, immune, info, "
-                                    "merit, funds, items, worn, tag)"),
+                                    "(pos, hp, mp, master_mp, spells, hand, mr, immune, stray, "
+                                    "info, merit, funds, items, worn, tag, race)"),
     "mr": (TACTICS + '[[camp]]\nseat = 0\nmr = 11\n', "camp[0].mr: 11 is not an integer 0..10"),
     "immune": (TACTICS + '[[camp]]\nseat = 0\nimmune = 1\n',
                "camp[0].immune: 1 is not true or false"),
@@ -195,6 +195,15 @@ BAD = {
     "info_category": (CAMPAIGN + '[[camp]]\nseat = 0\ninfo = [{ on = 1, servant = { fame = 1 } '
                       '}]\n', "camp[0].info: servant = {'fame': 1}; categories: encounter, "
                       "rumor, combat, legend (points >= 0)"),
+    "race": (CAMPAIGN + '[[camp]]\nseat = 0\nrace = "elf"\n',
+             "camp[0].race: 'elf' is not a race; races: human, artificial"),
+    "stray_false": (CAMPAIGN + '[[camp]]\nseat = 0\nstray = false\n',
+                    "camp[0].stray: False; only true"),
+    "stray_twice": (CAMPAIGN + '[[camp]]\nseat = 0\nstray = true\n[[camp]]\nseat = 0\n'
+                    'stray = true\n', "camp[1].stray: the camp is already stray"),
+    "residual": (CAMPAIGN + '[module_state.campaign.info]\nresidual = [{ square = 10, classes = '
+                 '["pirate"] }]\n', "campaign info residual: {'square': 10, 'classes': "
+                 "['pirate']} is not {square = 0.."),
     "dice": ('dice = [1, "2"]\n', "dice: a list of integers, forced before the game is set up"),
     "camp_seat": ('classes = ["saber", "lancer"]\n[[camp]]\nseat = 2\n',
                   "camp[0].seat: must name a seat 0..1"),

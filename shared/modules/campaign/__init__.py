@@ -363,7 +363,9 @@ class Campaign(Module):
             keys[key].scenario_state(s, part)
 
     def scenario_camp(self, s: GameState, seat: int, values: Mapping[str, Any]) -> None:
-        for sec in self.sections:
+        """Each section's keys, the contract's last: a camp made stray leaves its Master
+        vacant with what the other keys gave it."""
+        for sec in sorted(self.sections, key=lambda sec: isinstance(sec, Contract)):
             mine = {key: values[key] for key in sec.camp_keys if key in values}
             if mine:
                 sec.scenario_camp(s, seat, mine)

@@ -69,6 +69,18 @@ def unbound(master: Master) -> Master:
 class Contract(Section):
     key = "contract"
     public_fields = ("supply_on", "supply_turn", "materialized_turn", "stray", "cancel_turn")
+    camp_keys = ("stray",)
+
+    def scenario_camp(self, s: GameState, seat: int, values: Any) -> None:
+        """`stray = true`: the contract ends as a cancellation ends it (C9.1-C9.3): the
+        Master is left vacant on the camp's square with its part of the record, the Servant
+        stray. Applied after the camp's other keys, so what they gave the Master goes with it."""
+        if values["stray"] is not True:
+            raise ValueError(f"stray: {values['stray']!r}; only true (a contracted camp is the "
+                             "default)")
+        if st.record(s, seat).stray or not s.camps[seat].alive:
+            raise ValueError("stray: the camp is already stray, or gone")
+        self.end_contract(s, seat)
 
     # --- reading ------------------------------------------------------------------------------
     def spirit(self, s: GameState, seat: int) -> bool:

@@ -24,7 +24,7 @@ from ...engine.sharing import Shared
 from ...engine.state import Camp, Declaration, GameState
 from . import ledger
 from . import state as st
-from .data import METHODS, CampaignData
+from .data import METHODS, RACES, CampaignData
 from .section import Section, section_of
 
 GROWTH_OPTIONS = ("focus", "spread", "stock", "edge")  # C2.7: G1-G4
@@ -110,6 +110,7 @@ def _growth_effect(option: str, a: str, b: str) -> tuple[tuple[int, ...], tuple[
 
 class Growth(Section):
     key = "growth"
+    camp_keys = ("race",)
     modifier_keys = frozenset({"max_hp", "max_mp", "max_master_mp", "investigation",
                                *(f"attack_damage:{k}" for k in CARD_KINDS)})
 
@@ -374,6 +375,14 @@ class Growth(Section):
                 else:
                     raise ValueError(f"{where}.{key}: level (1 to {cap}) or exp "
                                      f"(methods {', '.join(METHODS)}: 0 to 999)")
+
+    def scenario_camp(self, s: GameState, seat: int, values: Mapping[str, Any]) -> None:
+        """`race = "artificial"`: the Master's race instead of its data's (C2.4, C2.5; the
+        Einzbern tag still makes it artificial)."""
+        if values["race"] not in RACES:
+            raise ValueError(f"race: {values['race']!r} is not a race; races: "
+                             f"{', '.join(RACES)}")
+        st.update(s, seat, race=values["race"])
 
     # --- what leaves the engine ---------------------------------------------------------------
     def verbs(self) -> tuple[str, ...]:

@@ -169,6 +169,26 @@ class Information(Section):
                             self.gain(s, seat, entry["on"], CATEGORY_SOURCE[category],
                                       master=(category,))
 
+    def scenario_state(self, s: GameState, values: Any) -> None:
+        """`residual = [{square = 10, classes = ["saber"]}]`: residual thoughts left on those
+        squares by a battle of those classes today (C1.15), as if it had been fought."""
+        unknown = sorted(set(values) - {"residual"})
+        if unknown:
+            raise ValueError(f"campaign info module_state has no key {unknown[0]!r}; keys: "
+                             "residual")
+        residual = dict(st.state(s).residual)
+        squares = core.city(s).width * core.city(s).height
+        for entry in values.get("residual", []):
+            if not (isinstance(entry, dict) and set(entry) == {"square", "classes"}
+                    and type(entry["square"]) is int and 0 <= entry["square"] < squares
+                    and isinstance(entry["classes"], list) and entry["classes"]
+                    and all(c in CLASSES for c in entry["classes"])):
+                raise ValueError(f"campaign info residual: {entry!r} is not {{square = 0.."
+                                 f"{squares - 1}, classes = [class, ...]}}")
+            residual[entry["square"]] = residual.get(entry["square"], frozenset()) | set(
+                entry["classes"])
+        st.put(s, residual=tuple(sorted(residual.items())))
+
     def disclose_np(self, s: GameState, holder: int, other: int) -> None:
         """C1.9: the NP (name, text, kind, card, scale) without the true name."""
         info = st.info_on(s, holder, other)

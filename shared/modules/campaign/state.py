@@ -123,6 +123,7 @@ class CampRecord(NamedTuple):
     # §12 tags (tags.py)
     tag: str = ""
     jewels: int = 0
+    race: str = ""  # the Master's race when a scenario sets it ("": its data's)
     revivals: int = 0
     spell_given_turn: int = -1  # turn_key of the Overseer's last GiveCommandSpell (⑤)
 
@@ -221,7 +222,8 @@ def fresh_state(s: GameState, data: CampaignData) -> CampaignState:
 # --- a contract's two halves (C9.3, C9.4, spec A42: what a character holds stays with it) -------
 # Record fields that belong to the Master whole; merit, bonds and worn items are split by holder.
 MASTER_FIELDS = ("level", "exp", "skill_points", "background_points", "investigation_bonus",
-                 "skill_bonus", "last_growth", "pending_growth", "tag", "jewels", "revivals")
+                 "skill_bonus", "last_growth", "pending_growth", "tag", "jewels", "revivals",
+                 "race")
 
 
 def master_part(rec: CampRecord) -> tuple[CampRecord, CampRecord]:
@@ -300,7 +302,7 @@ def race(s: GameState, seat: int, data: CampaignData) -> str:
     counts everywhere (Command Spells, level cap, MP per level, C2.10 experience, C1.11)."""
     if tag(s, seat) == HOMUNCULUS:
         return "artificial"
-    return data.masters[s.camps[seat].master.id].race
+    return record(s, seat).race or data.masters[s.camps[seat].master.id].race
 
 
 def level_master_mp(s: GameState, seat: int, data: CampaignData) -> int:
