@@ -36,6 +36,7 @@ from grailwar.shared.engine.actions import (
 from grailwar.shared.engine.data import DataError, default_ruleset
 from grailwar.shared.engine.errors import IllegalActionError
 from grailwar.shared.engine.events import view_event
+from grailwar.shared.engine.geometry import distance
 from grailwar.shared.engine.state import GameState
 from grailwar.shared.modules.colossus import Colossus
 from grailwar.shared.modules.colossus.actions import (
@@ -141,6 +142,8 @@ def test_the_board_has_26_tiles_with_colour_surface_height_and_part():
      "path.akatsukigahama[1]: square 39 is not next to square 41"),
     ("hp_per_camp = 400", "hp_per_camp = 0", "numbers.hp_per_camp"),
     ("chest = 1", "belly = 1", "ground_parts.belly: unknown part"),
+    ('immunity = ["curse"]', 'immunity = ["fire"]',
+     "numbers.immunity[0]: 'fire' is not a magecraft sub-type"),
     ('targets = "all"', 'targets = "everyone"', "step[5].attack.targets"),
 ])
 def test_a_data_error_names_the_file_and_the_field(tmp_path, old, new, named):
@@ -487,6 +490,99 @@ def test_ground_raiders_strike_the_feet_shins_chest_and_arms_the_chest_with_noth
 
 
 # --- the end of a raid and its rewards (§5.5, §5.7) --------------------------------------------
+# --- hostile magecraft on it (seed 003 T6, spec §5.6: mr 2, immune to curses, endure) ----------
+def mage_raid(master: str = "kang") -> GameState:
+    """A raid room whose one raider is Väinämöinen (Bog Song, a hostile attack spell) with a
+    Master's spells: Kang's Curse (a curse) and Thunder Talisman (its 4th skill, unlocked
+    here), or Kujo's Kanashibari (its 4th)."""
+    s = raid(("caster",), masters=(master,))
+    s.edit(0).unlocked = True
+    s._legal.clear()
+    return s
+
+
+def spell(s: GameState, skill: str, dice: list[int]) -> tuple[GameState, list, int]:
+    """`skill` cast at the colossus with `dice`; the state, the events and the HP it lost."""
+    before = module(s).st(s).hp
+    s, events = act(s, UseSkill(0, skill, COLOSSUS), dice)
+    assert s.forced == ()
+    return s, events, before - module(s).st(s).hp
+
+
+def test_hostile_magecraft_aims_at_the_colossus_in_sight_and_at_no_raider():
+    """Magic may target anything in sight (T2.1): from its square or three squares away, or
+    clinging to it; four squares away it is out of sight (a Master without a familiar). Only
+    hostile magecraft aims at it: a raider's own buffs still aim at itself."""
+    s = mage_raid()
+    legal = legal_actions(s, 0)
+    assert {UseSkill(0, k, COLOSSUS) for k in ("bog_song", "curse", "thunder_talisman")} <= set(
+        legal)
+    aimed = {a for a in legal if isinstance(a, UseSkill) and a.target == COLOSSUS}
+    assert all(s.rules.skills[a.skill].magecraft for a in aimed)
+    s = mage_raid("baek")  # (Kang's familiar would see it from anywhere, T2.1)
+    grid, there = core.city(s), module(s).st(s).square
+    for away, seen in ((3, True), (4, False)):
+        moved = s.clone()
+        place(moved, 0, next(q for q in range(grid.width * grid.height)
+                             if distance(grid, q, there) == away))
+        moved._legal.clear()
+        assert (UseSkill(0, "bog_song", COLOSSUS) in legal_actions(moved, 0)) == seen, away
+        if not seen:
+            clinging = setup(moved, tiles=((0, "back_1"),))
+            clinging._legal.clear()
+            assert UseSkill(0, "bog_song", COLOSSUS) in legal_actions(clinging, 0)
+
+
+def test_its_resistance_lowers_a_spell_check_by_20():
+    """T6.1, §5.6 `mr = 2`: Bog Song's check value (70, +5 from Väinämöinen's own skill check
+    bonus) is 55 against it, so a 60 fails (it would land on a raider without resistance) and
+    a 55 lands."""
+    s = mage_raid()
+    value = s.rules.skills["bog_song"].check + core.mod(s, s.camps[0], "skill_check")
+    _, events, lost = spell(s.clone(), "bog_song", [60])
+    (roll,) = [e.data for e in find(events, "DiceRolled") if e.data["purpose"] == "skill"]
+    assert value - 20 < 60 <= value and roll["target"] == value - 20
+    assert find(events, "SkillFailed") and lost == 0
+    _, events, lost = spell(s, "bog_song", [value - 20, 5, 5, 1, 1])
+    assert not find(events, "SkillFailed") and lost == 10
+
+
+def test_its_immunity_lets_a_curse_roll_and_do_nothing():
+    """T6.2, T6.3, §5.6 immunity `curse`: Kang's Curse is cast (MP paid, the check rolled in
+    the open and made), and does nothing: `SkillResisted`, no HP lost."""
+    s = mage_raid()
+    mp = s.camps[0].master_mp
+    s, events, lost = spell(s, "curse", [1])
+    assert [e.data["result"] for e in find(events, "DiceRolled")] == ["success"]
+    assert find(events, "SkillResisted")[0].data == {"seat": 0, "target": COLOSSUS}
+    assert lost == 0 and not find(events, "SpellOnColossus")
+    assert s.camps[0].master_mp < mp
+
+
+@pytest.mark.parametrize(("endure", "halved"), [([5, 2], True), ([4, 2], False)])
+def test_its_endure_halves_the_first_spell_damage_of_a_round_only(endure, halved):
+    """T4.4, §5.6: the first hostile-magecraft damage of a Round rolls its endure in the open
+    (2D6 + 3 >= 10): Bog Song's 10 becomes 5 on a 7, stays 10 on a 6. Thunder Talisman's 9
+    in the same Round rolls no endure and goes through whole."""
+    s = mage_raid()
+    s, events, lost = spell(s, "bog_song", [1, 5, 5, *endure])
+    rolled = [e.data for e in find(events, "DiceRolled") if e.data["purpose"] == "colossus_endure"]
+    assert [r["total"] for r in rolled] == [sum(endure) + 3]
+    assert lost == (5 if halved else 10) and bool(find(events, "ColossusEndured")) == halved
+    assert find(events, "SpellOnColossus")[0].data == {"seat": 0, "skill": "bog_song",
+                                                        "amount": lost, "hp": module(s).st(s).hp}
+    s, events, lost = spell(s, "thunder_talisman", [1, 3, 3, 3])
+    assert lost == 9 and not [e for e in find(events, "DiceRolled")
+                              if e.data["purpose"] == "colossus_endure"]
+
+
+def test_a_spell_without_damage_reaches_it_and_does_nothing():
+    """Kanashibari (Kujo's) lands on it and has nothing to bind: no HP lost, no endure."""
+    _, events, lost = spell(mage_raid("kujo"), "kanashibari", [1])
+    assert lost == 0 and find(events, "SpellOnColossus")[0].data["amount"] == 0
+    assert not find(events, "ColossusEndured")
+
+
 def test_a_raid_ends_after_round_6_climbers_come_down_and_hp_carries_over():
     s = climber("back_1", round_no=6)
     hp = module(s).st(s).hp
@@ -826,7 +922,8 @@ def test_a_raider_uses_its_own_skills_and_its_battle_start_skills_fire():
     assert UseSkill(0, "campeador", -1) in legal_actions(s, 0)
     s, events = act(s, UseSkill(0, "campeador", -1), [1, 1])
     assert find(events, "SkillUsed") and any(b.source == "campeador" for b in s.camps[0].buffs)
-    assert not any(isinstance(a, UseSkill) and a.target >= 0 for a in legal_actions(s, 0))
+    assert not any(isinstance(a, UseSkill) and 0 <= a.target < len(s.camps)
+                   for a in legal_actions(s, 0))  # no raider is another's enemy (T3.2)
 
 
 def test_battle_start_skills_fire_when_a_raid_opens():

@@ -117,6 +117,11 @@ class Module:
         """True when the skill's effect does nothing to `target` whatever the check (immunity)."""
         return False
 
+    def skill_on_other(self, s: GameState, seat: int, skill: Skill, target: int) -> None:
+        """A skill's effect, its check made, on a `target` that is no seat (a number past the
+        seats that a module offers as a target of its own): that module applies it; every
+        other module ignores it."""
+
     def sight(self, s: GameState, seat: int) -> frozenset[int]:
         """Squares `seat` watches from afar through this module's items (seed 003's
         sight, T2.1 "through an item"; seed 002's scouting devices)."""

@@ -80,6 +80,10 @@ def run_skill(s: GameState, seat: int, skill: Skill, target: int) -> None:
     if void:  # immunity: the caster's roll stood, the effect does nothing (seed 003 P4.3)
         core.emit(s, "SkillResisted", seat=seat, target=target)
         return
+    if target >= len(s.camps):  # no seat: the module that offered it applies it
+        for m in s.modules:
+            m.skill_on_other(s, seat, skill, target)
+        return
     who = target if target >= 0 else seat
     core.apply_effect(s, who, skill.effect, skill.id, skill.duration, removable=True,
                       debuff=target >= 0, owner=seat,

@@ -14,13 +14,14 @@ from grailwar.client.i18n import LANGS, Tr
 from grailwar.client.model import event_kind
 from grailwar.client.modules.colossus import FIGURE as GIANT
 from grailwar.client.modules.colossus import view_data as colossus
-from grailwar.client.modules.colossus.raid_view import SHAKEN, TILE_COLOURS
+from grailwar.client.modules.colossus.raid_view import RAIDER_BAR, SHAKEN, TILE_COLOURS
 from grailwar.client.modules.colossus.tour import (
     Staging,
     climbing_raid,
     felled,
     marched,
     shaken_raid,
+    spelled,
     stomped,
 )
 from grailwar.client.tour import feed
@@ -147,7 +148,12 @@ def test_every_colossus_event_reads_as_a_sentence(lang: str) -> None:
             {"type": "Dismounted", "seat": SABER, "tile": "ankle_r"},
             {"type": "ColossusAdvanced", "square": 10, "left": 0},
             {"type": "ColossusAwakened", "square": 41, "hp": 1200},
-            {"type": "RaidOpened", "seats": [0, 1, 2], "square": 41}]
+            {"type": "RaidOpened", "seats": [0, 1, 2], "square": 41},
+            {"type": "SpellOnColossus", "seat": LANCER, "skill": "curse", "amount": 12,
+             "hp": 900},
+            {"type": "SpellOnColossus", "seat": LANCER, "skill": "kanashibari", "amount": 0,
+             "hp": 900},
+            {"type": "ColossusEndured", "seat": LANCER, "skill": "curse"}]
     events = [e for e in m.events if e["type"] in colossus.EVENTS] + rare
     assert {e["type"] for e in events} >= colossus.EVENTS - {"ColossusDodged"} | {"ShakenOff"}
     tr = Tr(lang)
@@ -439,7 +445,8 @@ def test_the_tour_renders_the_colossus_screens(app: Any, tmp_path: Any) -> None:
     assert [f.name for f in files] == ["colossus_reaction.png", "colossus_climb.png",
                                        "colossus_raid.png", "colossus_map.png"]
     room = part("colossus").tour(Tour(tmp_path, "en", app=app), "colossus_raid")
-    assert [f.name for f in room] == ["raid_room_raid.png", "raid_room_end.png"]
+    assert [f.name for f in room] == ["raid_room_raid.png", "raid_room_spell.png",
+                                      "raid_room_end.png"]
     assert all(f.stat().st_size > 10000 for f in files + room)
     with pytest.raises(ValueError, match="no screens for scenario"):
         run_tour(tmp_path, scenario="nonesuch")
@@ -520,3 +527,66 @@ def test_a_raid_room_may_be_made_for_one_camp_and_a_grail_war_not(app: Any) -> N
     view.click("page:rules")
     view.click("option:colossus.scenario")  # a Grail War with the colossus again
     assert view.options["seats"] == 2
+
+
+@pytest.mark.parametrize("lang", LANGS)
+def test_a_spell_at_the_colossus_is_offered_by_name_and_its_blow_reads_in_the_panel(
+        app: Any, lang: str) -> None:
+    """Seed 003: magic may aim at anything in sight. Caster's menu names the colossus as the
+    target of Kang's Curse; Bog Song's halved blow is the panel's last blow, drawn whole,
+    right of the colossus's name and inside the window; the log tells its endure."""
+    app.set_lang(lang)
+    staged = spelled()
+    show(app, staged, 0)
+    render(app, "raid")
+    m, tr, view = app.model, app.tr, app.current
+    curse = next(o for o in m.options("UseSkill") if o.action["skill"] == "curse")
+    assert curse.action["target"] == COLOSSUS
+    assert curse.label == f"{tr.skill('curse')} {tr('option.target', target=tr('colossus.name'))}"
+    blow = tr("colossus.last.SpellOnColossus", who=m.who(0), skill=tr.skill("bog_song"),
+              amount=5)
+    drawn = {text.text: text for items in view.base.pool.used.values() for text in items}
+    assert blow in drawn, sorted(drawn)
+    name = drawn[tr("colossus.name")]
+    assert name.right + 8 <= drawn[blow].left and drawn[blow].right <= th.WIDTH
+    lines = [m.event_text(e) for e in m.events]
+    assert tr("colossus.event.ColossusEndured", who=m.who(0), skill=tr.skill("bog_song")) in lines
+    assert tr("colossus.event.SpellOnColossus", who=m.who(0), skill=tr.skill("bog_song"),
+              amount=5, hp=module_hp(staged)) in lines
+
+
+def module_hp(staged: Staging) -> int:
+    return staged.module.st(staged.state).hp
+
+
+@pytest.mark.parametrize("lang", LANGS)
+@pytest.mark.parametrize("classes", [
+    ("caster", "lancer", "rider", "berserker", "archer"),
+    ("saber", "archer", "lancer", "rider", "caster", "assassin", "berserker")],
+    ids=["five", "seven"])
+def test_the_ground_strip_keeps_every_raider_inside_it(app: Any, lang: str,
+                                                       classes: tuple[str, ...]) -> None:
+    """Found in the real window: five raiders on the ground ran the last name past the
+    strip's edge. Every token and name drawn there stays inside the strip (names give way to
+    the tokens alone when it is crowded), and its hover names them all; in the raiders'
+    list, each name stops short of its HP bar."""
+    app.set_lang(lang)
+    staged = Staging("colossus_raid", classes=classes).open()
+    show(app, staged, 0)
+    render(app, "raid")
+    view, tr = app.current, app.tr
+    strip = view.region_by_id("ground")
+    assert all(tr.cls(c) in strip.help for c in classes)
+    inside = [text for items in view.base.pool.used.values() for text in items
+              if strip.bottom < text.y < strip.bottom + strip.height
+              and strip.left <= text.x <= strip.left + strip.width]
+    shorts = [x for x in inside if x.text in {tr.short(c) for c in classes}]
+    assert len(shorts) == len(classes)
+    for text in inside:
+        assert strip.left <= text.left and text.right <= strip.left + strip.width, text.text
+        assert "…" not in text.text, text.text
+    for seat, cls in enumerate(classes):  # each raider's name stops before its HP bar
+        row = view.region_by_id(f"raider:{seat}")
+        name = next(text for items in view.base.pool.used.values() for text in items
+                    if text.text == tr.cls(cls) and row.bottom < text.y < row.bottom + row.height)
+        assert name.right <= row.left - 6 + RAIDER_BAR - 4, cls

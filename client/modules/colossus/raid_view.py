@@ -10,7 +10,7 @@ from functools import partial
 from typing import Any
 
 from ... import theme as th
-from ...gfx import Scene
+from ...gfx import Scene, text_width
 from ...views.common import HEADER_H, InGameView, token
 from .view_data import SLOTS, STAGES, listing, part_name, raid_screen, step_text, tile_name
 
@@ -20,6 +20,8 @@ HAND = (16, 12, 388, 172)
 BAR = (416, 12, 848, 172)
 SCRIPT_H = 164  # the script panel's height, under the colossus's
 GROUND_H = 46  # the strip under the feet where ground raiders stand
+RAIDER_BAR = 140  # where a raider's HP bar starts in its row (its name stops before)
+GROUND_TOKEN = 34  # a ground raider's token and its gap, when the strip has no room for names
 RULER_W = 34  # the heights' scale left of the body
 # Where each tile sits across the body seen from behind (its column; its row is its height):
 # the left arm, shoulder and half of the body, the spine, then the right side mirrored.
@@ -202,16 +204,24 @@ class RaidView(InGameView):
         s.box(left, bottom, width, height, (58, 50, 40), th.PAPER_DARK, 1)
         s.text(tr("colossus.ground"), left + 10, bottom + height / 2, 12, th.PAPER,
                anchor_y="center", max_width=90)
-        x = left + 120
+        x, right = left + 120, left + width - 10
         struck = {x["seat"] for x in r["raiders"] if x["struck"]}
-        for seat in r["ground"]:
+        seats = r["ground"]
+        names = [tr.cls(m.camp(seat)["cls"]) for seat in seats]
+        # Each name whole beside its token, or (crowded) the tokens alone, named on hover.
+        named = sum(44 + text_width(name, size=11) for name in names) <= right - x
+        for i, seat in enumerate(seats):
             camp = m.camp(seat)
             token(s, x, bottom + height / 2, 14, camp["cls"], tr.short(camp["cls"]),
                   mine=seat == m.me, target=seat in struck, size=11 if tr.lang != "en" else 9)
-            label = tr.cls(camp["cls"])
-            t = s.text(label, x + 22, bottom + height / 2, 11, th.PAPER, anchor_y="center",
-                       max_width=90)
-            x += 44 + t.content_width
+            if named:
+                t = s.text(names[i], x + 22, bottom + height / 2, 11, th.PAPER,
+                           anchor_y="center")
+                x += 44 + t.content_width
+            else:
+                x += GROUND_TOKEN
+        self.add_region("ground", left, bottom, width, height, None, True,
+                        listing(tr, names))
 
     # --- the colossus: HP, the damage that got through ---------------------------------------
     def colossus_panel(self, s: Scene, r: dict[str, Any], left: float, bottom: float,
@@ -226,9 +236,11 @@ class RaidView(InGameView):
         if hit is not None:
             kind = hit["type"]
             line = tr(f"colossus.last.{kind}", who=m.who(hit.get("seat")),
-                      part=part_name(tr, hit.get("part", "")), amount=hit.get("amount"))
+                      part=part_name(tr, hit.get("part", "")), amount=hit.get("amount"),
+                      skill=tr.skill(hit.get("skill", "")))
             s.text(line, left + width - 14, top - 24, 13,
-                   th.GOLD if kind == "PartHit" and hit.get("amount") else th.SKY,
+                   th.GOLD if kind in ("PartHit", "SpellOnColossus") and hit.get("amount")
+                   else th.SKY,
                    anchor_x="right", bold=True, max_width=width - 200)
         dealt = " · ".join(f"{tr.cls(m.camp(x['seat'])['cls'])} {x['damage']}"
                            for x in r["raiders"])
@@ -311,8 +323,8 @@ class RaidView(InGameView):
                   dead=not row["alive"], target=row["struck"], size=9 if tr.lang != "en" else 7)
             s.text(tr.cls(cls), left + 40, y + row_h / 2, 13,
                    th.class_colour(cls) if row["in"] else th.FAINT, bold=True,
-                   anchor_y="center", max_width=110)
-            self.bar(s, left + 140, y + row_h / 2 - 6, 90, 12, row["hp"], row["max_hp"],
+                   anchor_y="center", max_width=RAIDER_BAR - 40 - 6)
+            self.bar(s, left + RAIDER_BAR, y + row_h / 2 - 6, 90, 12, row["hp"], row["max_hp"],
                      th.HP if row["hp"] > row["max_hp"] * 0.3 else th.HP_LOW)
             s.text(f"{row['hp']}/{row['max_hp']}", left + 236, y + row_h / 2, 11, th.MUTED,
                    anchor_y="center")

@@ -8,13 +8,14 @@ from pathlib import Path
 from typing import Any
 
 from ....shared.engine import apply, legal_actions, new_game
-from ....shared.engine.actions import Action, DeclareRest, React, Ready
+from ....shared.engine.actions import Action, DeclareRest, React, Ready, UseSkill
 from ....shared.engine.data import default_ruleset
 from ....shared.engine.events import Event
 from ....shared.engine.prompts import PROMPTS
 from ....shared.engine.state import GameState
 from ....shared.modules.colossus import Colossus
 from ....shared.modules.colossus.actions import (
+    COLOSSUS,
     AttackPart,
     Climb,
     ClimbAttack,
@@ -28,6 +29,7 @@ from ...tour import PLAYER, feed
 
 RAID_SEED = 3
 RAID_CLASSES = ("lancer", "saber", "archer")  # seat 0 (the tour's) and Saber climb
+SPELL_CLASSES = ("caster", "lancer", "archer")  # seat 0 casts at the colossus
 RAID_SQUARE = 40  # next to its waking square (41): in reach of every raider
 HIT = (5, 5)  # a 2D6 hit check that reaches the colossus's 9 (no critical)
 MISS = (1, 2)
@@ -39,11 +41,12 @@ class Staging:
     """A raid being played: each step applies one action with its dice, keeping the events."""
 
     def __init__(self, scenario: str = "colossus", classes: tuple[str, ...] = RAID_CLASSES,
-                 seed: int = RAID_SEED) -> None:
+                 seed: int = RAID_SEED, masters: tuple[str, ...] | None = None) -> None:
         rules = default_ruleset()
         options = {"colossus": {"scenario": scenario, "colossus_day": 1}}
         self.state = new_game(seed=seed, classes=classes, modules=["colossus"],
-                              options=options, servants=[rules.servants[c].id for c in classes])
+                              options=options, servants=[rules.servants[c].id for c in classes],
+                              masters=masters)
         self.events: list[Event] = []
         self.module = next(m for m in self.state.modules if isinstance(m, Colossus))
         for seat in range(len(classes)):
@@ -156,16 +159,25 @@ def felled(scenario: str = "colossus_raid", hp: int = 40) -> Staging:
     return st.strike(ARCHER, "arm")
 
 
-__all__ = ["RAID_CLASSES", "Staging", "climbing_raid", "felled", "marched", "screens",
-           "shaken_raid", "stomped"]
+def spelled(scenario: str = "colossus_raid") -> Staging:
+    """Round 1's start in a raid room: Caster (Väinämöinen, seat 0; its Master Kang) has sung
+    Bog Song at the colossus (the check made, 2D10 = 10, its endure rolled 7 + 3 and halved
+    it) and may still cast Kang's Curse at it (a curse: it is immune, though nobody knows it
+    yet)."""
+    st = Staging(scenario, classes=SPELL_CLASSES, masters=("kang", "koga", "han")).open()
+    return st.go(UseSkill(0, "bog_song", COLOSSUS), (1, 5, 5, 5, 2))
+
+
+__all__ = ["RAID_CLASSES", "SPELL_CLASSES", "Staging", "climbing_raid", "felled", "marched",
+           "screens", "shaken_raid", "spelled", "stomped"]
 
 
 def screens(tour: Any, scenario: str = "colossus") -> list[Path]:
     """The colossus's screens. In a Grail War: its stomp with the hit roll a raider
     answers, a climber choosing where to climb (the tiles it may end on lit), the raid a
     round later with a climber the next step will shake off, and the city map with its way
-    to the Dragon Vein after the raid. In the raid room: that raid, and the room won when
-    it falls."""
+    to the Dragon Vein after the raid. In the raid room: that raid, a Caster's spells at it,
+    and the room won when it falls."""
     app = tour.app
     war = scenario == "colossus"
     prefix = "colossus" if war else "raid_room"
@@ -190,7 +202,11 @@ def screens(tour: Any, scenario: str = "colossus") -> list[Path]:
         show(marched(scenario), "game")
         tour.hover("verb:DeclareRaid")
         tour.shot(f"{prefix}_map")
-    else:  # its win: every camp left standing
+    else:  # a spell at it, then its win: every camp left standing
+        show(spelled(scenario), "raid")
+        app.current.click("verb:UseSkill")  # the spells that may still aim at it
+        app.current.on_mouse_motion(0, 0, 0, 0)
+        tour.shot(f"{prefix}_spell")
         show(felled(scenario), "end")
         tour.shot(f"{prefix}_end")
     return tour.files

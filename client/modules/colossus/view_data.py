@@ -24,7 +24,8 @@ EVENTS = frozenset({
     "ColossusTelegraphed", "RaidRoundStarted", "ColossusActed", "SurfaceTilted",
     "ColossusAttacked", "ColossusStruck", "RaiderWounded", "ShakenOff", "PartAttacked",
     "PartMissed", "ColossusDodged", "PartHit", "ColossusDestroyed", "RaidRewarded", "RaidEnded",
-    "LeftRaid", "ClimbDeclared", "Mounted", "Climbed", "Dismounted"})
+    "LeftRaid", "ClimbDeclared", "Mounted", "Climbed", "Dismounted", "SpellOnColossus",
+    "ColossusEndured"})
 NOTICES = frozenset({"ColossusAwakened", "RaidOpened", "ColossusDestroyed"})
 BATTLE_EVENTS = EVENTS - {"ColossusAwakened", "ColossusAdvanced", "ColossusHeld", "Trampled"}
 
@@ -105,13 +106,13 @@ def step_text(tr: Any, step: dict[str, Any]) -> str:
 
 
 def last_hit(events: list[dict[str, Any]]) -> dict[str, Any] | None:
-    """The latest blow on the colossus in this raid: a hit (with what got through), a miss or
-    a dodge."""
+    """The latest blow on the colossus in this raid: a hit (with what got through), a miss, a
+    dodge or a spell."""
     for e in reversed(events):
         kind = e.get("type")
         if kind == "RaidOpened":
             return None
-        if kind in ("PartHit", "PartMissed", "ColossusDodged"):
+        if kind in ("PartHit", "PartMissed", "ColossusDodged", "SpellOnColossus"):
             return e
     return None
 
@@ -265,6 +266,10 @@ def event_line(m: ClientModel, e: dict[str, Any]) -> str:
         how = tr("battle.np_attack") if e.get("kind") == "np" else tr.card(e.get("kind", ""))
         return tr("colossus.event.PartAttacked", who=who, part=part_name(tr, e.get("part", "")),
                   kind=how)
+    if kind in ("SpellOnColossus", "ColossusEndured"):
+        key = "SpellNoEffect" if kind == "SpellOnColossus" and not e.get("amount") else kind
+        return tr(f"colossus.event.{key}", who=who, skill=tr.skill(e.get("skill", "")),
+                  amount=e.get("amount"), hp=e.get("hp"))
     if kind == "RaidEnded":
         return tr("colossus.event.RaidEnded", rounds=e.get("rounds"),
                   reason=tr(f"colossus.ended.{e.get('reason')}"))

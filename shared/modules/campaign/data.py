@@ -12,13 +12,13 @@ from pathlib import Path
 from typing import NamedTuple
 
 from ...engine.data import CARD_KINDS, Reader, Ruleset, read_table
+from ..tactics.data import SUBTYPES
 
 RACES = ("human", "artificial")
 METHODS = ("scouting", "combat", "study", "bond", "other")  # C2.1: experience pools
 SERVANT_CATEGORIES = ("encounter", "rumor", "combat", "legend")  # C1.1
 MASTER_CATEGORIES = ("encounter", "rumor", "combat")  # C1.1
 STANCES = ("normal", "attack", "defense", "critical")  # C5.1, in sheet order
-SUBTYPES = ("attack", "guard", "reinforcement", "curse", "healing")  # magecraft sub-types (§3)
 # C5.10: trait id -> the kind of argument it takes ("" none, "kind" B/A/Q, "subtype").
 TRAITS = {"none": "", "kind_damage": "kind", "lead_damage": "", "magecraft_grade": "subtype",
           "incantation_ward": "", "won_lead": "", "lost_lead": "", "guard_thorns": "",

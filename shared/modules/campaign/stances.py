@@ -34,8 +34,9 @@ from ...engine.core import Check
 from ...engine.data import CARD_KINDS, Reader, Text, read_table
 from ...engine.sharing import Shared
 from ...engine.state import GameState
+from ..tactics.data import SUBTYPES, magecraft_subtypes
 from . import state as st
-from .data import SERVANT_CATEGORIES, STANCES, SUBTYPES, TRAITS
+from .data import SERVANT_CATEGORIES, STANCES, TRAITS
 from .info import Information
 from .section import Section, section_of
 from .summoning import SETUP
@@ -75,21 +76,11 @@ def load_traits(reader: Reader) -> dict[str, Trait]:
     return out
 
 
-def load_subtypes(reader: Reader) -> dict[str, str]:
-    """`modules/magecraft.toml [subtypes]`: skill id -> magecraft sub-type."""
-    reader.integer("mr_step", 0, 100)
-    table = reader.table("subtypes")
-    out = {skill: table.choice(skill, SUBTYPES) for skill in table.ids()}
-    table.finish()
-    reader.finish()
-    return out
-
-
 @cache
 def _catalogue() -> tuple[dict[str, Trait], dict[str, str]]:
     base = resources.files("grailwar.resources")
     return (load_traits(read_table(base, "campaign/traits.toml")),
-            load_subtypes(read_table(base, "modules/magecraft.toml")))
+            magecraft_subtypes(base))
 
 
 def traits() -> dict[str, Trait]:

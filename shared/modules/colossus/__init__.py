@@ -12,6 +12,7 @@ them, `sample`).
 from __future__ import annotations
 
 from collections.abc import Callable, Mapping, Sequence
+from importlib import resources
 from typing import Any, ClassVar
 
 from ...engine import core, powers, prompts, turns
@@ -31,12 +32,13 @@ from ...engine.actions import (
     Wait,
 )
 from ...engine.core import city
-from ...engine.data import Ruleset
+from ...engine.data import Ruleset, Skill
 from ...engine.geometry import distance
 from ...engine.modules import Module, OptionSpec, register
 from ...engine.sharing import Shared
 from ...engine.state import Declaration, GameState
 from ..tactics import Concentrate
+from ..tactics.data import magecraft_subtypes, mr_step
 from .actions import (
     COLOSSUS,
     AttackPart,
@@ -79,6 +81,8 @@ class Colossus(RaidRules, Module):
         self.wake_day = 1 if self.cooperative else values["colossus_day"]
         self.board_view = _board_view(self.data)  # static: built once, shared by every view
         self.script_view = _script_view(self.data)
+        base = resources.files("grailwar.resources")
+        self.mr_step, self.subtypes = mr_step(base), magecraft_subtypes(base)
 
     @classmethod
     def fewest_camps(cls, values: Mapping[str, Any]) -> int:
@@ -198,6 +202,16 @@ class Colossus(RaidRules, Module):
     def resolve_raid(self, s: GameState, i: int, decl: Declaration) -> None:
         self.open_raid(s, i, decl)
 
+    def skill_check(self, s: GameState, seat: int, skill: Skill, target: int) -> int:
+        return self.spell_check(skill) if target == COLOSSUS else 0
+
+    def skill_void(self, s: GameState, seat: int, skill: Skill, target: int) -> bool:
+        return target == COLOSSUS and self.immune_to(skill)
+
+    def skill_on_other(self, s: GameState, seat: int, skill: Skill, target: int) -> None:
+        if target == COLOSSUS:
+            self.spell_lands(s, seat, skill)
+
     # --- what leaves the engine -----------------------------------------------------------------
     def verbs(self) -> tuple[str, ...]:
         return ("DeclareRaid",)
@@ -238,7 +252,7 @@ class Colossus(RaidRules, Module):
             "attacked": raid.attacked, "budget": raid.budget, "roll_value": raid.roll_value,
             "strike": list(raid.strike), "roll": None if raid.roll is None else list(raid.roll),
             "offered": sorted(raid.offered), "seize": sorted(raid.seize), "seized": raid.seized,
-            "moved": raid.moved,
+            "moved": raid.moved, "endured": raid.endured,
             "np": {str(x): [s.camps[x].np_target, s.camps[x].np_round] for x in raid.joined},
         }
 
@@ -256,7 +270,7 @@ class Colossus(RaidRules, Module):
                 tuple(rv["initiative"]), tuple(rv["order"]), rv["cursor"], rv["slots"],
                 rv["attacked"], rv["budget"], rv["roll_value"], tuple(rv["strike"]),
                 None if rv["roll"] is None else tuple(rv["roll"]), frozenset(rv["offered"]),
-                frozenset(rv["seize"]), rv["seized"], rv["moved"])
+                frozenset(rv["seize"]), rv["seized"], rv["moved"], rv["endured"])
             for x, (target, round_no) in rv["np"].items():
                 camp = s.camps[int(x)]
                 camp.np_target, camp.np_round = target, round_no

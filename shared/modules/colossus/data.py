@@ -10,6 +10,7 @@ from itertools import pairwise
 from pathlib import Path
 
 from ...engine.data import Dice, Reader, Ruleset, read_table
+from ..tactics.data import SUBTYPES
 
 COLOURS = ("blue", "green", "white", "yellow")
 HAIRY = frozenset({"blue", "green"})  # T7.3: grippable; white and yellow are bare
@@ -65,6 +66,10 @@ class ColossusData:
     dodge_uses: int
     dodge_bonus: int
     dodge_target: int
+    mr: int  # magic resistance grades (T6.1)
+    immunity: tuple[str, ...]  # magecraft sub-types it is immune to, or ("all",) (T6.2)
+    endure_bonus: int  # its endure: the first hostile-magecraft damage of a Round is halved
+    endure_target: int  # on 2D6 + endure_bonus >= endure_target (T4.4, T4.5)
     reward_strokes: int
     reward_mp: int
     paths: dict[str, tuple[int, ...]]  # map id -> squares, waking square first, vein last
@@ -98,6 +103,10 @@ def load_colossus(rules: Ruleset, root: Path | None = None) -> ColossusData:
         "dodge_uses": numbers.integer("dodge_uses", 0, 10),
         "dodge_bonus": numbers.integer("dodge_bonus", -10, 20),
         "dodge_target": numbers.integer("dodge_target", 2, 30),
+        "mr": numbers.integer("mr", 0, 20),
+        "immunity": _immunity(numbers),
+        "endure_bonus": numbers.integer("endure_bonus", -10, 20),
+        "endure_target": numbers.integer("endure_target", 2, 30),
         "reward_strokes": numbers.integer("reward_strokes", 0, 3),
         "reward_mp": numbers.integer("reward_mp", 0, 1000),
     }
@@ -201,3 +210,16 @@ def _step(r: Reader, surfaces: dict[str, str]) -> Step:
         a.finish()
     r.finish()
     return Step(step_id, tilt, attack)
+
+
+def _immunity(numbers: Reader) -> tuple[str, ...]:
+    """`immunity`: "all", or magecraft sub-types (`modules/magecraft.toml`)."""
+    if numbers.raw("immunity") == "all":
+        numbers.string("immunity")
+        return ("all",)
+    scope = numbers.idents("immunity", 0, len(SUBTYPES))
+    for i, subtype in enumerate(scope):
+        if subtype not in SUBTYPES:
+            numbers.fail(f"immunity[{i}]", f"{subtype!r} is not a magecraft sub-type "
+                                           f"({', '.join(SUBTYPES)}), nor is the list \"all\"")
+    return scope

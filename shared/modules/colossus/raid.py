@@ -26,7 +26,7 @@ from ...engine.actions import (
     Wait,
 )
 from ...engine.core import CHECK_STAT, COUNTER, city
-from ...engine.data import Dice
+from ...engine.data import Dice, Skill
 from ...engine.geometry import distance, reachable
 from ...engine.state import Declaration, GameState, Prompt
 from ..tactics import Concentrate, Tactics
@@ -60,6 +60,8 @@ class RaidRules:
 
     data: ColossusData
     name: str
+    mr_step: int  # the check lowered per grade of resistance (`modules/magecraft.toml`)
+    subtypes: dict[str, str]  # skill id -> magecraft sub-type, for its immunity's scope
 
     # --- the slot ---------------------------------------------------------------------------
     def st(self, s: GameState) -> ColossusState:
@@ -188,12 +190,53 @@ class RaidRules:
         core.emit(s, "LeftRaid", seat=seat, how=how)
 
     def skills(self, s: GameState, seat: int, *timings: str) -> list[Action]:
-        """A raider's self-targeted skills, as at a battle prompt ("optional" and the
-        prompt's `timings`): skills aim at seats, and no raider is another's enemy (T3.2)."""
+        """A raider's skills, as at a battle prompt ("optional" and the prompt's `timings`):
+        no raider is another's enemy (T3.2), so a skill aims at the raider itself, or, hostile
+        magecraft, at the colossus while the raider sees it (seed 003: magic may target
+        anything in sight; a climber clings to it)."""
         camp = s.camps[seat]
-        return [UseSkill(seat, sk.id, -1) for timing in ("optional", *timings)
-                for sk in core.skills_of(s, camp, timing)
-                if sk.target != "enemy" and powers.usable_skill(s, camp, sk)]
+        sees = self.raid(s).tile_of(seat) != "" or self.tactics(s).sees_square(
+            s, seat, self.st(s).square)
+        out: list[Action] = []
+        for timing in ("optional", *timings):
+            for sk in core.skills_of(s, camp, timing):
+                if not powers.usable_skill(s, camp, sk):
+                    continue
+                if sk.target != "enemy":
+                    out.append(UseSkill(seat, sk.id, -1))
+                elif sk.magecraft and sees:
+                    out.append(UseSkill(seat, sk.id, COLOSSUS))
+        return out
+
+    # --- hostile magecraft on the colossus (T6, §5.6) ----------------------------------------
+    def spell_check(self, skill: Skill) -> int:
+        """T6.1: its resistance lowers a hostile spell's check by `mr_step` per grade."""
+        return -self.mr_step * self.data.mr
+
+    def immune_to(self, skill: Skill) -> bool:
+        """T6.2: its immunity's scope holds the spell's magecraft sub-type."""
+        return "all" in self.data.immunity or self.subtypes.get(skill.id) in self.data.immunity
+
+    def spell_lands(self, s: GameState, seat: int, skill: Skill) -> None:
+        """The spell's check made and not resisted: its damage (rolled as for a camp, then
+        its endure) is the colossus's, whole (magic strikes no part, so no part's factor
+        applies); what else the spell does (a parameter, a buff, a stripped buff) has nothing
+        in it to act on. The first such damage of a Round meets its endure: 2D6 +
+        endure_bonus >= endure_target halves it (T4.4, rolled in the open)."""
+        dice = skill.effect.damage
+        if dice is None:
+            core.emit(s, "SpellOnColossus", seat=seat, skill=skill.id, amount=0,
+                      hp=self.st(s).hp)
+            return
+        amount = core.roll_dice(s, dice, seat, "effect_damage")
+        if not self.raid(s).endured:
+            self.put_raid(s, endured=True)
+            check = core.check_2d6(s, COLOSSUS, "colossus_endure", self.data.endure_bonus,
+                                   special=False, target=self.data.endure_target)
+            if check.total >= self.data.endure_target:
+                amount //= 2
+                core.emit(s, "ColossusEndured", seat=seat, skill=skill.id)
+        self.wound_colossus(s, seat, amount, "SpellOnColossus", skill=skill.id)
 
     def spells(self, s: GameState, seat: int, in_main: bool = False) -> list[Action]:
         """The Command Spells of a raider (§5.5: at every prompt; a raid is a battle for them),
@@ -331,7 +374,7 @@ class RaidRules:
             return
         nxt = raid.round + 1
         self.put_raid(s, round=nxt, stage="round_start", ready=frozenset(),
-                      climbing=frozenset(), order=(), cursor=0)
+                      climbing=frozenset(), order=(), cursor=0, endured=False)
         core.emit(s, "ColossusTelegraphed", move=self.step_of(nxt).id, round=nxt)
         battle.round_upkeep(s, raid.seats)
 
@@ -451,21 +494,23 @@ class RaidRules:
                                    special=False, private=frozenset())
             if dodge.total >= self.data.dodge_target:
                 core.emit(s, "ColossusDodged", seat=seat)
-                self.wound_colossus(s, seat, part, 0)
+                self.wound_colossus(s, seat, 0, "PartHit", part=part)
                 return
         parts = (battle.np_damage(s, seat, distance) if noble_phantasm
                  else battle.normal_damage(s, seat, kind, distance))
         factor = self.st(s).factors[list(self.data.factors).index(part)]
         total = sum(v for _k, v in parts) + power
-        self.wound_colossus(s, seat, part, max(0, total) * factor // 100)
+        self.wound_colossus(s, seat, max(0, total) * factor // 100, "PartHit", part=part)
 
-    def wound_colossus(self, s: GameState, seat: int, part: str, amount: int) -> None:
+    def wound_colossus(self, s: GameState, seat: int, amount: int, event: str,
+                       **data: Any) -> None:
+        """`seat` deals it `amount`, told by `event` (with `data`, the amount and its HP)."""
         st = self.st(s)
         amount = min(amount, st.hp)
         damage = list(st.damage)
         damage[seat] += amount
         self.put(s, hp=st.hp - amount, damage=tuple(damage), lost=st.lost + amount)
-        core.emit(s, "PartHit", seat=seat, part=part, amount=amount, hp=st.hp - amount)
+        core.emit(s, event, seat=seat, **data, amount=amount, hp=st.hp - amount)
         if st.hp - amount <= 0:
             self.destroyed(s, seat)
 

@@ -36,6 +36,7 @@ class Raid(NamedTuple):
     seize: frozenset[int] = frozenset()  # raiders who declared Concentrate("initiative")
     seized: bool = False  # this Round the climbers act before the colossus (T4.1)
     moved: bool = False  # the ground raider acting has made its Move
+    endured: bool = False  # this Round's first hostile-magecraft damage has met its endure
 
     def tile_of(self, seat: int) -> str:
         return next((t for x, t in self.tiles if x == seat), "")

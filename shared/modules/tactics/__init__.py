@@ -164,12 +164,15 @@ class Tactics(Module):
         return not any(q in walls or q in bodies for q in crossed(grid.width, a, b))
 
     def sees(self, s: GameState, seat: int, target: int) -> bool:
+        """T2.1 for the camp at `target`."""
+        return self.sees_square(s, seat, s.camps[target].pos)
+
+    def sees_square(self, s: GameState, seat: int, there: int) -> bool:
         """T2.1: within sight range, anywhere through a familiar, or on a square another
         module's items watch (the campaign's scouting devices and Crystal Ball)."""
         camp = s.camps[seat]
         if any(sid in self.data.familiars for sid in core.skill_ids(camp)):
             return True
-        there = s.camps[target].pos
         if distance(city(s), camp.pos, there) <= self.data.sight_range:
             return True
         return any(there in m.sight(s, seat) for m in s.modules)
@@ -208,7 +211,7 @@ class Tactics(Module):
         if t is Attack or t is UseNoblePhantasm:
             return action.target == action.seat or self.line_clear(s, action.seat,
                                                                    action.target)
-        if t is UseSkill and action.target >= 0:
+        if t is UseSkill and action.target in s.battle.seats:  # (a module's own target: its own)
             return self.sees(s, action.seat, action.target)
         return True
 
@@ -301,7 +304,7 @@ class Tactics(Module):
 
     # --- T6 resistance ---------------------------------------------------------------------------
     def skill_check(self, s: GameState, seat: int, skill: Skill, target: int) -> int:
-        if target < 0 or not skill.magecraft or skill.target != "enemy":
+        if not 0 <= target < len(s.camps) or not skill.magecraft or skill.target != "enemy":
             return 0
         st = self.st(s)
         caster, aimed, bonus = st.boost
@@ -311,7 +314,7 @@ class Tactics(Module):
 
     def skill_void(self, s: GameState, seat: int, skill: Skill, target: int) -> bool:
         """T6.2-T6.4: hostile magecraft on an immune camp (a scenario's) does nothing."""
-        return (target >= 0 and skill.magecraft and skill.target == "enemy"
+        return (0 <= target < len(s.camps) and skill.magecraft and skill.target == "enemy"
                 and target in self.st(s).immune)
 
     def scenario_camp(self, s: GameState, seat: int, values: Mapping[str, Any]) -> None:

@@ -10,6 +10,8 @@ from pathlib import Path
 
 from ...engine.data import CLASSES, DataError, Reader, Ruleset, read_table
 
+SUBTYPES = ("attack", "guard", "reinforcement", "curse", "healing")  # magecraft sub-types
+
 WEAPONS = ("polearm", "melee", "ranged", "magic")
 
 
@@ -111,6 +113,18 @@ def mr_step(base: Traversable) -> int:
     """`modules/magecraft.toml`'s check lowered per grade of `mr`: one number the campaign's
     items and this module's resistance share (spec 002 §6, 003 T6.1)."""
     return read_table(base, "modules/magecraft.toml").integer("mr_step", 0, 100)
+
+
+def magecraft_subtypes(base: Traversable) -> dict[str, str]:
+    """`modules/magecraft.toml [subtypes]`: skill id -> magecraft sub-type (the campaign's
+    stance traits, the colossus's immunity scope)."""
+    reader = read_table(base, "modules/magecraft.toml")
+    reader.integer("mr_step", 0, 100)
+    table = reader.table("subtypes")
+    out = {skill: table.choice(skill, SUBTYPES) for skill in table.ids()}
+    table.finish()
+    reader.finish()
+    return out
 
 
 def _skill_ids(doc: Reader, key: str, rules: Ruleset) -> frozenset[str]:
