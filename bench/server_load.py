@@ -717,8 +717,8 @@ def make_parser(doc: str) -> argparse.ArgumentParser:
     parser.add_argument("--keep-db", help="write the server's database here (default: a temp)")
     parser.add_argument("--connect", type=int, metavar="PORT",
                         help="load a server already running on 127.0.0.1:PORT (started with a "
-                        "high enough --max-per-address, --rooms-per-address, --joins-per-address "
-                        "and --creates-per-address) instead")
+                        "high enough --max-per-address, --rooms-per-address, --joins-per-address, "
+                        "--creates-per-address and --connects-per-address) instead")
     parser.add_argument("--pid", type=int, help="with --connect: that server's process id")
     parser.add_argument("--echo-server", action="store_true", help=argparse.SUPPRESS)
     parser.add_argument("--worker-port", type=int, help=argparse.SUPPRESS)
@@ -735,7 +735,8 @@ def serve(db: str, rooms: int, log: Path, *options: str) -> Child:
     return Child([sys.executable, "-m", "grailwar.cli.main", "serve", "--host", "127.0.0.1",
                   "--port", "0", *where, "--max-per-address", players,
                   "--max-rooms", str(rooms + 10), "--rooms-per-address", str(rooms + 10),
-                  "--joins-per-address", players, "--creates-per-address", players, *options],
+                  "--joins-per-address", players, "--creates-per-address", players,
+                  "--connects-per-address", players, *options],
                  log)
 
 

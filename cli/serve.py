@@ -33,7 +33,13 @@ def run(args: argparse.Namespace) -> int:
         textFileLogObserver,
     )
 
-    from ..server.app import REFUSALS, GrailService
+    from ..server.app import (
+        EXIT_CANNOT_LISTEN,
+        EXIT_REFUSED,
+        REFUSALS,
+        CannotListen,
+        GrailService,
+    )
     from ..server.settings import service_arguments
     from ..server.tls import BadCertificate, tls_options
 
@@ -47,7 +53,7 @@ def run(args: argparse.Namespace) -> int:
         tls = tls_options(args.tls_cert, args.tls_key)
     except BadCertificate as err:
         log.critical("the server could not start: {why}", why=str(err))
-        return 1
+        return EXIT_REFUSED
     try:
         service = GrailService(reactor, args.db, args.host, args.port, tls=tls,
                                **service_arguments(lambda name: getattr(args,
@@ -55,8 +61,8 @@ def run(args: argparse.Namespace) -> int:
                                                    args.no_admin))
     except ValueError as err:  # settings that do not go together
         log.critical("the server could not start: {why}", why=str(err))
-        return 1
-    failed: list[bool] = []
+        return EXIT_REFUSED
+    failed: list[int] = []
 
     def start() -> None:
         try:
@@ -64,12 +70,16 @@ def run(args: argparse.Namespace) -> int:
             return
         except REFUSALS as err:  # a locked or damaged database: no traceback, the reason
             log.critical("the server could not start: {why}", why=str(err))
+            failed.append(EXIT_REFUSED)
+        except CannotListen as err:  # the port taken: one line, and a status of its own
+            log.critical("the server could not start: {why}", why=str(err))
+            failed.append(EXIT_CANNOT_LISTEN)
         except Exception:
             log.failure("the server could not start")
-        failed.append(True)
+            failed.append(EXIT_REFUSED)
         reactor.stop()
 
     reactor.callWhenRunning(start)
     reactor.addSystemEventTrigger("before", "shutdown", service.stopService)
     reactor.run()  # SIGTERM and SIGINT stop the reactor, which stops the service first
-    return 1 if failed else 0
+    return failed[0] if failed else 0

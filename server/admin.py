@@ -18,6 +18,7 @@ from twisted.internet.protocol import Factory
 from twisted.protocols.basic import LineReceiver
 
 from ..shared.protocol import CLOSED_BY_OPERATOR, MOTD, ProtocolError
+from .addresses import normal
 from .audit import audit
 from .lobby import Lobby
 from .protocol import GrailProtocol
@@ -121,6 +122,7 @@ class Operator:
                 reason: str = "") -> dict[str, Any]:
         if minutes is not None and minutes <= 0:
             raise AdminError("ban: minutes must be more than 0 (leave it out: until unbanned)")
+        addr = normal(addr)
         until = self.lobby.bans.add(addr, minutes, reason)
         audit("ban", addr=addr, until=until, reason=reason)
         dropped = [p for p in self.connections() if p.address == addr]
@@ -129,6 +131,7 @@ class Operator:
         return {"until": until, "dropped": len(dropped)}
 
     def cmd_unban(self, addr: str) -> dict[str, Any]:
+        addr = normal(addr)
         if not self.lobby.bans.remove(addr):
             raise AdminError(f"{addr} is not banned")
         audit("unban", addr=addr)

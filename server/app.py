@@ -28,6 +28,7 @@ from typing import Any
 from twisted.application.service import Service
 from twisted.internet import defer, task
 from twisted.internet.endpoints import UNIXServerEndpoint
+from twisted.internet.error import CannotListenError
 from twisted.internet.interfaces import IListeningPort
 from twisted.logger import Logger
 
@@ -59,11 +60,45 @@ class DatabaseInUse(RuntimeError):
     """Another server holds the database's lock."""
 
 
+class CannotListen(RuntimeError):
+    """The port is taken, or the address is not this machine's to listen on."""
+
+
 REFUSALS = (DatabaseInUse, DamagedDatabase)  # an operator's problem, said in one line
+# The exit status of `grailwar serve` for each (docs/deploy.md): a locked or damaged database
+# will not mend by itself (1); a port may be freed soon (3: systemd may try again).
+EXIT_REFUSED, EXIT_CANNOT_LISTEN = 1, 3
 
 
 def _file_key(info: os.stat_result) -> tuple[int, int]:
     return info.st_dev, info.st_ino
+
+
+def lock_holder(key: tuple[int, int]) -> tuple[int, str] | None:
+    """The process holding a `flock` on the file `key` (device, inode) and the name it opened
+    the file by, from Linux's /proc/locks and the holder's /proc/PID/fd; None where that
+    cannot be read (another system, another user's process)."""
+    try:
+        lines = Path("/proc/locks").read_text().splitlines()
+    except OSError:
+        return None
+    for line in lines:
+        parts = line.split()  # "1: FLOCK  ADVISORY  WRITE 1234 08:01:5678 0 EOF"
+        if len(parts) < 6 or parts[1] != "FLOCK" or parts[2] == "->":
+            continue
+        major, minor, inode = parts[5].split(":")
+        if (os.makedev(int(major, 16), int(minor, 16)), int(inode)) != key:
+            continue
+        pid = int(parts[4])
+        for fd in Path(f"/proc/{pid}/fd").glob("*"):  # (none: another user's process)
+            try:
+                name = os.readlink(fd)
+                if _file_key(os.stat(fd)) == key:
+                    return pid, name
+            except OSError:
+                continue
+        return None
+    return None
 
 
 class DatabaseLock:
@@ -82,20 +117,28 @@ class DatabaseLock:
         if fcntl is None:  # Windows
             return
         if os.path.exists(self.db) and _file_key(os.stat(self.db)) in _LOCKED:
-            raise self._in_use()
+            raise self._in_use(_file_key(os.stat(self.db)))
         fd = os.open(self.db, os.O_RDWR | os.O_CREAT, 0o600)
         key = _file_key(os.fstat(fd))
         try:
             fcntl.flock(fd, fcntl.LOCK_EX | fcntl.LOCK_NB)
         except OSError:
             os.close(fd)
-            raise self._in_use() from None
+            raise self._in_use(key) from None
         self.file, self.key = fd, key
         _LOCKED.add(key)
 
-    def _in_use(self) -> DatabaseInUse:
-        return DatabaseInUse(f"another server is using the database {self.db} "
-                             f"({Path(self.db).resolve()})")
+    def _in_use(self, key: tuple[int, int]) -> DatabaseInUse:
+        """The refusal, naming the file under the name its holder opened it by (a hard link
+        is a name of its own: resolving it gives itself back) and the holder's process."""
+        holder = lock_holder(key)
+        if holder is None:
+            resolved = Path(self.db).resolve()
+            also = f" ({resolved})" if str(resolved) != self.db else ""
+            return DatabaseInUse(f"another server is using the database {self.db}{also}")
+        pid, name = holder
+        return DatabaseInUse(f"another server is using the database {self.db}: process {pid} "
+                             f"holds the lock on {name}")
 
     def release(self) -> None:
         if self.file is not None:
@@ -270,9 +313,14 @@ class GrailService(Service):
     def _listen(self, factory: TrackingFactory) -> IListeningPort:
         """TLS only when a certificate is given: no plain port beside it, or a client that
         forgot `--tls` would send its seat token and room password in clear after all."""
-        if self.tls is not None:
-            return self.reactor.listenSSL(self.port, factory, self.tls, interface=self.host)
-        return self.reactor.listenTCP(self.port, factory, interface=self.host)
+        try:
+            if self.tls is not None:
+                return self.reactor.listenSSL(self.port, factory, self.tls, interface=self.host)
+            return self.reactor.listenTCP(self.port, factory, interface=self.host)
+        except CannotListenError as err:
+            why = getattr(err.socketError, "strerror", None) or str(err.socketError)
+            raise CannotListen(f"cannot listen on {self.host or '*'}:{self.port}: {why} (is "
+                               "another server, or another program, on that port?)") from None
 
     def _listen_admin(self, operator: Operator) -> None:
         """The operator's socket, mode 0600; one left by a killed server is replaced. Failing

@@ -81,12 +81,15 @@ class AddressLimit(_Expiring[str]):
         self.what = what
         self.buckets: dict[str, RateLimit] = {}
 
-    def check(self, address: str) -> None:
+    def allow(self, address: str) -> bool:
         self._sweep(self.buckets, lambda b: b.full)
         bucket = self.buckets.get(address)
         if bucket is None:
             bucket = self.buckets[address] = RateLimit(self.clock, self.rate, self.per)
-        if not bucket.allow():
+        return bucket.allow()
+
+    def check(self, address: str) -> None:
+        if not self.allow(address):
             raise ProtocolError("rate_limited", f"at most {self.rate:g} {self.what} per "
                                 f"{self.per:g} seconds from one address")
 

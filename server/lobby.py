@@ -32,6 +32,8 @@ HANDSHAKE_TIMEOUT = 10.0  # seconds from connecting to a complete `hello`
 IDLE_TIMEOUT = 120.0  # seconds without a complete frame (clients ping every 30 s)
 JOINS_PER_ADDRESS = 20  # create_room + join_room + resume per JOINS_PER seconds, per address
 JOINS_PER = 10.0
+CONNECTS_PER_ADDRESS = 30  # new connections per CONNECTS_PER seconds, per address
+CONNECTS_PER = 10.0
 CREATES_PER_ADDRESS = 10  # create_room per CREATES_PER seconds, per address
 CREATES_PER = 60.0
 
@@ -71,6 +73,7 @@ class Lobby:
                  handshake_timeout: float = HANDSHAKE_TIMEOUT,
                  idle_timeout: float = IDLE_TIMEOUT, joins_per_address: int = JOINS_PER_ADDRESS,
                  creates_per_address: int = CREATES_PER_ADDRESS,
+                 connects_per_address: int = CONNECTS_PER_ADDRESS,
                  defer_views: bool = False, bot_delay: float = BOT_DELAY,
                  bot_pace: float | None = None) -> None:
         self.clock = clock
@@ -86,6 +89,10 @@ class Lobby:
         # Counted per address, so that reconnecting does not reset them.
         self.join_limit = AddressLimit(clock, joins_per_address, JOINS_PER, "room joins")
         self.create_limit = AddressLimit(clock, creates_per_address, CREATES_PER, "new rooms")
+        # New connections: an address that opens thousands a second is refused before any
+        # protocol is built for them (each cost a handshake's work and an error frame).
+        self.connect_limit = AddressLimit(clock, connects_per_address, CONNECTS_PER,
+                                          "new connections")
         self.passwords = PasswordGuard(clock)
         self.think = think  # how rooms run searching bots (a thread pool in the real server)
         self.bot_delay, self.bot_pace = bot_delay, bot_pace  # its rooms' (`BotDriver`)

@@ -26,6 +26,7 @@ from ..shared.protocol import (
     no_delay,
     validate,
 )
+from .addresses import peer_address
 from .audit import audit
 from .limits import RateLimit
 from .lobby import Elsewhere, Lobby
@@ -79,8 +80,7 @@ class GrailProtocol(Protocol):
     # --- connection ---------------------------------------------------------------------------
     def connectionMade(self) -> None:
         self.sock = plain_socket(self.transport)  # written to at once (`writes.write`)
-        peer = self.transport.getPeer()
-        self.address = getattr(peer, "host", str(peer))
+        self.address = peer_address(self.transport.getPeer())
         no_delay(self.transport)
         self.producing = hasattr(self.transport, "registerProducer")
         if self.producing:
@@ -391,10 +391,13 @@ class GrailFactory(Factory):
         self.clock = clock
 
     def buildProtocol(self, addr: Any) -> GrailProtocol | None:
-        """A connection from a banned address is refused (closed before a byte is read)."""
-        host = getattr(addr, "host", None)
-        if host is not None and self.lobby.bans.refuses(host):
+        """A connection from a banned address, or one past its address's rate of new
+        connections, is refused (closed before a byte is read)."""
+        host = peer_address(addr)
+        if self.lobby.bans.refuses(host):
             audit("refused", addr=host, why="banned")
+            return None
+        if not self.lobby.connect_limit.allow(host):  # (no log line each: a flood's own cost)
             return None
         proto = GrailProtocol(self.lobby, self.clock)
         proto.factory = self

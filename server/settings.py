@@ -11,6 +11,7 @@ from ..shared.protocol import DEFAULT_PORT
 from .admin import default_socket
 from .app import BOT_WORKERS, KEEP_DAYS
 from .lobby import (
+    CONNECTS_PER_ADDRESS,
     CREATES_PER_ADDRESS,
     HANDSHAKE_TIMEOUT,
     IDLE_TIMEOUT,
@@ -73,6 +74,8 @@ SETTINGS = (
             "per 10 s from one address", "joins_per_address"),
     Setting("creates-per-address", int, CREATES_PER_ADDRESS, "new rooms per minute from one "
             "address", "creates_per_address"),
+    Setting("connects-per-address", int, CONNECTS_PER_ADDRESS, "new connections per 10 s from "
+            "one address (more are closed before a byte is read)", "connects_per_address"),
     Setting("admin-socket", str, None, "UNIX socket for `grailwar admin` (default: beside the "
             "database, <db>.admin.sock, mode 0600)"),
 )

@@ -91,6 +91,11 @@ FATAL = frozenset({"bad_frame", "frame_too_large", "unknown_message", "version_m
 
 
 # --- field declarations ----------------------------------------------------------------------
+# The widest range of any integer a client sends (a signed 32-bit integer, which every client
+# language holds): each int field declares its range within it, and a value outside is
+# `bad_field`, never a number the server's code or its database cannot take.
+INT_MAX = 2**31 - 1
+
 @dataclass(frozen=True)
 class Field:
     """One field: its type (int, str, bool, dict, list, or a tuple of them for a value that
@@ -215,7 +220,7 @@ MODULES_FIELD = Field(list, required=False, hi=len(MODULE_NAMES),
 OPTIONS_FIELD = Field(dict, required=False, hi=len(MODULE_NAMES),
                       keys=Field(str, choices=MODULE_NAMES),
                       items=Field(dict, hi=32, keys=Field(str, lo=1, hi=32),
-                                  items=Field((bool, int, str))))
+                                  items=Field((bool, int, str), lo=-INT_MAX, hi=INT_MAX)))
 
 # What a client may ask for in its hello (docs/protocol.md, Features): "updates", after the
 # first full `state`, only what changed (`update`); "no_log", `events` without the dice-bot
@@ -224,13 +229,13 @@ FEATURES = ("updates", "no_log")
 
 _MESSAGES = [
     # --- client to server ---
-    Message("hello", "c2s", {"version": Field(int, lo=0), "name": NAME,
+    Message("hello", "c2s", {"version": Field(int, lo=0, hi=INT_MAX), "name": NAME,
                              "features": _opt(list, hi=len(FEATURES),
                                               items=Field(str, choices=FEATURES))},
             "first message; the server answers welcome or version_mismatch; `features`: "
             "what this client can take besides the base protocol (FEATURES)"),
     Message("ping", "c2s", {}, "the server answers pong"),
-    Message("list_rooms", "c2s", {"offset": _opt(int, lo=0)},
+    Message("list_rooms", "c2s", {"offset": _opt(int, lo=0, hi=INT_MAX)},
             "the server answers rooms: at most MAX_LISTED rooms from `offset` (default 0)"),
     Message("create_room", "c2s", {
         "name": ROOM_NAME, "password": _opt(str, hi=64), "seats": _opt(int, lo=1, hi=7),
@@ -243,10 +248,11 @@ _MESSAGES = [
        "the rules `modules` switched on and their `options`; `summoning` random (default: "
        "each Servant drawn from its class's roster by the seed) or choose"),
     Message("join_room", "c2s", {
-        "room": Field(int, lo=1), "password": _opt(str, hi=64),
+        "room": Field(int, lo=1, hi=INT_MAX), "password": _opt(str, hi=64),
         "spectator": _opt(bool), "cls": _opt(str, choices=CLASS_NAMES),
     }, "join as a player (in a free seat, of `cls` if given) or as a spectator"),
-    Message("resume", "c2s", {"room": Field(int, lo=1), "token": Field(str, lo=8, hi=64)},
+    Message("resume", "c2s", {"room": Field(int, lo=1, hi=INT_MAX),
+                              "token": Field(str, lo=8, hi=64)},
             "take back a seat with its token; answers joined, history, then a full resync"),
     Message("leave_room", "c2s", {}, "leave the room (a player's seat goes to a bot)"),
     Message("choose_class", "c2s", {"cls": Field(str, choices=CLASS_NAMES)},
@@ -266,7 +272,7 @@ _MESSAGES = [
     Message("start", "c2s", {}, "owner: start the game; empty seats get bots"),
     Message("chat", "c2s", {"text": Field(str, lo=1, hi=300, text="line"),
                             "channel": _opt(str, choices=CHANNELS),
-                            "to": _opt(int, lo=0, hi=6), "ref": _opt(int, lo=0, hi=2**31)},
+                            "to": _opt(int, lo=0, hi=6), "ref": _opt(int, lo=0, hi=INT_MAX)},
             "say something in the room, in the negotiation of your current Encounter, or "
             "whisper to the seat `to`; a dice command (`2D6+3`, `S1D100<=50`) is rolled by "
             "the server, `/reveal` shows your last secret roll; an error names `ref`"),
@@ -277,8 +283,8 @@ _MESSAGES = [
     Message("resume_room", "c2s", {},
             "the owner, or any seated player while the owner is away: resume the paused "
             "game; everyone gets room_resumed"),
-    Message("act", "c2s", {"action": Field(dict), "state_id": Field(int, lo=0),
-                           "ref": _opt(int, lo=0, hi=2**31)},
+    Message("act", "c2s", {"action": Field(dict), "state_id": Field(int, lo=0, hi=INT_MAX),
+                           "ref": _opt(int, lo=0, hi=INT_MAX)},
             "an action (the engine's dict form) chosen on state `state_id`; answered by ack"),
     # --- server to client ---
     Message("welcome", "s2c", {"version": Field(int), "server": Field(str), "motd": MOTD},

@@ -18,6 +18,7 @@ from grailwar.server.lobby import Lobby
 from grailwar.server.store import Store
 from server_kit import Server, Wire, one, peer, restarted
 from test_server_seats import table
+from twisted.internet.address import IPv6Address
 from twisted.internet.testing import StringTransport
 
 
@@ -107,6 +108,24 @@ def test_a_ban_drops_the_address_refuses_it_and_outlives_a_restart() -> None:
     assert server.factory.buildProtocol(peer("10.0.0.9")) is not None
     assert server.store.load_bans() == [("10.0.0.2", None, "spam")]
     assert Lobby(server.clock, server.store).bans.refuses("10.0.0.2")
+
+
+@pytest.mark.parametrize("given", ["::ffff:10.0.0.2", "10.0.0.2"])
+def test_an_ipv4_mapped_address_is_its_ipv4_address_for_bans_and_status(given: str) -> None:
+    """Issue 38 item 2: an IPv6 listener sees an IPv4 player as ::ffff:a.b.c.d. The player's
+    address, a ban given in either spelling, the refusal and the unban all use a.b.c.d."""
+    server = Server()
+    admin = Admin(server, [])
+    mapped = IPv6Address("TCP", "::ffff:10.0.0.2", 4000)
+    proto = server.factory.buildProtocol(mapped)
+    proto.makeConnection(StringTransport(peerAddress=mapped))
+    assert proto.address == "10.0.0.2"
+    assert admin.ask("ban", addr=given)["ok"]
+    assert server.store.load_bans() == [("10.0.0.2", None, "")]
+    assert server.factory.buildProtocol(mapped) is None
+    assert server.factory.buildProtocol(peer("10.0.0.2")) is None
+    assert admin.ask("unban", addr="::FFFF:10.0.0.2") == {"ok": True}
+    assert server.factory.buildProtocol(mapped) is not None
 
 
 def test_a_ban_for_minutes_ends_by_itself_and_unban_lifts_one_at_once() -> None:

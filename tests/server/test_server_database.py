@@ -82,8 +82,8 @@ def closed_flag(path: Path, room_id: int) -> int:
 # --- item 5: one server per database ------------------------------------------------------
 def test_the_lock_follows_the_file_through_a_symlink_and_a_hard_link(tmp_path: Path) -> None:
     """While another process holds a database, locking it through a symlink or a hard link
-    (other names for the same file) is refused with the database named; once that process
-    is gone the lock is free."""
+    (other names for the same file) is refused with the database named, and the process that
+    holds it with the name it opened it by; once that process is gone the lock is free."""
     db = tmp_path / "rooms.db"
     Store(db).close()
     (tmp_path / "symlink.db").symlink_to(db)
@@ -95,7 +95,10 @@ def test_the_lock_follows_the_file_through_a_symlink_and_a_hard_link(tmp_path: P
     try:
         assert holder.stdout.readline().strip() == "held"
         for name in ("symlink.db", "hardlink.db", "rooms.db"):
-            with pytest.raises(DatabaseInUse, match=f"database .*{name}"):
+            # (issue 38 item 6: a hard link was named twice; the file its holder opened is
+            # named, with the holder)
+            with pytest.raises(DatabaseInUse, match=rf"database .*{name}: process {holder.pid} "
+                               rf"holds the lock on {tmp_path / 'rooms.db'}$"):
                 DatabaseLock(str(tmp_path / name)).acquire()
     finally:
         holder.communicate("", timeout=10)

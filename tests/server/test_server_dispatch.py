@@ -230,6 +230,27 @@ def test_list_rooms_is_paged(server: Server) -> None:
     assert {r["id"] for r in first["rooms"] + rest["rooms"]} == set(server.lobby.rooms)
 
 
+@pytest.mark.parametrize(("name", "fields", "field"), [
+    ("list_rooms", {"offset": 2**63 - 100}, "offset"),
+    ("list_rooms", {"offset": 2**64 - 1}, "offset"),
+    ("join_room", {"room": 2**63}, "room"),
+    ("resume", {"room": -(2**63), "token": "x" * 8}, "room"),
+    ("hello", {"version": 2**64 - 1, "name": "x"}, "version"),
+])
+def test_an_integer_out_of_its_range_is_bad_field_not_a_crash(server: Server, name: str,
+                                                                fields: dict, field: str) -> None:
+    """Issue 38 item 1: `list_rooms` with an offset of 2**63 - 100 answered internal_error
+    (islice's ValueError). Every integer a client sends has its range (shared.protocol
+    INT_MAX); outside it, bad_field naming the field, and the connection goes on."""
+    w = server.wire(name="x") if name != "hello" else server.wire()
+    w.send_dict({"t": name, **fields})
+    err = error_of(w.take())
+    assert (err["code"], err["field"]) == ("bad_field", field)
+    after = ("ping", {}, "pong") if name != "hello" else ("hello", {"version": 2, "name": "x"},
+                                                          "welcome")
+    assert not w.closed and one(w.ask(after[0], **after[1]), after[2])
+
+
 def test_refused_messages_count_against_the_rate(server: Server) -> None:
     """Messages refused for their fields count against the rate limit too, so a flood of bad
     messages is cut like any other."""

@@ -38,7 +38,7 @@ from server_kit import Server, Wire
 FUZZ = settings(max_examples=120, deadline=None,
                 suppress_health_check=[HealthCheck.too_slow, HealthCheck.data_too_large])
 
-INT64 = st.integers(-(2**63), 2**64 - 1)
+INT64 = st.integers(-(2**63), 2**64 - 1)  # every integer msgpack carries (issue 38 item 1)
 SCALARS = st.one_of(st.none(), st.booleans(), INT64, st.floats(allow_nan=True),
                     st.text(max_size=40), st.binary(max_size=40))
 KEYS = st.one_of(st.text(max_size=12), st.binary(max_size=4))
@@ -62,7 +62,8 @@ def actions(draw: st.DrawFn) -> Any:
         kind = str(f.type)
         action[f.name] = draw(
             st.sampled_from([0, 0, 0, 1, 2, -1]) if f.name == "seat"
-            else st.integers(-1, 40) if kind == "int" else st.booleans() if kind == "bool"
+            else st.one_of(st.integers(-1, 40), INT64) if kind == "int"
+            else st.booleans() if kind == "bool"
             else st.sampled_from(["", "B", "A", "Q", "G", "battle", "negotiate", "hp", "x"])
             if draw(st.booleans()) else VALUES)
     if draw(st.integers(0, 9)) == 0:
@@ -84,9 +85,10 @@ def in_limits(f: Field) -> st.SearchStrategy[Any]:
         if f.keys is not None and not f.keys.choices:
             keys = st.one_of(st.sampled_from(OPTION_NAMES), keys)
         return st.dictionaries(keys, in_limits(f.items), max_size=3)
-    if f.type is int:
+    if f.type is int:  # mostly small (seats and room ids that exist), else any msgpack int
         lo = f.lo if f.lo is not None else -1
-        return st.integers(lo, min(f.hi if f.hi is not None else lo + 12, lo + 12))
+        return st.one_of(st.integers(lo, min(f.hi if f.hi is not None else lo + 12, lo + 12)),
+                         INT64)
     if f.type is str:
         return st.text(min_size=f.lo or 0, max_size=min(f.hi if f.hi is not None else 40, 40))
     if f.type is bool:

@@ -5,11 +5,18 @@ join, create and password limits counted per address, which a reconnect does not
 from __future__ import annotations
 
 from grailwar.client.net import KEEPALIVE, ServerConnection
-from grailwar.server.lobby import CREATES_PER, CREATES_PER_ADDRESS, JOINS_PER, JOINS_PER_ADDRESS
+from grailwar.server.lobby import (
+    CONNECTS_PER,
+    CONNECTS_PER_ADDRESS,
+    CREATES_PER,
+    CREATES_PER_ADDRESS,
+    JOINS_PER,
+    JOINS_PER_ADDRESS,
+)
 from grailwar.server.protocol import CLOSE_GRACE
 from grailwar.server.room import Room
 from grailwar.shared.protocol import encode, message
-from server_kit import Pair, Server, Wire, error_of, kinds, one
+from server_kit import Pair, Server, Wire, error_of, kinds, one, peer
 from test_server_seats import table
 
 CAP = 8 * 1024  # a small cap keeps the floods short; the rule is the same at 1 MiB
@@ -296,3 +303,18 @@ def test_the_address_tables_forget_quiet_addresses() -> None:
     w = server.wire("10.2.0.1", name="y")
     w.ask("join_room", room=room_id, spectator=True)
     assert list(server.lobby.join_limit.buckets) == ["10.2.0.1"]
+
+
+def test_an_address_opening_connections_in_a_flood_is_refused_before_a_byte_is_read() -> None:
+    """Issue 38 item 8: one address opened 3,000-6,000 connections a second and cost half a
+    core. New connections per address are a bucket of CONNECTS_PER_ADDRESS refilled over
+    CONNECTS_PER seconds: past it the factory builds no protocol (closed before a byte is
+    read), another address is untouched, and the bucket refills with time."""
+    server = Server()
+    built = [server.factory.buildProtocol(peer("10.0.0.5")) for _ in range(CONNECTS_PER_ADDRESS)]
+    assert all(p is not None for p in built)
+    assert server.factory.buildProtocol(peer("10.0.0.5")) is None
+    assert server.factory.buildProtocol(peer("10.0.0.6")) is not None
+    server.advance(CONNECTS_PER / CONNECTS_PER_ADDRESS * 2)  # two more have come back
+    assert [server.factory.buildProtocol(peer("10.0.0.5")) is not None
+            for _ in range(3)] == [True, True, False]

@@ -6,6 +6,7 @@ and a killed server resuming its room from the database."""
 from __future__ import annotations
 
 import contextlib
+import json
 import os
 import re
 import select
@@ -51,7 +52,7 @@ class ServerProcess:
             if ready:
                 chunk = os.read(fd, 65536)
                 seen += chunk
-                found = re.search(rb"grailwar server on 127\.0\.0\.1:(\d+)", seen)
+                found = re.search(rb"grailwar server on \S*:(\d+)", seen)
                 if found:
                     self.banner = seen.decode(errors="replace")  # what it said as it started
                     return int(found.group(1))
@@ -76,8 +77,11 @@ class Client:
     """A blocking socket speaking the protocol; every reply is validated."""
 
     def __init__(self, port: int, name: str = "sock",
-                 wrap: Callable[[socket.socket], socket.socket] | None = None) -> None:
-        self.sock = socket.create_connection(("127.0.0.1", port), timeout=TIMEOUT)
+                 wrap: Callable[[socket.socket], socket.socket] | None = None,
+                 source: str | None = None) -> None:
+        self.sock = socket.create_connection(("127.0.0.1", port), timeout=TIMEOUT,
+                                             source_address=None if source is None
+                                             else (source, 0))
         if wrap is not None:  # TLS
             self.sock = wrap(self.sock)
         self.frames = FrameBuffer()
@@ -219,3 +223,59 @@ def test_killed_server_resumes_the_room(db: Path) -> None:
         c.close()
     finally:
         second.kill()
+
+
+def dual_stack() -> bool:
+    """An IPv6 socket that takes IPv4 too can be opened here."""
+    try:
+        with socket.socket(socket.AF_INET6) as s:
+            s.setsockopt(socket.IPPROTO_IPV6, socket.IPV6_V6ONLY, 0)
+            s.bind(("::", 0))
+        return True
+    except OSError:
+        return False
+
+
+@pytest.mark.skipif(not dual_stack(), reason="no dual-stack IPv6 socket on this machine")
+def test_an_ipv4_ban_holds_on_an_ipv6_listener(db: Path, capsys: pytest.CaptureFixture) -> None:
+    """Issue 38 item 2: with `--host ::` an IPv4 player arrived as ::ffff:127.0.0.77, and a
+    ban on 127.0.0.77 let it in. Addresses are normalized where they enter: the admin status
+    and the ban see 127.0.0.77, its connection is dropped, a new one is refused, and
+    127.0.0.78 still gets its welcome."""
+    from grailwar.cli.main import main
+
+    proc = ServerProcess(db, "--host", "::")
+    try:
+        player = Client(proc.port, "banned", source="127.0.0.77")
+        assert main(["admin", "--db", str(db), "--json", "ban", "127.0.0.77"]) == 0
+        assert json.loads(capsys.readouterr().out)["dropped"] == 1
+        player.wait_closed()
+        again = socket.create_connection(("127.0.0.1", proc.port), timeout=TIMEOUT,
+                                         source_address=("127.0.0.77", 0))
+        with contextlib.closing(again):
+            assert again.recv(100) == b""  # refused before a byte is read
+        Client(proc.port, "other", source="127.0.0.78").close()
+    finally:
+        proc.kill()
+
+
+def test_a_port_in_use_is_one_line_and_exit_status_3(db: Path) -> None:
+    """Issue 38 item 5: a port already in use gave exit status 1 (documented as a locked or
+    damaged database) after a 20-line traceback. It is one critical line naming the address
+    and the reason, and status 3 (docs/deploy.md), and the database is left unlocked."""
+    with socket.socket() as taken:
+        taken.bind(("127.0.0.1", 0))
+        taken.listen()
+        port = taken.getsockname()[1]
+        second = subprocess.run(
+            [sys.executable, "-m", "grailwar.cli.main", "serve", "--host", "127.0.0.1",
+             "--port", str(port), "--db", str(db)], capture_output=True, text=True,
+            timeout=TIMEOUT, stdin=subprocess.DEVNULL)
+    assert second.returncode == 3
+    critical = [line for line in second.stderr.splitlines() if "#critical]" in line]
+    assert len(critical) == 1 and "Traceback" not in second.stderr
+    assert critical[0].endswith(f"the server could not start: cannot listen on 127.0.0.1:{port}: "
+                                "Address already in use (is another server, or another "
+                                "program, on that port?)")
+    proc = ServerProcess(db)  # the lock went with the refused process
+    proc.kill()

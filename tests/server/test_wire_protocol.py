@@ -334,3 +334,23 @@ def test_protocol_document_names_every_message_and_error() -> None:
             assert f"`{field}`" in section, f"{name}: field {field!r} undocumented"
     for code in ERRORS:
         assert f"`{code}`" in text, f"error code {code!r} undocumented"
+
+
+def _int_fields(f: P.Field, at: str) -> list[tuple[str, P.Field]]:
+    """Every declaration under `f` (itself, its items, its keys) that takes an int."""
+    out = [(at, f)] if int in f.types else []
+    for sub, where in ((f.items, at + "[]"), (f.keys, at + "{}")):
+        if sub is not None:
+            out += _int_fields(sub, where)
+    return out
+
+
+def test_every_integer_a_client_sends_has_a_range_within_int_max() -> None:
+    """Issue 38 item 1: no client int is unbounded; each range lies within +-INT_MAX, so no
+    value reaches code or a database that cannot take it."""
+    found = [pair for m in P.MESSAGES.values() if m.direction == "c2s"
+             for name, f in m.fields.items() for pair in _int_fields(f, f"{m.name}.{name}")]
+    assert len(found) > 10
+    for where, f in found:
+        assert f.lo is not None and f.hi is not None, where
+        assert -P.INT_MAX <= f.lo <= f.hi <= P.INT_MAX, where
