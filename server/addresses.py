@@ -29,3 +29,26 @@ def normal(address: str) -> str:
 def peer_address(peer: Any) -> str:
     """A Twisted peer (`IAddress`) as its normal host."""
     return normal(getattr(peer, "host", str(peer)))
+
+
+Network = ipaddress.IPv4Network | ipaddress.IPv6Network
+
+
+def networks(text: str) -> tuple[Network, ...]:
+    """`--trusted-proxies`: addresses or networks, comma-separated (`10.0.0.5,192.0.2.0/24`)."""
+    out = []
+    for part in filter(None, (p.strip() for p in text.split(","))):
+        try:
+            out.append(ipaddress.ip_network(part, strict=False))
+        except ValueError:
+            raise ValueError(f"--trusted-proxies: {part!r} is no IP address or network") from None
+    return tuple(out)
+
+
+def within(address: str, nets: tuple[Network, ...]) -> bool:
+    """Whether the (normal) `address` lies in one of `nets`."""
+    try:
+        ip = ipaddress.ip_address(address)
+    except ValueError:
+        return False
+    return any(ip in net for net in nets)

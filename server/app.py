@@ -33,6 +33,7 @@ from twisted.internet.interfaces import IListeningPort
 from twisted.logger import Logger
 
 from ..shared.protocol import DEFAULT_PORT
+from .addresses import networks
 from .admin import AdminFactory, Operator
 from .collector import Collector
 from .lobby import Lobby
@@ -181,7 +182,8 @@ class GrailService(Service):
         owns a room without renewing. `presence`: the cluster's Redis URL, where this server
         is `public_address` (host:port as clients reach it) among the servers of
         `cluster_name`. `lobby_options` are the Lobby's limits (max_per_address,
-        max_rooms, max_queued, the timeouts …): its defaults stand for those not given."""
+        max_rooms, max_queued, the timeouts …; `trusted_proxies` as the setting's text): its
+        defaults stand for those not given."""
         self.reactor = reactor
         self.tls = tls  # the TLS options (server/tls.py): this port speaks only TLS; None: TCP
         self.db = store if store and is_postgresql(store) else db
@@ -195,6 +197,8 @@ class GrailService(Service):
         self.presence: Any = None
         self.host = host
         self.port = port
+        if isinstance(lobby_options.get("trusted_proxies"), str):  # as the settings give it
+            lobby_options["trusted_proxies"] = networks(lobby_options["trusted_proxies"])
         self.lobby_options = lobby_options
         self.tune_gc = tune_gc
         self.admin_socket = admin_socket  # the operator's UNIX socket (None: no admin socket)

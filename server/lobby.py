@@ -12,6 +12,7 @@ from twisted.internet.interfaces import IReactorTime
 from twisted.logger import Logger
 
 from ..shared.protocol import BOT_DELAY, MAX_LISTED, ProtocolError
+from .addresses import Network
 from .audit import audit
 from .bans import Bans
 from .broadcasts import Broadcasts
@@ -74,6 +75,7 @@ class Lobby:
                  idle_timeout: float = IDLE_TIMEOUT, joins_per_address: int = JOINS_PER_ADDRESS,
                  creates_per_address: int = CREATES_PER_ADDRESS,
                  connects_per_address: int = CONNECTS_PER_ADDRESS,
+                 trusted_proxies: tuple[Network, ...] = (),
                  defer_views: bool = False, bot_delay: float = BOT_DELAY,
                  bot_pace: float | None = None) -> None:
         self.clock = clock
@@ -93,6 +95,9 @@ class Lobby:
         # protocol is built for them (each cost a handshake's work and an error frame).
         self.connect_limit = AddressLimit(clock, connects_per_address, CONNECTS_PER,
                                           "new connections")
+        # Load balancers whose connections start with a PROXY header naming the client
+        # (`proxyheader`): every limit and ban then applies to the client's address.
+        self.trusted_proxies = trusted_proxies
         self.passwords = PasswordGuard(clock)
         self.think = think  # how rooms run searching bots (a thread pool in the real server)
         self.bot_delay, self.bot_pace = bot_delay, bot_pace  # its rooms' (`BotDriver`)

@@ -26,10 +26,11 @@ from ..shared.protocol import (
     no_delay,
     validate,
 )
-from .addresses import peer_address
+from .addresses import normal, peer_address, within
 from .audit import audit
 from .limits import RateLimit
 from .lobby import Elsewhere, Lobby
+from .proxyheader import BadProxyHeader, parse, starts_like_one
 from .room import Room
 from .writes import plain_socket, write
 
@@ -64,6 +65,7 @@ class GrailProtocol(Protocol):
         self.greeted = False
         self.room: Room | None = None
         self.address = ""
+        self.proxied: bytes | None = None  # from a trusted proxy: its header's bytes so far
         self.counted = False
         self.closing = False  # a fatal error was sent: nothing more is read
         self.producing = False  # registered as the transport's producer
@@ -85,6 +87,14 @@ class GrailProtocol(Protocol):
         self.producing = hasattr(self.transport, "registerProducer")
         if self.producing:
             self.transport.registerProducer(self, True)
+        if within(self.address, self.lobby.trusted_proxies):  # its header names the client
+            self.proxied = b""
+            self._arm("handshake", self.lobby.handshake_timeout, self._handshake_over)
+            return
+        self._admit()
+
+    def _admit(self) -> None:
+        """The connection counts for its address from now on (refused past its limit)."""
         try:
             self.lobby.connect(self.address)
             self.counted = True
@@ -201,6 +211,14 @@ class GrailProtocol(Protocol):
     def dataReceived(self, data: bytes) -> None:
         if self.closing:  # bytes that arrived behind a fatal error are never read
             return
+        if self.proxied is not None:
+            data = self._proxy_header(data)
+            if not data:
+                return
+        elif not self.greeted and not self.frames.buffer and starts_like_one(data):
+            self.fail(ProtocolError("bad_frame", "a PROXY header from an address that is "
+                                    "not a trusted proxy (the server's --trusted-proxies)"))
+            return
         try:
             bodies = self.frames.feed(data)
         except ProtocolError as err:
@@ -212,6 +230,37 @@ class GrailProtocol(Protocol):
             if self.closing or not self.connected:
                 return
             self.handle(body)
+
+    def _proxy_header(self, data: bytes) -> bytes:
+        """A trusted proxy's connection: its header first, then the client's own bytes. The
+        client's address replaces the proxy's, and the connection is admitted (or refused:
+        a ban, its address's limits) as a direct one would be; a proxy speaking for itself
+        (v2 LOCAL, v1 UNKNOWN: a health check) keeps its own address."""
+        assert self.proxied is not None
+        buffered = self.proxied + data
+        try:
+            found = parse(buffered)
+        except BadProxyHeader as err:
+            self.fail(ProtocolError("bad_frame", f"from a trusted proxy: {err}"))
+            return b""
+        if found is None:
+            self.proxied = buffered
+            return b""
+        client, length = found
+        self.proxied = None
+        if client is not None:
+            self.address = normal(client)
+            if self.lobby.bans.refuses(self.address):
+                audit("refused", addr=self.address, why="banned", via="proxy")
+                self.closing = True
+                self.transport.loseConnection()
+                return b""
+            if not self.lobby.connect_limit.allow(self.address):
+                self.closing = True
+                self.transport.loseConnection()
+                return b""
+        self._admit()
+        return b"" if self.closing else buffered[length:]
 
     def handle(self, body: bytes) -> None:
         ref = None
@@ -394,11 +443,16 @@ class GrailFactory(Factory):
         """A connection from a banned address, or one past its address's rate of new
         connections, is refused (closed before a byte is read)."""
         host = peer_address(addr)
+        if within(host, self.lobby.trusted_proxies):  # the checks wait for its header
+            return self._built()
         if self.lobby.bans.refuses(host):
             audit("refused", addr=host, why="banned")
             return None
         if not self.lobby.connect_limit.allow(host):  # (no log line each: a flood's own cost)
             return None
+        return self._built()
+
+    def _built(self) -> GrailProtocol:
         proto = GrailProtocol(self.lobby, self.clock)
         proto.factory = self
         return proto

@@ -76,6 +76,9 @@ SETTINGS = (
             "address", "creates_per_address"),
     Setting("connects-per-address", int, CONNECTS_PER_ADDRESS, "new connections per 10 s from "
             "one address (more are closed before a byte is read)", "connects_per_address"),
+    Setting("trusted-proxies", str, "", "load balancers (addresses or networks, comma-"
+            "separated) whose connections start with a PROXY header (v1 or v2) naming the "
+            "client; a header from anyone else is refused", "trusted_proxies"),
     Setting("admin-socket", str, None, "UNIX socket for `grailwar admin` (default: beside the "
             "database, <db>.admin.sock, mode 0600)"),
 )

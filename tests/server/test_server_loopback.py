@@ -279,3 +279,32 @@ def test_a_port_in_use_is_one_line_and_exit_status_3(db: Path) -> None:
                                 "program, on that port?)")
     proc = ServerProcess(db)  # the lock went with the refused process
     proc.kill()
+
+
+@pytest.mark.parametrize("version", ["v1", "v2"])
+def test_twenty_players_through_one_relay_are_twenty_addresses(
+        db: Path, version: str, capsys: pytest.CaptureFixture) -> None:
+    """Issue 38 item 3: behind a TCP relay every player had the relay's address, and 4 of 20
+    were refused too_many_connections. A relay process sending PROXY headers (as HAProxy's
+    send-proxy and send-proxy-v2), trusted by the server: all 20 are welcomed, and a ban on
+    one player's address drops that player alone."""
+    from grailwar.cli.main import main
+
+    proc = ServerProcess(db, "--trusted-proxies", "127.0.0.1")
+    relay = subprocess.Popen([sys.executable, str(Path(__file__).parent / "proxy_relay.py"),
+                              str(proc.port), version], stdout=subprocess.PIPE, text=True)
+    try:
+        assert relay.stdout is not None
+        port = int(relay.stdout.readline())
+        players = [Client(port, f"p{i}", source=f"127.0.0.{21 + i}") for i in range(20)]
+        assert main(["admin", "--db", str(db), "--json", "ban", "127.0.0.25"]) == 0
+        assert json.loads(capsys.readouterr().out)["dropped"] == 1
+        players[4].wait_closed()
+        players[5].send("ping")
+        assert players[5].expect("pong") == {"t": "pong"}
+        for p in players:
+            p.close()
+    finally:
+        relay.kill()
+        relay.wait(timeout=TIMEOUT)
+        proc.kill()
