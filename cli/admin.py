@@ -11,6 +11,7 @@ import json
 import socket
 import sys
 import time
+from pathlib import Path
 from typing import Any
 
 TIMEOUT = 10.0  # seconds to wait for the server's answer
@@ -22,6 +23,8 @@ def register(sub: argparse._SubParsersAction) -> None:
     where.add_argument("--socket", metavar="PATH", help="the server's admin socket")
     where.add_argument("--db", default="grailwar.db",
                        help="the server's database: its socket is <db>.admin.sock")
+    where.add_argument("--port", type=int, help="the cluster server (--store) listening on this "
+                       "port: its socket is grailwar-PORT.admin.sock in the runtime directory")
     p.add_argument("--json", action="store_true", help="print the raw JSON answer")
     cmds = p.add_subparsers(dest="cmd", required=True)
     cmds.add_parser("status", help="uptime, rooms, connections, players, spectators, bots")
@@ -106,16 +109,28 @@ def _room_line(room: dict[str, Any]) -> str:
 
 
 def run(args: argparse.Namespace) -> int:
-    from ..server.admin import ADMIN_SUFFIX
+    from ..server.admin import ADMIN_SUFFIX, port_socket
 
-    path = args.socket or args.db + ADMIN_SUFFIX
+    path = args.socket or (port_socket(args.port) if args.port else args.db + ADMIN_SUFFIX)
     try:
         answer = ask(path, request_of(args))
     except (OSError, ValueError) as err:
-        hint = "" if args.socket or args.db != "grailwar.db" else (
-            " (a server started with --db FILE answers on FILE.admin.sock: give the same --db,"
-            " or --socket PATH)")
-        print(f"no answer from the server's admin socket {path}: {err}{hint}", file=sys.stderr)
+        print(f"no answer from the server's admin socket {path}: {err}{hint(args)}",
+              file=sys.stderr)
         return 1
     print(json.dumps(answer, ensure_ascii=False) if args.json else describe(args.cmd, answer))
     return 0 if answer.get("ok") else 1
+
+
+def hint(args: argparse.Namespace) -> str:
+    """Where else a server may be answering, when none was named."""
+    from ..server.admin import ADMIN_SUFFIX, runtime_dir
+
+    if args.socket or args.port or args.db != "grailwar.db":
+        return ""
+    found = sorted(Path(runtime_dir()).glob(f"grailwar-*{ADMIN_SUFFIX}"))
+    ports = [p.name[len("grailwar-"):-len(ADMIN_SUFFIX)] for p in found]
+    cluster = f"; cluster servers answer: {', '.join('--port ' + n for n in ports)}" if ports \
+        else ""
+    return (" (a server started with --db FILE answers on FILE.admin.sock: give the same --db, "
+            f"or --socket PATH{cluster})")

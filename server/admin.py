@@ -1,14 +1,18 @@
 """Operator commands over a local UNIX socket: one JSON object per line in, one per line out.
 
 `{"cmd": "status"}` is answered `{"ok": true, "uptime": …}`; a refused command
-`{"ok": false, "error": "…"}`. The socket (mode 0600, by default beside the database as
-`<db>.admin.sock`) is the only door: whoever may open it is the operator. `grailwar admin` is
-its command-line client (cli/admin.py).
+`{"ok": false, "error": "…"}`. The socket (mode 0600) is the only door: whoever may open it is
+the operator. `grailwar admin` is its command-line client (cli/admin.py). By default a SQLite
+server's is beside its database, `<db>.admin.sock` (one server per file); a cluster server's
+(PostgreSQL) is its process's own, named by its port in the runtime directory
+(`grailwar-7707.admin.sock`), since several of them may run in one directory.
 """
 
 from __future__ import annotations
 
 import json
+import os
+import tempfile
 from collections.abc import Callable, Iterable
 from dataclasses import dataclass
 from typing import Any
@@ -24,10 +28,30 @@ from .lobby import Lobby
 from .protocol import GrailProtocol
 
 ADMIN_SUFFIX = ".admin.sock"
+PORT_MARK = "{port}"  # in a socket's path: the port the server listens on, once it does
+RUN_DIR = "/run/grailwar"  # systemd's RuntimeDirectory=grailwar
 
 
-def default_socket(db: str) -> str | None:
-    """The admin socket beside the database file (none for an in-memory database)."""
+def runtime_dir() -> str:
+    """Where a cluster server's socket goes, the same for the server and for `grailwar admin`
+    in an operator's shell: systemd's $RUNTIME_DIRECTORY, else /run/grailwar if it exists
+    (`RuntimeDirectory=grailwar` made it), else the system's temporary directory."""
+    given = os.environ.get("RUNTIME_DIRECTORY")
+    if given:
+        return given.split(":")[0]
+    return RUN_DIR if os.path.isdir(RUN_DIR) else tempfile.gettempdir()
+
+
+def port_socket(port: int | str) -> str:
+    """The socket of the cluster server listening on `port`."""
+    return os.path.join(runtime_dir(), f"grailwar-{port}{ADMIN_SUFFIX}")
+
+
+def default_socket(db: str, store: str | None = None) -> str | None:
+    """Beside a SQLite database (none for an in-memory one); a cluster server's (`store`) in
+    the runtime directory, named by its port."""
+    if store:
+        return port_socket(PORT_MARK)
     return None if db == ":memory:" else db + ADMIN_SUFFIX
 
 

@@ -34,7 +34,7 @@ from twisted.logger import Logger
 
 from ..shared.protocol import DEFAULT_PORT
 from .addresses import networks
-from .admin import AdminFactory, Operator
+from .admin import PORT_MARK, AdminFactory, Operator
 from .collector import Collector
 from .lobby import Lobby
 from .protocol import GrailFactory, GrailProtocol
@@ -329,15 +329,19 @@ class GrailService(Service):
     def _listen_admin(self, operator: Operator) -> None:
         """The operator's socket, mode 0600; one left by a killed server is replaced. Failing
         to open it is said loudly but does not stop the game server."""
-        endpoint = UNIXServerEndpoint(self.reactor, self.admin_socket, mode=0o600, wantPID=True)
+        assert self.admin_socket is not None and self.listening is not None
+        path = self.admin_socket.replace(PORT_MARK, str(self.listening.getHost().port))
+        endpoint = UNIXServerEndpoint(self.reactor, path, mode=0o600, wantPID=True)
         listening = endpoint.listen(AdminFactory(operator))
 
         def opened(port: IListeningPort) -> None:
             self.admin_port = port
-            log.info("operator commands on {socket} (grailwar admin)", socket=self.admin_socket)
+            log.info("operator commands on {socket} (grailwar admin)", socket=path)
 
-        listening.addCallbacks(opened, lambda failure: log.failure(
-            "no operator socket at {socket}", failure, socket=self.admin_socket))
+        listening.addCallbacks(opened, lambda failure: log.error(  # one line, no traceback
+            "no operator socket at {socket}: {why} (the game server runs on without one; "
+            "--admin-socket PATH puts it where this process may write)", socket=path,
+            why=failure.getErrorMessage()))
 
     def _join_cluster(self, lobby: Lobby) -> None:
         from .cluster import Presence

@@ -79,8 +79,10 @@ SETTINGS = (
     Setting("trusted-proxies", str, "", "load balancers (addresses or networks, comma-"
             "separated) whose connections start with a PROXY header (v1 or v2) naming the "
             "client; a header from anyone else is refused", "trusted_proxies"),
-    Setting("admin-socket", str, None, "UNIX socket for `grailwar admin` (default: beside the "
-            "database, <db>.admin.sock, mode 0600)"),
+    Setting("admin-socket", str, None, "UNIX socket for `grailwar admin`, mode 0600 ({port} in "
+            "it: the port this server listens on; default: beside the database, <db>.admin.sock; "
+            "with --store, grailwar-{port}.admin.sock in $RUNTIME_DIRECTORY, else /run/grailwar "
+            "if it exists, else the temporary directory)"),
 )
 NO_ADMIN = "open no operator socket"  # the --no-admin flag's help
 
@@ -90,5 +92,5 @@ def service_arguments(value: Callable[[str], Any], no_admin: bool) -> dict[str, 
     options and the operator's socket excepted (the caller turns certificates into options)."""
     out = {s.service: value(s.name) for s in SETTINGS if s.service}
     out["admin_socket"] = None if no_admin else value("admin-socket") or default_socket(
-        value("db"))
+        value("db"), value("store"))
     return out

@@ -10,6 +10,8 @@ bounded, every process and socket closed by a fixture or a `finally`."""
 from __future__ import annotations
 
 import contextlib
+import json
+import os
 import re
 import select
 import signal
@@ -36,15 +38,21 @@ LISTENING = re.compile(r"grailwar server on 127\.0\.0\.1:(\d+)")
 class Node:
     """One `grailwar serve` of the cluster; `redis` may be a proxy's address (to cut it off)."""
 
-    def __init__(self, store: str, redis: str, name: str, log: Path) -> None:
+    def __init__(self, store: str, redis: str, name: str, log: Path,
+                 run_dir: Path | None = None) -> None:
+        """`run_dir`: the node opens its operator socket there (its RUNTIME_DIRECTORY), with
+        the log's folder as its working directory; else it opens none."""
         self.log = log
         self.port = 0
+        admin = ["--no-admin"] if run_dir is None else []
+        env = None if run_dir is None else {**os.environ, "RUNTIME_DIRECTORY": str(run_dir)}
         with log.open("ab") as err:
             self.proc = subprocess.Popen(
                 [sys.executable, "-m", "grailwar.cli.main", "serve", "--host", "127.0.0.1",
                  "--port", "0", "--store", store, "--presence", redis, "--cluster-name", name,
-                 "--lease-s", str(LEASE_S), "--no-admin", "--bot-workers", "0"],
-                stdin=subprocess.DEVNULL, stdout=subprocess.DEVNULL, stderr=err)
+                 "--lease-s", str(LEASE_S), *admin, "--bot-workers", "0"],
+                stdin=subprocess.DEVNULL, stdout=subprocess.DEVNULL, stderr=err, env=env,
+                cwd=log.parent)
 
     def wait_listening(self) -> None:
         end = time.monotonic() + 4 * TIMEOUT  # three starting at once on a busy machine
@@ -127,8 +135,8 @@ def cluster(pg_url: str, tmp_path: Path) -> Iterator[Callable[..., Node]]:
     name = f"test{uuid.uuid4().hex[:8]}"
     nodes: list[Node] = []
 
-    def start(via: str | None = None) -> Node:
-        node = Node(pg_url, via or redis, name, tmp_path / f"node{len(nodes)}.log")
+    def start(via: str | None = None, run_dir: Path | None = None) -> Node:
+        node = Node(pg_url, via or redis, name, tmp_path / f"node{len(nodes)}.log", run_dir)
         nodes.append(node)
         return node
 
@@ -334,3 +342,29 @@ def test_a_process_cut_off_from_redis_gives_its_rooms_up(cluster, pg_url: str) -
     finally:
         rin.close()
         proxy.cut()
+
+
+def test_two_servers_in_one_directory_answer_each_on_a_socket_of_its_own(cluster,
+                                                                          tmp_path: Path) -> None:
+    """Issue 38 item 4: two cluster servers started in one directory shared one admin socket
+    (the second logged a critical traceback; `grailwar admin` reached the first only). Each
+    opens grailwar-PORT.admin.sock in its runtime directory (systemd's RuntimeDirectory,
+    writable under ProtectSystem=strict), and `grailwar admin --port PORT` reaches each."""
+    run_dir = tmp_path / "run"
+    run_dir.mkdir()
+    nodes = [cluster(run_dir=run_dir) for _ in range(2)]
+    for node in nodes:
+        node.wait_listening()
+    env = {**os.environ, "RUNTIME_DIRECTORY": str(run_dir)}
+    for node in nodes:
+        sock = run_dir / f"grailwar-{node.port}.admin.sock"
+        end = time.monotonic() + TIMEOUT
+        while not sock.exists() and time.monotonic() < end:
+            time.sleep(0.05)
+        answer = subprocess.run(
+            [sys.executable, "-m", "grailwar.cli.main", "admin", "--port", str(node.port),
+             "--json", "status"], capture_output=True, text=True, timeout=TIMEOUT, env=env)
+        assert answer.returncode == 0 and json.loads(answer.stdout)["ok"], answer.stderr
+        assert "critical" not in node.text() and "Traceback" not in node.text()
+        assert f"operator commands on {sock}" in node.text()
+    assert not list(tmp_path.glob("*.admin.sock"))  # none in the working directory
