@@ -37,6 +37,7 @@ from .addresses import networks
 from .admin import PORT_MARK, AdminFactory, Operator
 from .collector import Collector
 from .lobby import Lobby
+from .outage import DatabaseWatch
 from .protocol import GrailFactory, GrailProtocol
 from .roomstore import LEASE_S, RoomStore, is_postgresql
 from .store import DamagedDatabase, Store
@@ -217,6 +218,7 @@ class GrailService(Service):
         self.adopter: task.LoopingCall | None = None
         self.beats: task.LoopingCall | None = None
         self._lock = DatabaseLock(db)
+        self.database = DatabaseWatch(reactor)  # a cluster's outages, told once each way
 
     def _open_store(self) -> RoomStore:
         """Lock, then open the database; an empty file is said loudly (it holds no room), a
@@ -381,10 +383,12 @@ class GrailService(Service):
         its players follow it there)."""
         renewed = self.store.renew()
         renewed.addCallback(self._lost_leases)
-        renewed.addErrback(lambda failure: log.failure("renewing the room leases", failure))
+        renewed.addErrback(lambda failure: self.database.failed("renewing the room leases",
+                                                                failure.getErrorMessage()))
         return renewed
 
     def _lost_leases(self, lost: set[int]) -> None:
+        self.database.answered()
         for room_id in sorted(lost):
             room = self.lobby.rooms.get(room_id)
             if room is not None:
@@ -396,9 +400,10 @@ class GrailService(Service):
             return
         try:
             ownerless = self.store.ownerless_rooms()
-        except Exception:  # the database is away: the next round tries again
-            log.failure("looking for rooms to adopt")
+        except Exception as err:  # the database is away: the next round tries again
+            self.database.failed("looking for rooms to adopt", str(err) or type(err).__name__)
             return
+        self.database.answered()
         for room_id in ownerless:
             if room_id in self.lobby.rooms or room_id in self.lobby.quarantined:
                 continue
