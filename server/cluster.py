@@ -28,6 +28,9 @@ from twisted.python.threadpool import ThreadPool
 
 log = Logger()
 PREFIX = "grailwar:"
+# A beat's read of the directory: live processes (address → room count), the seconds each
+# one's presence had left, and the rooms (id → owner's address, summary).
+Directory = tuple[dict[str, int], dict[str, float], dict[int, tuple[str, dict[str, Any]]]]
 
 
 class Presence:
@@ -43,6 +46,9 @@ class Presence:
         self.pool = ThreadPool(1, 1, name="grailwar-redis")
         self.pool.start()
         self.live: dict[str, int] = {}  # every live process's address → its room count
+        # when each one's presence runs out, unless it stamps it again (a dead one's: its
+        # lease lapses about then, and nobody is sent to it past that)
+        self.until: dict[str, float] = {}
         self.remote: dict[int, tuple[str, dict[str, Any]]] = {}  # others' rooms
         self.last_ok = reactor.seconds()
         self.subscriber: Any = None
@@ -108,28 +114,39 @@ class Presence:
         lines = {room: json.dumps({"room": room, "address": self.address, "summary": summary})
                  for room, summary in summaries.items()}
 
-        def work() -> tuple[dict[str, int], dict[int, tuple[str, dict[str, Any]]]]:
+        def work() -> Directory:
             with self.redis.pipeline() as pipe:
                 pipe.set(me, len(summaries), px=int(self.ttl * 1000))
                 if lines:
                     pipe.hset(self.prefix + "rooms", mapping=lines)
                 pipe.execute()
             names = list(self.redis.scan_iter(self.prefix + "proc:*", count=1000))
-            counts = self.redis.mget(names) if names else []
-            live = {name.decode()[len(self.prefix) + 5:]: int(count)
-                    for name, count in zip(names, counts, strict=True) if count is not None}
+            with self.redis.pipeline() as pipe:
+                for name in names:
+                    pipe.get(name)
+                    pipe.pttl(name)
+                found = pipe.execute()
+            live, left = {}, {}
+            for name, count, ms in zip(names, found[::2], found[1::2], strict=True):
+                if count is not None and ms > 0:
+                    address = name.decode()[len(self.prefix) + 5:]
+                    live[address], left[address] = int(count), ms / 1000
             rooms = {}
             for raw in self.redis.hgetall(self.prefix + "rooms").values():
                 line = json.loads(raw)
                 rooms[int(line["room"])] = (line["address"], line["summary"])
-            return live, rooms
+            return live, left, rooms
 
         return self._call(work).addCallbacks(self._read, self._failed)
 
-    def _read(self, found: tuple[dict[str, int], dict[int, tuple[str, dict[str, Any]]]]) -> bool:
+    def _read(self, found: Directory) -> bool:
+        """The directory as a beat read it: each live process, the seconds its presence had
+        left then, and the rooms."""
         if self.subscriber is None:  # Redis is back: so are the published changes
             self._call(self.listen).addErrback(self._failed)
-        self.live, rooms = found
+        self.live, left, rooms = found
+        now = self.reactor.seconds()
+        self.until = {address: now + seconds for address, seconds in left.items()}
         self.remote = {room: line for room, line in rooms.items() if line[0] != self.address}
         self.last_ok = self.reactor.seconds()
         return True
@@ -139,15 +156,21 @@ class Presence:
         return False
 
     # --- reading (the reactor's thread, from the last beat) ----------------------------------
+    def alive(self, address: str) -> bool:
+        """The process at `address` stamped its presence within the lease time: a process
+        that stopped stamping (killed, cut off) is not, from the moment its presence runs out,
+        even before the next beat reads the directory again."""
+        return self.until.get(address, 0.0) > self.reactor.seconds()
+
     def owner_of(self, room: int) -> str | None:
         """The live process that owns `room`, if another does."""
         line = self.remote.get(room)
-        return line[0] if line is not None and line[0] in self.live else None
+        return line[0] if line is not None and self.alive(line[0]) else None
 
     def listed(self) -> list[dict[str, Any]]:
         """The other live processes' rooms."""
         return [summary for _room, (address, summary) in sorted(self.remote.items())
-                if address in self.live]
+                if self.alive(address)]
 
     def least_loaded(self, mine: int) -> str:
         """Where a new room goes: the live process with the fewest rooms, if it has at least
@@ -156,7 +179,7 @@ class Presence:
         processes that each think the other emptier send a player back and forth once at
         most, and a burst of new rooms spreads instead of landing on one process."""
         others = [(count, address) for address, count in self.live.items()
-                  if address != self.address]
+                  if address != self.address and self.alive(address)]
         count, best = min(others, default=(mine, self.address))
         if count > mine - 2:
             return self.address
