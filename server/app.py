@@ -219,6 +219,7 @@ class GrailService(Service):
         self.beats: task.LoopingCall | None = None
         self._lock = DatabaseLock(db)
         self.database = DatabaseWatch(reactor)  # a cluster's outages, told once each way
+        self.renewed_at = reactor.seconds()  # when the last renewal that worked was sent
 
     def _open_store(self) -> RoomStore:
         """Lock, then open the database; an empty file is said loudly (it holds no room), a
@@ -270,6 +271,9 @@ class GrailService(Service):
             self.pool = BotPool(self.reactor, self.bot_workers) if self.bot_workers else None
             lobby = Lobby(self.reactor, store, think=self.pool.think if self.pool else no_search,
                           defer_views=True, **self.lobby_options)
+            if is_postgresql(self.db):
+                self.renewed_at = self.reactor.seconds()  # the restored rooms' fresh claims
+                lobby.lease_fresh = self._lease_fresh
             lobby.restore()
             factory = TrackingFactory(lobby, self.reactor)
             self.listening = self._listen(factory)
@@ -365,11 +369,30 @@ class GrailService(Service):
         return beat
 
     def _keep_leases(self) -> defer.Deferred | None:
-        """Renew this server's leases, unless it is cut off from the cluster's directory."""
+        """Renew this server's leases, unless it is cut off from the cluster's directory. A
+        server whose last renewal is two rounds old steps down first: by its own clock its
+        leases may lapse before the next round, and another server may adopt its rooms then;
+        members of a room must never see two owners (the database's fencing keeps the writes
+        apart, not what an idle room's stale owner would still send)."""
         if self.presence is not None and not self.presence.healthy:
             self._cut_off()
             return None
+        if not self.lobby.lease_fresh():
+            self._step_down()
         return self._renew_leases()
+
+    def _lease_fresh(self) -> bool:
+        """This server's leases are surely still its own: renewed less than two thirds of the
+        lease time ago (by its own clock, counted from when the renewal was sent)."""
+        return self.reactor.seconds() - self.renewed_at < self.lease_s * 2 / 3
+
+    def _step_down(self) -> None:
+        if self.lobby.rooms:
+            log.warn("the room leases were last renewed {s:.1f} s ago: giving up {n} room(s) "
+                     "before they may lapse", s=self.reactor.seconds() - self.renewed_at,
+                     n=len(self.lobby.rooms))
+        for room in list(self.lobby.rooms.values()):
+            self.lobby.give_up(room, "its lease may have lapsed")
 
     def _cut_off(self) -> None:
         if self.lobby.rooms:
@@ -381,14 +404,16 @@ class GrailService(Service):
     def _renew_leases(self) -> defer.Deferred:
         """Renew this server's leases (a room whose lease another server took is given up:
         its players follow it there)."""
+        sent = self.reactor.seconds()
         renewed = self.store.renew()
-        renewed.addCallback(self._lost_leases)
+        renewed.addCallback(self._lost_leases, sent)
         renewed.addErrback(lambda failure: self.database.failed("renewing the room leases",
                                                                 failure.getErrorMessage()))
         return renewed
 
-    def _lost_leases(self, lost: set[int]) -> None:
+    def _lost_leases(self, lost: set[int], sent: float) -> None:
         self.database.answered()
+        self.renewed_at = max(self.renewed_at, sent)
         for room_id in sorted(lost):
             room = self.lobby.rooms.get(room_id)
             if room is not None:

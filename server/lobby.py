@@ -108,6 +108,9 @@ class Lobby:
         self.bans = Bans(store, clock)
         self.motd = store.motd()  # the operator's message of the day, sent in `welcome`
         self.presence: Presence | None = None  # the cluster (server/cluster.py), if any
+        # Whether a cluster server's room leases are surely still its own (set by the server
+        # on PostgreSQL: `GrailService._lease_fresh`); a file's rooms are always this server's.
+        self.lease_fresh: Callable[[], bool] = lambda: True
 
     def restore(self) -> None:
         """Bring back every open room of the store this server may own (with PostgreSQL,
@@ -296,18 +299,35 @@ class Lobby:
 
     def room(self, room_id: int) -> Room:
         room = self.rooms.get(room_id)
-        if room is None and self.presence is not None and room_id in self.presence.remote:
-            owner = self.presence.owner_of(room_id)
-            if owner is not None:
-                raise Elsewhere(owner, room_id)
-            raise ProtocolError("room_moving", f"room {room_id}'s server stopped; another "
-                                "server adopts it within seconds: ask again")
+        if room is not None and not self.lease_fresh():  # no member may see two owners
+            self.give_up(room, "its lease may have lapsed")
+            room = None
+        if room is None and self.presence is not None:
+            if room_id in self.presence.remote:
+                owner = self.presence.owner_of(room_id)
+                if owner is not None:
+                    raise Elsewhere(owner, room_id)
+                raise ProtocolError("room_moving", f"room {room_id}'s server stopped; another "
+                                    "server adopts it within seconds: ask again")
+            if self._open_in_store(room_id):
+                raise ProtocolError("room_moving", f"room {room_id} has no server now (its "
+                                    "server gave it up, or the database is away); a server "
+                                    "adopts it within seconds: ask again")
         if room is None and room_id in self.quarantined:
             raise ProtocolError("room_quarantined", f"room {room_id}'s log is damaged; the "
                                 "server's operator has been told")
         if room is None:
             raise ProtocolError("room_not_found", f"no room {room_id}")
         return room
+
+    def _open_in_store(self, room_id: int) -> bool:
+        """A cluster's room that no server serves now: open in the database, or perhaps open
+        while the database cannot say (a resume waits then, it is not told `room_not_found`,
+        which would cost the player the seat)."""
+        try:
+            return self.store.is_open(room_id)
+        except Exception:
+            return True
 
     def check_password(self, room: Room, password: str | None, address: str) -> None:
         """`wrong_password`, counted per room and address; repeated failures lock out."""

@@ -249,6 +249,11 @@ class PgStore:
             "SELECT id FROM rooms WHERE closed = 0 ORDER BY id")]
 
     @reconnecting
+    def is_open(self, room_id: int) -> bool:
+        return self.db.execute("SELECT 1 FROM rooms WHERE id = %s AND closed = 0",
+                               (room_id,)).fetchone() is not None
+
+    @reconnecting
     def load_room(self, room_id: int) -> RoomRow:
         """One open room as stored; DamagedDatabase if a stored field no longer decodes."""
         row = read_room(self.db.execute, room_id, "%s", redact(self.url))

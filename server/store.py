@@ -177,6 +177,10 @@ class StoreReader:
         return [rid for (rid,) in self.db.execute(
             "SELECT id FROM rooms WHERE closed = 0 ORDER BY id")]
 
+    def is_open(self, room_id: int) -> bool:
+        return self.db.execute("SELECT 1 FROM rooms WHERE id = ? AND closed = 0",
+                               (room_id,)).fetchone() is not None
+
     def load_room(self, room_id: int) -> RoomRow:
         """One open room as stored; DamagedDatabase if a stored field no longer decodes."""
         return read_room(self.db.execute, room_id, "?", "the database")
