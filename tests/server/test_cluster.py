@@ -24,6 +24,7 @@ import uuid
 from collections.abc import Callable, Iterator
 from pathlib import Path
 from typing import Any
+from urllib.parse import urlsplit
 
 import msgpack
 import pytest
@@ -135,8 +136,10 @@ def cluster(pg_url: str, tmp_path: Path) -> Iterator[Callable[..., Node]]:
     name = f"test{uuid.uuid4().hex[:8]}"
     nodes: list[Node] = []
 
-    def start(via: str | None = None, run_dir: Path | None = None) -> Node:
-        node = Node(pg_url, via or redis, name, tmp_path / f"node{len(nodes)}.log", run_dir)
+    def start(via: str | None = None, run_dir: Path | None = None,
+              store: str | None = None) -> Node:
+        node = Node(store or pg_url, via or redis, name, tmp_path / f"node{len(nodes)}.log",
+                    run_dir)
         nodes.append(node)
         return node
 
@@ -368,3 +371,132 @@ def test_two_servers_in_one_directory_answer_each_on_a_socket_of_its_own(cluster
         assert "critical" not in node.text() and "Traceback" not in node.text()
         assert f"operator commands on {sock}" in node.text()
     assert not list(tmp_path.glob("*.admin.sock"))  # none in the working directory
+
+
+class Gate:
+    """A TCP relay to PostgreSQL that can be shut (every connection dropped, new ones closed as
+    they come: the database away) and opened again."""
+
+    def __init__(self, target: tuple[str, int]) -> None:
+        self.target = target
+        self.server = socket.create_server(("127.0.0.1", 0))
+        self.port = self.server.getsockname()[1]
+        self.open = True
+        self.pairs: list[tuple[socket.socket, socket.socket]] = []
+        threading.Thread(target=self._accept, daemon=True).start()
+
+    def _accept(self) -> None:
+        while True:
+            try:
+                near, _ = self.server.accept()
+            except OSError:
+                return
+            if not self.open:
+                near.close()
+                continue
+            try:
+                far = socket.create_connection(self.target, timeout=TIMEOUT)
+            except OSError:
+                near.close()
+                continue
+            self.pairs.append((near, far))
+            threading.Thread(target=self._relay, args=(near, far), daemon=True).start()
+
+    def _relay(self, near: socket.socket, far: socket.socket) -> None:
+        with contextlib.suppress(OSError), near, far:
+            while self.open:
+                ready, _, _ = select.select([near, far], [], [], 0.1)
+                for sock in ready:
+                    data = sock.recv(65536)
+                    if not data:
+                        return
+                    (far if sock is near else near).sendall(data)
+
+    def shut(self) -> None:
+        self.open = False
+        for near, far in self.pairs:
+            for sock in (near, far):
+                with contextlib.suppress(OSError):
+                    sock.shutdown(socket.SHUT_RDWR)
+        self.pairs.clear()
+
+    def close(self) -> None:
+        self.shut()
+        self.server.close()
+
+
+def resume_through(player: Player, outage_end: float) -> list[str]:
+    """Resume the player's seat at its entry until `joined`; the error codes met on the way."""
+    codes: list[str] = []
+    end = outage_end + LEASE_S + TIMEOUT
+    while time.monotonic() < end:
+        player.reconnect(player.entry)
+        player.send("resume", room=player.room, token=player.token)
+        while (msg := player.recv(TIMEOUT)) is not None and msg["t"] not in (
+                "joined", "redirect", "error"):
+            pass
+        assert msg is not None, "no answer to resume"
+        if msg["t"] == "joined":
+            return codes
+        if msg["t"] == "redirect":
+            with contextlib.suppress(ConnectionRefusedError):
+                player.reconnect(msg["port"])
+                player.send("resume", room=player.room, token=player.token)
+                while (msg := player.recv(TIMEOUT)) is not None and msg["t"] not in (
+                        "joined", "error"):
+                    pass
+                if msg is not None and msg["t"] == "joined":
+                    return codes
+        if msg is not None and msg["t"] == "error":
+            codes.append(msg["code"])
+        time.sleep(0.6)  # within the joins allowed per address and per connection
+    raise AssertionError(f"{player.name}: the seat never came back ({codes})")
+
+
+def test_a_database_outage_keeps_every_seat(cluster, pg_url: str) -> None:
+    """Issue 38 items 10 and 11, on a real PostgreSQL cut off behind a gate for longer than
+    the lease: the room's server steps down before its lease may lapse (its players are told
+    `room_moved`); every resume meanwhile is `room_moving`, never `room_not_found` (which
+    cost the desktop client the seat); once the database is back a server adopts the room
+    and the seats are taken back with their tokens, every acknowledged action in the log."""
+    parts = urlsplit(pg_url)
+    gate = Gate((parts.hostname or "127.0.0.1", parts.port or 5432))
+    via_gate = parts._replace(netloc=f"{parts.username}@127.0.0.1:{gate.port}").geturl()
+    nodes = [cluster(store=via_gate) for _ in range(2)]
+    for node in nodes:
+        node.wait_listening()
+    acked: list[tuple[int, dict[str, Any]]] = []
+    rin = Player(nodes[0].port, "Rin", acked)
+    sakura = Player(nodes[0].port, "Sakura", acked)
+    players = [rin, sakura]
+    try:
+        rin.ask("create_room", name="war", seats=2, priority_s=0, day_limit=2)
+        sakura.ask("join_room", room=rin.room)
+        rin.send("start")
+        for p in players:
+            p.sync(0)
+        while len(acked) < 2:
+            step(players)
+        gate.shut()
+        rin.expect("left", lambda m: m["reason"] == "room_moved", timeout=LEASE_S * 2)
+        outage_end = time.monotonic() + LEASE_S + 2
+        codes = []
+        while time.monotonic() < outage_end:  # asked during the outage
+            rin.reconnect(nodes[1].port, entry=True)
+            rin.send("resume", room=rin.room, token=rin.token)
+            codes.append(rin.expect("error").get("code"))
+            time.sleep(0.6)
+        gate.open = True
+        for p in players:
+            p.entry = nodes[1].port
+            codes += resume_through(p, outage_end)
+        assert codes and set(codes) <= {"room_moving"}, codes
+        for p in players:
+            p.sync(max(s for s, _ in acked))
+        assert step(players)  # the game goes on
+        log = logged(pg_url, rin.room)
+        assert all(log.get(s) == a for s, a in acked)
+    finally:
+        for p in players:
+            p.close()
+        gate.close()
