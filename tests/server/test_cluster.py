@@ -80,8 +80,9 @@ class Node:
             self.proc.wait(timeout=TIMEOUT)
 
 
-class Proxy:
-    """A TCP relay to Redis on loopback; `cut` drops every connection and refuses new ones."""
+class Relay:
+    """A TCP relay on loopback (to Redis, to PostgreSQL) that can be shut (every connection
+    dropped, new ones closed as they come: the service away) and opened again."""
 
     def __init__(self, target: tuple[str, int]) -> None:
         self.target = target
@@ -92,20 +93,24 @@ class Proxy:
         threading.Thread(target=self._accept, daemon=True).start()
 
     def _accept(self) -> None:
-        while self.open:
+        while True:
             try:
                 near, _ = self.server.accept()
             except OSError:
                 return
             if not self.open:
                 near.close()
-                return
-            far = socket.create_connection(self.target)
+                continue
+            try:
+                far = socket.create_connection(self.target, timeout=TIMEOUT)
+            except OSError:
+                near.close()
+                continue
             self.pairs.append((near, far))
             threading.Thread(target=self._relay, args=(near, far), daemon=True).start()
 
     def _relay(self, near: socket.socket, far: socket.socket) -> None:
-        try:
+        with contextlib.suppress(OSError), near, far:
             while self.open:
                 ready, _, _ = select.select([near, far], [], [], 0.1)
                 for sock in ready:
@@ -113,19 +118,18 @@ class Proxy:
                     if not data:
                         return
                     (far if sock is near else near).sendall(data)
-        except OSError:
-            return
-        finally:
-            near.close()
-            far.close()
 
-    def cut(self) -> None:
+    def shut(self) -> None:
         self.open = False
-        self.server.close()
         for near, far in self.pairs:
             for sock in (near, far):
                 with contextlib.suppress(OSError):
                     sock.shutdown(socket.SHUT_RDWR)
+        self.pairs.clear()
+
+    def close(self) -> None:
+        self.shut()
+        self.server.close()
 
 
 @pytest.fixture
@@ -229,6 +233,25 @@ def step(players: list[Player]) -> bool:
     raise AssertionError(f"nobody may act: {players[0].state['view']['prompt']}")
 
 
+def pair(port: int) -> tuple[Player, Player, list[tuple[int, dict[str, Any]]]]:
+    """Rin and Sakura on the process at `port`, and the actions acknowledged to them."""
+    acked: list[tuple[int, dict[str, Any]]] = []
+    return Player(port, "Rin", acked), Player(port, "Sakura", acked), acked
+
+
+def begin(players: list[Player], day_limit: int, actions: int) -> None:
+    """The first player makes a two-seat room, the second joins, the game starts, and they
+    play until `actions` are acknowledged."""
+    first, second = players
+    first.ask("create_room", name="war", seats=2, priority_s=0, day_limit=day_limit)
+    second.ask("join_room", room=first.room)
+    first.send("start")
+    for p in players:
+        p.sync(0)
+    while len(first.acked) < actions:
+        step(players)
+
+
 def logged(url: str, room: int) -> dict[int, dict[str, Any]]:
     with psycopg.connect(url) as db:
         return {seq: msgpack.unpackb(blob, raw=False) for seq, blob in db.execute(
@@ -279,18 +302,10 @@ def test_a_game_goes_on_across_a_sigkill_of_its_owner(cluster, pg_url: str) -> N
     the log, the players resume their seats with their tokens through a surviving process,
     play the game to its end there, and every acknowledged action is in the log."""
     nodes = started(cluster, 3)
-    acked: list[tuple[int, dict[str, Any]]] = []
-    rin = Player(nodes[0].port, "Rin", acked)
-    sakura = Player(nodes[0].port, "Sakura", acked)
+    rin, sakura, acked = pair(nodes[0].port)
     players = [rin, sakura]
     try:
-        rin.ask("create_room", name="war", seats=2, priority_s=0, day_limit=1)
-        sakura.ask("join_room", room=rin.room)
-        rin.send("start")
-        for p in players:
-            p.sync(0)
-        while len(acked) < 3:
-            step(players)
+        begin(players, day_limit=1, actions=3)
         owner = lease_of(pg_url, rin.room)
         nodes[0].kill()
         killed = time.monotonic()
@@ -321,7 +336,7 @@ def test_a_process_cut_off_from_redis_gives_its_rooms_up(cluster, pg_url: str) -
     import redis as redis_py
 
     target = redis_py.Redis.from_url(redis_url()).connection_pool.connection_kwargs
-    proxy = Proxy((target["host"], target["port"]))
+    proxy = Relay((target["host"], target["port"]))
     db = redis_url().rsplit("/", 1)[-1]
     cut = cluster(f"redis://127.0.0.1:{proxy.port}/{db}")
     cut.wait_listening()
@@ -333,7 +348,7 @@ def test_a_process_cut_off_from_redis_gives_its_rooms_up(cluster, pg_url: str) -
         rin.ask("create_room", name="island", seats=2, priority_s=0)
         assert rin.port == cut.port
         before = lease_of(pg_url, rin.room)
-        proxy.cut()
+        proxy.close()
         left = rin.expect("left", timeout=LEASE_S * 4)
         assert left["reason"] == "room_moved"
         assert "cut off from the cluster's directory" in cut.text()
@@ -344,7 +359,7 @@ def test_a_process_cut_off_from_redis_gives_its_rooms_up(cluster, pg_url: str) -
         assert after[1] > before[1] and after[0] != before[0]
     finally:
         rin.close()
-        proxy.cut()
+        proxy.close()
 
 
 def test_two_servers_in_one_directory_answer_each_on_a_socket_of_its_own(cluster,
@@ -371,58 +386,6 @@ def test_two_servers_in_one_directory_answer_each_on_a_socket_of_its_own(cluster
         assert "critical" not in node.text() and "Traceback" not in node.text()
         assert f"operator commands on {sock}" in node.text()
     assert not list(tmp_path.glob("*.admin.sock"))  # none in the working directory
-
-
-class Gate:
-    """A TCP relay to PostgreSQL that can be shut (every connection dropped, new ones closed as
-    they come: the database away) and opened again."""
-
-    def __init__(self, target: tuple[str, int]) -> None:
-        self.target = target
-        self.server = socket.create_server(("127.0.0.1", 0))
-        self.port = self.server.getsockname()[1]
-        self.open = True
-        self.pairs: list[tuple[socket.socket, socket.socket]] = []
-        threading.Thread(target=self._accept, daemon=True).start()
-
-    def _accept(self) -> None:
-        while True:
-            try:
-                near, _ = self.server.accept()
-            except OSError:
-                return
-            if not self.open:
-                near.close()
-                continue
-            try:
-                far = socket.create_connection(self.target, timeout=TIMEOUT)
-            except OSError:
-                near.close()
-                continue
-            self.pairs.append((near, far))
-            threading.Thread(target=self._relay, args=(near, far), daemon=True).start()
-
-    def _relay(self, near: socket.socket, far: socket.socket) -> None:
-        with contextlib.suppress(OSError), near, far:
-            while self.open:
-                ready, _, _ = select.select([near, far], [], [], 0.1)
-                for sock in ready:
-                    data = sock.recv(65536)
-                    if not data:
-                        return
-                    (far if sock is near else near).sendall(data)
-
-    def shut(self) -> None:
-        self.open = False
-        for near, far in self.pairs:
-            for sock in (near, far):
-                with contextlib.suppress(OSError):
-                    sock.shutdown(socket.SHUT_RDWR)
-        self.pairs.clear()
-
-    def close(self) -> None:
-        self.shut()
-        self.server.close()
 
 
 def resume_through(player: Player, outage_end: float) -> list[str]:
@@ -460,23 +423,15 @@ def test_a_database_outage_keeps_every_seat(cluster, pg_url: str) -> None:
     cost the desktop client the seat); once the database is back a server adopts the room
     and the seats are taken back with their tokens, every acknowledged action in the log."""
     parts = urlsplit(pg_url)
-    gate = Gate((parts.hostname or "127.0.0.1", parts.port or 5432))
+    gate = Relay((parts.hostname or "127.0.0.1", parts.port or 5432))
     via_gate = parts._replace(netloc=f"{parts.username}@127.0.0.1:{gate.port}").geturl()
     nodes = [cluster(store=via_gate) for _ in range(2)]
     for node in nodes:
         node.wait_listening()
-    acked: list[tuple[int, dict[str, Any]]] = []
-    rin = Player(nodes[0].port, "Rin", acked)
-    sakura = Player(nodes[0].port, "Sakura", acked)
+    rin, sakura, acked = pair(nodes[0].port)
     players = [rin, sakura]
     try:
-        rin.ask("create_room", name="war", seats=2, priority_s=0, day_limit=2)
-        sakura.ask("join_room", room=rin.room)
-        rin.send("start")
-        for p in players:
-            p.sync(0)
-        while len(acked) < 2:
-            step(players)
+        begin(players, day_limit=2, actions=2)
         gate.shut()
         rin.expect("left", lambda m: m["reason"] == "room_moved", timeout=LEASE_S * 2)
         outage_end = time.monotonic() + LEASE_S + 2
