@@ -104,7 +104,8 @@ class GrailProtocol(Protocol):
             self.fail(err)
             return
         self.last_frame = self.clock.seconds()
-        self._arm("handshake", self.lobby.handshake_timeout, self._handshake_over)
+        if "handshake" not in self.timers:  # (a proxied one's runs from connecting)
+            self._arm("handshake", self.lobby.handshake_timeout, self._handshake_over)
         self._arm("idle", self.lobby.idle_timeout, self._idle_check)
 
     def connectionLost(self, reason: Any = None) -> None:

@@ -110,3 +110,21 @@ def test_a_header_from_anyone_else_is_refused_and_the_proxy_must_send_one() -> N
     check.raw(v2(command=0x0, family=0x00, body=b"") + encode(message("ping")))
     assert [m["t"] for m in check.take()] == ["error"]  # hello first, as from anyone
     assert check.proto.address == "10.0.0.1"
+
+
+def test_a_proxied_connection_has_one_handshake_deadline_from_connecting() -> None:
+    """The header is part of the handshake: a proxied client that sends its header at 6 s and
+    no hello is cut at 10 s from connecting; one lost meanwhile leaves no timer behind."""
+    server = Server(trusted_proxies=networks(PROXY))
+    slow, gone = server.wire(PROXY), server.wire(PROXY)
+    server.advance(6)
+    for w in (slow, gone):
+        w.raw(header("v1", ("192.0.2.1", 40000), ("10.0.0.1", 7707)))
+    server.advance(1)
+    gone.lose()
+    assert not [c for c in server.clock.getDelayedCalls() if c.active()
+                and getattr(c.func, "__self__", None) is gone.proto]
+    server.advance(2.9)
+    assert not slow.closed
+    server.advance(0.2)
+    assert error_of(slow.take())["code"] == "timeout" and slow.closed
