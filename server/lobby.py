@@ -191,6 +191,15 @@ class Lobby:
         except Exception:  # the database is away: a later adoption round tries again
             log.failure("room {room} could not be claimed back", room=room_id)
 
+    def turns_away(self, address: str, **context: str) -> bool:
+        """A new connection from `address` is refused before anything is read: the address is
+        banned (audited, with `context`), or past its rate of new connections (not logged
+        each time: a flood's own cost)."""
+        if self.bans.refuses(address):
+            audit("refused", addr=address, why="banned", **context)
+            return True
+        return not self.connect_limit.allow(address)
+
     def connect(self, address: str) -> None:
         if self.addresses[address] >= self.max_per_address:
             raise ProtocolError("too_many_connections", f"at most {self.max_per_address} "

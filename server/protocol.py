@@ -251,12 +251,7 @@ class GrailProtocol(Protocol):
         self.proxied = None
         if client is not None:
             self.address = normal(client)
-            if self.lobby.bans.refuses(self.address):
-                audit("refused", addr=self.address, why="banned", via="proxy")
-                self.closing = True
-                self.transport.loseConnection()
-                return b""
-            if not self.lobby.connect_limit.allow(self.address):
+            if self.lobby.turns_away(self.address, via="proxy"):
                 self.closing = True
                 self.transport.loseConnection()
                 return b""
@@ -443,17 +438,9 @@ class GrailFactory(Factory):
     def buildProtocol(self, addr: Any) -> GrailProtocol | None:
         """A connection from a banned address, or one past its address's rate of new
         connections, is refused (closed before a byte is read)."""
-        host = peer_address(addr)
-        if within(host, self.lobby.trusted_proxies):  # the checks wait for its header
-            return self._built()
-        if self.lobby.bans.refuses(host):
-            audit("refused", addr=host, why="banned")
+        host = peer_address(addr)  # (a trusted proxy's are checked once its header names them)
+        if not within(host, self.lobby.trusted_proxies) and self.lobby.turns_away(host):
             return None
-        if not self.lobby.connect_limit.allow(host):  # (no log line each: a flood's own cost)
-            return None
-        return self._built()
-
-    def _built(self) -> GrailProtocol:
         proto = GrailProtocol(self.lobby, self.clock)
         proto.factory = self
         return proto
