@@ -103,8 +103,6 @@ class SpellSpecial(NamedTuple):
 SPECIALS: dict[str | None, SpellSpecial] = {}
 
 
-
-
 def register_special(name: str | None, special: SpellSpecial) -> None:
     """Give the Command Spell data a `special` (None: an ordinary spell with an effect)."""
     if name is not None:

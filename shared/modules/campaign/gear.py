@@ -23,7 +23,7 @@ from ...engine.data import CARD_KINDS, Effect, Reader, Skill, read_table
 from ...engine.geometry import Size, distance
 from ...engine.sharing import Shared
 from ...engine.state import Camp, GameState
-from ..tactics.data import mr_step
+from ..tactics.data import magecraft
 from . import ledger
 from . import state as st
 from .contract import Contract
@@ -178,7 +178,7 @@ class Gear(Section):
         super().__init__(module)
         self.items, self.shops = load_items(set(self.rules.maps))
         self.catalogue = tuple(self.items)  # what day 0 sells (C14.3)
-        self.mr_step = mr_step(resources.files("grailwar.resources"))
+        self.mr_step, _subtypes = magecraft(resources.files("grailwar.resources"))
 
     # --- what is worn -------------------------------------------------------------------------
     def worn(self, s: GameState, seat: int, wearer: str) -> list[Item]:

@@ -34,7 +34,7 @@ from ...engine.core import Check
 from ...engine.data import CARD_KINDS, Reader, Text, read_table
 from ...engine.sharing import Shared
 from ...engine.state import GameState
-from ..tactics.data import SUBTYPES, magecraft_subtypes
+from ..tactics.data import SUBTYPES, magecraft
 from . import state as st
 from .data import SERVANT_CATEGORIES, STANCES, TRAITS
 from .info import Information
@@ -80,7 +80,7 @@ def load_traits(reader: Reader) -> dict[str, Trait]:
 def _catalogue() -> tuple[dict[str, Trait], dict[str, str]]:
     base = resources.files("grailwar.resources")
     return (load_traits(read_table(base, "campaign/traits.toml")),
-            magecraft_subtypes(base))
+            magecraft(base)[1])
 
 
 def traits() -> dict[str, Trait]:

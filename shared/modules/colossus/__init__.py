@@ -12,7 +12,6 @@ them, `sample`).
 from __future__ import annotations
 
 from collections.abc import Callable, Mapping, Sequence
-from importlib import resources
 from typing import Any, ClassVar
 
 from ...engine import core, powers, prompts, turns
@@ -38,7 +37,6 @@ from ...engine.modules import Module, OptionSpec, register
 from ...engine.sharing import Shared
 from ...engine.state import Declaration, GameState
 from ..tactics import Concentrate
-from ..tactics.data import magecraft_subtypes, mr_step
 from .actions import (
     COLOSSUS,
     AttackPart,
@@ -81,8 +79,6 @@ class Colossus(RaidRules, Module):
         self.wake_day = 1 if self.cooperative else values["colossus_day"]
         self.board_view = _board_view(self.data)  # static: built once, shared by every view
         self.script_view = _script_view(self.data)
-        base = resources.files("grailwar.resources")
-        self.mr_step, self.subtypes = mr_step(base), magecraft_subtypes(base)
 
     @classmethod
     def fewest_camps(cls, values: Mapping[str, Any]) -> int:
@@ -203,10 +199,10 @@ class Colossus(RaidRules, Module):
         self.open_raid(s, i, decl)
 
     def skill_check(self, s: GameState, seat: int, skill: Skill, target: int) -> int:
-        return self.spell_check(skill) if target == COLOSSUS else 0
+        return self.spell_check(s) if target == COLOSSUS else 0
 
     def skill_void(self, s: GameState, seat: int, skill: Skill, target: int) -> bool:
-        return target == COLOSSUS and self.immune_to(skill)
+        return target == COLOSSUS and self.immune_to(s, skill)
 
     def skill_on_other(self, s: GameState, seat: int, skill: Skill, target: int) -> None:
         if target == COLOSSUS:

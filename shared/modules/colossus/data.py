@@ -215,7 +215,6 @@ def _step(r: Reader, surfaces: dict[str, str]) -> Step:
 def _immunity(numbers: Reader) -> tuple[str, ...]:
     """`immunity`: "all", or magecraft sub-types (`modules/magecraft.toml`)."""
     if numbers.raw("immunity") == "all":
-        numbers.string("immunity")
         return ("all",)
     scope = numbers.idents("immunity", 0, len(SUBTYPES))
     for i, subtype in enumerate(scope):

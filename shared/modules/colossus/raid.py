@@ -60,8 +60,6 @@ class RaidRules:
 
     data: ColossusData
     name: str
-    mr_step: int  # the check lowered per grade of resistance (`modules/magecraft.toml`)
-    subtypes: dict[str, str]  # skill id -> magecraft sub-type, for its immunity's scope
 
     # --- the slot ---------------------------------------------------------------------------
     def st(self, s: GameState) -> ColossusState:
@@ -209,13 +207,14 @@ class RaidRules:
         return out
 
     # --- hostile magecraft on the colossus (T6, §5.6) ----------------------------------------
-    def spell_check(self, skill: Skill) -> int:
+    def spell_check(self, s: GameState) -> int:
         """T6.1: its resistance lowers a hostile spell's check by `mr_step` per grade."""
-        return -self.mr_step * self.data.mr
+        return -self.tactics(s).data.mr_step * self.data.mr
 
-    def immune_to(self, skill: Skill) -> bool:
+    def immune_to(self, s: GameState, skill: Skill) -> bool:
         """T6.2: its immunity's scope holds the spell's magecraft sub-type."""
-        return "all" in self.data.immunity or self.subtypes.get(skill.id) in self.data.immunity
+        scope = self.data.immunity
+        return "all" in scope or self.tactics(s).data.subtypes.get(skill.id) in scope
 
     def spell_lands(self, s: GameState, seat: int, skill: Skill) -> None:
         """The spell's check made and not resisted: its damage (rolled as for a camp, then

@@ -26,6 +26,7 @@ class TacticsData:
     lower_resistance_per_level: int
     master_caster_level: int
     mr_step: int
+    subtypes: dict[str, str]  # magecraft skill id -> sub-type (`modules/magecraft.toml`)
     familiars: frozenset[str]  # skill ids that give sight everywhere
     incapacitating: frozenset[str]  # skill ids Concentration (2) never helps
     blocking: dict[str, frozenset[int]]  # map id -> squares that block lines of fire
@@ -55,7 +56,7 @@ def load_tactics(rules: Ruleset, root: Path | None = None) -> TacticsData:
     }
     numbers.finish()
     doc.finish()
-    values["mr_step"] = mr_step(base)
+    values["mr_step"], values["subtypes"] = magecraft(base)
 
     weapons_doc = read_table(base, "tactics/weapons.toml")
     by_class = weapons_doc.table("classes")
@@ -109,22 +110,17 @@ def load_tactics(rules: Ruleset, root: Path | None = None) -> TacticsData:
                        incapacitating=frozenset(incapacitating), blocking=blocking, **values)
 
 
-def mr_step(base: Traversable) -> int:
-    """`modules/magecraft.toml`'s check lowered per grade of `mr`: one number the campaign's
-    items and this module's resistance share (spec 002 §6, 003 T6.1)."""
-    return read_table(base, "modules/magecraft.toml").integer("mr_step", 0, 100)
-
-
-def magecraft_subtypes(base: Traversable) -> dict[str, str]:
-    """`modules/magecraft.toml [subtypes]`: skill id -> magecraft sub-type (the campaign's
-    stance traits, the colossus's immunity scope)."""
+def magecraft(base: Traversable) -> tuple[int, dict[str, str]]:
+    """`modules/magecraft.toml`: the check lowered per grade of `mr` (one number the campaign's
+    items and this module's resistance share, spec 002 §6, 003 T6.1) and each magecraft
+    skill's sub-type (the campaign's stance traits, the colossus's immunity scope)."""
     reader = read_table(base, "modules/magecraft.toml")
-    reader.integer("mr_step", 0, 100)
+    step = reader.integer("mr_step", 0, 100)
     table = reader.table("subtypes")
-    out = {skill: table.choice(skill, SUBTYPES) for skill in table.ids()}
+    subtypes = {skill: table.choice(skill, SUBTYPES) for skill in table.ids()}
     table.finish()
     reader.finish()
-    return out
+    return step, subtypes
 
 
 def _skill_ids(doc: Reader, key: str, rules: Ruleset) -> frozenset[str]:
