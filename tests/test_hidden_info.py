@@ -849,7 +849,7 @@ ROW_FIELDS = {
     "points": ("info", "met_now", "met_last_turn", "fought_now", "shared_rumor"),
     "growth": ("level", "exp", "skill_points", "background_points", "investigation_bonus",
                "last_growth", "pending_growth", "servant_growth_due", "skill_bonus",
-               "scouted_turn", "growth", "pool", "dp"),
+               "scouted_turn", "growth", "pool", "dp", "race"),
     "gear": ("merit", "funds", "items", "worn", "devices", "plus_used"),
     "stances": ("stances", "stance_now"),
     "bonds": ("bonds", "awarded", "awarded_turn"),
