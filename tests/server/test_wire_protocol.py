@@ -282,12 +282,13 @@ def values(f: P.Field) -> st.SearchStrategy[Any]:
     if f.choices:
         return st.sampled_from(f.choices)
     if len(f.types) > 1:
-        return st.one_of([values(P.Field(t)) for t in f.types])
+        return st.one_of([values(P.Field(t, lo=f.lo, hi=f.hi)) for t in f.types])
     if f.type is int:
         return st.integers(f.lo if f.lo is not None else -(2**31),
                            f.hi if f.hi is not None else 2**31)
     if f.type is str:  # a text people read is valid only without what text_fault refuses
-        text = st.text(min_size=f.lo or 0, max_size=f.hi if f.hi is not None else 40)
+        text = st.text(min_size=max(f.lo or 0, 0),  # (a length: a negative bound is an int's)
+                       max_size=min(f.hi if f.hi is not None else 40, 300))
         return text.filter(lambda v: not P.text_fault(v, f.text)) if f.text else text
     if f.type is bool:
         return st.booleans()
